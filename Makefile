@@ -1,0 +1,49 @@
+# SRDH conformance kit: the two commands of the README's quick start are `make verify` and `make test`.
+# Both bootstrap everything they need (a virtual environment and the Node referees) on first use.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+export OPENSPEC_TELEMETRY := 0
+
+.PHONY: setup verify test lint typecheck openspec-validate codegen bench clean
+
+setup: $(VENV)/.installed node_modules/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+## The main job: spec lint, schemas, freeze lock, codegen drift, traceability, suite, selftest, gate.
+verify: setup
+	$(BIN)/srdh verify .
+
+## The tests: lint, types, the official OpenSpec CLI, then pytest (warnings are errors).
+test: setup lint typecheck openspec-validate
+	$(BIN)/python -m pytest
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: setup
+	$(BIN)/mypy
+
+openspec-validate: setup
+	node_modules/.bin/openspec validate --all --strict --no-interactive
+
+## Regenerate the Pydantic models from schemas/ (CI fails when the committed ones drift).
+codegen: setup
+	$(BIN)/python -m contracts.codegen
+
+bench: setup
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis reports
