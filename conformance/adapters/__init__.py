@@ -1,0 +1,45 @@
+"""IUT adapters of the SRDH conformance kit: one interface over every implementation.
+
+* :class:`InProcessAdapter` — a Python IUT created by ``"module:factory"``;
+* :class:`StdioAdapter` — any IUT started as a subprocess speaking NDJSON adapter messages
+  (``hello`` → ``run``/``observation`` → ``bye``), every message validated both ways against
+  ``schemas/adapter-message.schema.json``.
+
+Both expose ``hello() -> dict``, ``run(fixture) -> RunObservation dict``, ``close()`` and
+``capabilities``; every protocol failure is an :class:`AdapterError`.
+"""
+
+from conformance.adapters._errors import AdapterError
+from conformance.adapters._inprocess import InProcessAdapter
+from conformance.adapters._protocol import PROTOCOL_VERSION, Adapter, message_problems
+from conformance.adapters._stdio import DEFAULT_TIMEOUT_S, StdioAdapter
+
+__all__ = [
+    "DEFAULT_TIMEOUT_S",
+    "PROTOCOL_VERSION",
+    "Adapter",
+    "AdapterError",
+    "InProcessAdapter",
+    "StdioAdapter",
+    "adapter_from_options",
+    "message_problems",
+]
+
+
+def adapter_from_options(
+    module: str | None = None,
+    command: str | list[str] | None = None,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+) -> Adapter:
+    """Return the adapter named by exactly one of ``module`` (``MOD:FACTORY``) or ``command``.
+
+    Raises:
+        AdapterError: neither or both are given.
+    """
+    if (module is None) == (command is None):
+        reason = "name the IUT with exactly one of a module ('MOD:FACTORY') or a command"
+        raise AdapterError(reason)
+    if module is not None:
+        return InProcessAdapter(module)
+    assert command is not None  # noqa: S101 - checked above
+    return StdioAdapter(command, timeout_s)

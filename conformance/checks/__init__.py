@@ -1,0 +1,91 @@
+"""Then predicates of the SRDH conformance suite.
+
+Plain functions over a RunObservation dict (and the Scenario Fixture that produced it) returning a
+:class:`CheckResult`; ``result.require()`` raises :class:`AssertionError` with the precise message.
+The Gherkin Then steps and the property tests share them. Expectations come from the fixture and
+the contract rules (:mod:`conformance.checks._oracle`), never from an implementation's output.
+"""
+
+from conformance.checks._cancellation import (
+    check_cancelled_nothing_released,
+    check_layered_cancellation,
+)
+from conformance.checks._contract_data import (
+    FORBIDDEN_HARNESS_RESPONSIBILITIES,
+    check_harness_ownership,
+    check_serial_cutover,
+)
+from conformance.checks._evidence import (
+    ANALYSIS_KINDS,
+    check_analysis_structure,
+    check_in_band_error,
+    check_no_evidence_citations,
+    check_no_evidence_invocation,
+    check_rejected_then_released,
+    scope_within,
+)
+from conformance.checks._fallback import (
+    MESSAGE_CODES,
+    check_fallback,
+    check_rejected_twice_fallback,
+)
+from conformance.checks._identity import check_tool_call_identity
+from conformance.checks._invariants import ATTEMPT_POLICY, check_global_invariants
+from conformance.checks._knowledge import check_fabricated_citation_rejected, returned_documents
+from conformance.checks._normalize import check_same_normalized_trace, normalize_trace
+from conformance.checks._oracle import (
+    PresentedCall,
+    Submission,
+    classify_presented_id,
+    expected_identity,
+    expected_previous_turn,
+    expected_response,
+    presented_calls,
+    submissions,
+)
+from conformance.checks._previous_turn import check_previous_turn
+from conformance.checks._release import check_one_repair_only, check_released_is_submitted
+from conformance.checks._result import CheckResult, Findings
+from conformance.checks._retry import check_semantic_retry
+from conformance.checks._schema import check_contract, contract_problems
+
+__all__ = [
+    "ANALYSIS_KINDS",
+    "ATTEMPT_POLICY",
+    "FORBIDDEN_HARNESS_RESPONSIBILITIES",
+    "MESSAGE_CODES",
+    "CheckResult",
+    "Findings",
+    "PresentedCall",
+    "Submission",
+    "check_analysis_structure",
+    "check_cancelled_nothing_released",
+    "check_contract",
+    "check_fabricated_citation_rejected",
+    "check_fallback",
+    "check_global_invariants",
+    "check_harness_ownership",
+    "check_in_band_error",
+    "check_layered_cancellation",
+    "check_no_evidence_citations",
+    "check_no_evidence_invocation",
+    "check_one_repair_only",
+    "check_previous_turn",
+    "check_rejected_then_released",
+    "check_rejected_twice_fallback",
+    "check_released_is_submitted",
+    "check_same_normalized_trace",
+    "check_semantic_retry",
+    "check_serial_cutover",
+    "check_tool_call_identity",
+    "classify_presented_id",
+    "contract_problems",
+    "expected_identity",
+    "expected_previous_turn",
+    "expected_response",
+    "normalize_trace",
+    "presented_calls",
+    "returned_documents",
+    "scope_within",
+    "submissions",
+]

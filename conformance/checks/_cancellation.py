@@ -1,0 +1,80 @@
+"""Checks of Requirement "Cancellation SHALL be layered and observable"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.checks._result import CheckResult, Findings
+from conformance.checks._view import current_run, events, first_index, released_kinds
+
+__all__ = ["check_cancelled_nothing_released", "check_layered_cancellation"]
+
+_NEW_WORK = frozenset({"MODEL_CALL_STARTED", "TOOL_CALL_ACCEPTED"})
+
+
+def check_cancelled_nothing_released(observation: dict[str, Any]) -> CheckResult:
+    """Check the Run was cancelled and nothing was published.
+
+    CANCEL_REQUESTED is traced; RUN_FINISHED and the diagnosis_run row say CANCELLED with no
+    published result; there is no RESULT_RELEASED event and no ``result`` client frame.
+    """
+    found = Findings("cancelled Run releases nothing")
+    found.expect(events(observation, "CANCEL_REQUESTED"), "no CANCEL_REQUESTED event")
+    finished = events(observation, "RUN_FINISHED")
+    found.expect(
+        finished and finished[-1]["data"].get("state") == "CANCELLED",
+        f"RUN_FINISHED should say CANCELLED, got {[e['data'] for e in finished]}",
+    )
+    row = current_run(observation) or {}
+    found.expect(
+        row.get("state") == "CANCELLED" and row.get("published_result") is None,
+        f"diagnosis_run is {row.get('state')} with result {row.get('published_result')}, "
+        "expected CANCELLED with none",
+    )
+    found.expect(not released_kinds(observation), f"released {released_kinds(observation)}")
+    found.expect(
+        observation.get("published_result") is None, "the observation has a published result"
+    )
+    frames = [f for f in observation.get("client_frames", []) if f.get("event") == "result"]
+    found.expect(not frames, f"the client received result frames {frames}")
+    return found.result()
+
+
+def check_layered_cancellation(observation: dict[str, Any]) -> CheckResult:
+    """Check a client disconnect during a model call is cancelled layer by layer.
+
+    CANCEL_REQUESTED(CLIENT_DISCONNECTED) -> NEW_WORK_PREVENTED -> INTERRUPT_REQUESTED ->
+    LATE_RESULT_DISCARDED (the blocked agent call) -> RUN_FINISHED(CANCELLED), in that order; no
+    model call or tool call starts after NEW_WORK_PREVENTED; nothing is released.
+    """
+    found = Findings("layered cancellation on client disconnect")
+    causes = [e["data"].get("cause") for e in events(observation, "CANCEL_REQUESTED")]
+    found.expect(causes == ["CLIENT_DISCONNECTED"], f"CANCEL_REQUESTED causes {causes}")
+    order = [
+        "CANCEL_REQUESTED",
+        "NEW_WORK_PREVENTED",
+        "INTERRUPT_REQUESTED",
+        "LATE_RESULT_DISCARDED",
+        "RUN_FINISHED",
+    ]
+    positions = [first_index(observation, name) for name in order]
+    for name, position in zip(order, positions, strict=True):
+        found.expect(position is not None, f"no {name} event")
+    present = [p for p in positions if p is not None]
+    found.expect(
+        present == sorted(present),
+        f"events out of order: {dict(zip(order, positions, strict=True))}",
+    )
+    late = events(observation, "LATE_RESULT_DISCARDED")
+    found.expect(
+        any(e["data"].get("component") == "DIAGNOSIS_AGENT" for e in late),
+        "the late Diagnosis Agent result was not discarded",
+    )
+    prevented = first_index(observation, "NEW_WORK_PREVENTED")
+    if prevented is not None:
+        later = [e["type"] for e in observation["trace"][prevented:] if e.get("type") in _NEW_WORK]
+        found.expect(not later, f"new work started after NEW_WORK_PREVENTED: {later}")
+    outcome = check_cancelled_nothing_released(observation)
+    if not outcome.passed:
+        found.add(outcome.message)
+    return found.result()

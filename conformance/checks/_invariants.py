@@ -1,0 +1,183 @@
+"""Global invariants every observed Run must keep, whatever the scenario.
+
+DESIGN sections 1, 5, 6 and 8: nothing unvalidated is released; a release is byte-identical
+(canonical JSON) to what the agent submitted; a fallback carries no draft text; at most one
+structural repair; no more model-call attempts than the retry policy allows; the observation,
+its trace events and its run rows are valid contract documents.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from typing import Any
+
+from conformance.checks._oracle import submissions
+from conformance.checks._result import CheckResult, Findings
+from conformance.checks._schema import contract_problems
+from conformance.checks._view import canonical, current_run, events
+
+__all__ = ["ATTEMPT_POLICY", "check_global_invariants"]
+
+ATTEMPT_POLICY = {"ROUTER": 2, "SEMANTIC_GUARD": 2, "DIAGNOSIS_AGENT": 1}
+"""Most attempts of one logical model call, by component (Requirement 9)."""
+
+_MAX_REPAIRS = 1
+
+
+def check_global_invariants(observation: dict[str, Any], fixture: dict[str, Any]) -> CheckResult:
+    """Check every global invariant on one observation of ``fixture``; see the module docstring."""
+    found = Findings("global invariants")
+    if "error" in observation:
+        found.add(f"the IUT reported a fixture run error: {observation['error']}")
+    for line in contract_problems(observation, "run-observation", "RunObservation"):
+        found.add(line)
+    _trace_order(found, observation)
+    _released_is_validated(found, observation, fixture)
+    _fallback_is_clean(found, observation, fixture)
+    _bounded_attempts(found, observation)
+    _outcome_agrees(found, observation)
+    return found.result()
+
+
+def _trace_order(found: Findings, observation: dict[str, Any]) -> None:
+    trace = observation.get("trace", [])
+    seqs = [e.get("seq") for e in trace]
+    found.expect(seqs == list(range(1, len(trace) + 1)), f"trace seq is not 1..N: {seqs}")
+    other = {e.get("run_id") for e in trace} - {observation.get("run_id")}
+    found.expect(not other, f"trace events of other Runs: {sorted(map(str, other))}")
+    if trace:
+        found.expect(trace[-1].get("type") == "RUN_FINISHED", "the trace does not end RUN_FINISHED")
+
+
+def _released_is_validated(
+    found: Findings, observation: dict[str, Any], fixture: dict[str, Any]
+) -> None:
+    trace = observation.get("trace", [])
+    submitted = [canonical(s.document) for s in submissions(fixture)]
+    published = observation.get("published_result") or {}
+    for index, event in enumerate(trace):
+        if event.get("type") != "RESULT_RELEASED":
+            continue
+        kind = event["data"].get("kind")
+        if kind not in {"DIAGNOSIS_DRAFT", "KNOWLEDGE_ANSWER"}:
+            continue
+        before = trace[:index]
+        valid = [e for e in before if e["type"] == "EVIDENCE_VALIDATION" and e["data"].get("valid")]
+        verdicts = [e for e in before if e["type"] == "SEMANTIC_VERDICT"]
+        found.expect(valid, f"{kind} released without a valid EVIDENCE_VALIDATION before it")
+        supported = verdicts and verdicts[-1]["data"].get("verdict") == "SUPPORTED"
+        found.expect(supported, f"{kind} released without a SUPPORTED SEMANTIC_VERDICT before it")
+        if supported:
+            digest = verdicts[-1]["data"].get("snapshot_digest")
+            reviewed = [
+                e["data"].get("snapshot_digest")
+                for e in before
+                if e["type"] == "MODEL_CALL_FINISHED"
+                and e["data"].get("component") == "SEMANTIC_GUARD"
+                and e["data"].get("outcome") == "VALID"
+            ]
+            found.expect(
+                reviewed and reviewed[-1] == digest,
+                "the SUPPORTED verdict's snapshot digest is not the reviewed snapshot's",
+            )
+        body = published.get("diagnosis_draft", published.get("knowledge_answer"))
+        found.expect(
+            published.get("kind") == kind and canonical(body) in submitted,
+            f"the released {kind} is not canonical-JSON-identical to a submission of the agent",
+        )
+
+
+def _draft_texts(fixture: dict[str, Any]) -> list[str]:
+    texts: list[str] = []
+    for submission in submissions(fixture):
+        document = submission.document
+        if not isinstance(document, dict):
+            continue
+        conclusion = document.get("conclusion")
+        if isinstance(conclusion, dict) and isinstance(conclusion.get("summary"), str):
+            texts.append(conclusion["summary"])
+        for key in ("analyses", "items"):
+            for item in document.get(key, []) or []:
+                if isinstance(item, dict):
+                    texts.extend(
+                        v
+                        for k, v in item.items()
+                        if k in {"statement", "text"} and isinstance(v, str)
+                    )
+    return [t for t in texts if t.strip()]
+
+
+def _failure_messages(fixture: dict[str, Any]) -> list[str]:
+    return [
+        response["message"]
+        for script in fixture.get("tools", {}).values()
+        for response in [*script.get("responses", []), script.get("default") or {}]
+        if response.get("kind") == "failure"
+    ]
+
+
+def _fallback_is_clean(
+    found: Findings, observation: dict[str, Any], fixture: dict[str, Any]
+) -> None:
+    published = observation.get("published_result") or {}
+    if published.get("kind") == "SAFE_FALLBACK":
+        text = json.dumps(published, ensure_ascii=False)
+        leaked = [t for t in _draft_texts(fixture) if t in text]
+        found.expect(not leaked, f"the Safe Fallback carries draft text {leaked}")
+    output = json.dumps(
+        [observation.get("client_frames"), observation.get("runs"), observation.get("trace")],
+        ensure_ascii=False,
+    )
+    leaked = [m for m in _failure_messages(fixture) if m and m in output]
+    found.expect(not leaked, f"internal tool failure text reached the output: {leaked}")
+
+
+def _bounded_attempts(found: Findings, observation: dict[str, Any]) -> None:
+    repairs = events(observation, "STRUCTURAL_REPAIR_REQUESTED")
+    found.expect(len(repairs) <= _MAX_REPAIRS, f"{len(repairs)} structural repairs (at most 1)")
+    submitted = [e["data"].get("attempt") for e in events(observation, "DRAFT_SUBMITTED")]
+    found.expect(
+        len(submitted) == len(set(submitted)) and set(submitted) <= {1, 2},
+        f"DRAFT_SUBMITTED attempts {submitted} (at most attempt 1 and one repair, 2)",
+    )
+    calls: dict[tuple[str, str, int], list[int]] = defaultdict(list)
+    for event in events(observation, "MODEL_CALL_FINISHED"):
+        data = event["data"]
+        calls[data.get("component"), data.get("purpose"), data.get("call_index")].append(
+            data.get("attempt")
+        )
+    for (component, purpose, index), attempts in calls.items():
+        limit = ATTEMPT_POLICY.get(component, 1)
+        found.expect(
+            attempts == list(range(1, len(attempts) + 1)) and len(attempts) <= limit,
+            f"{component} {purpose} call {index} made attempts {attempts} (policy allows {limit})",
+        )
+
+
+def _outcome_agrees(found: Findings, observation: dict[str, Any]) -> None:
+    row = current_run(observation)
+    if not found.expect(row is not None, "no diagnosis_run row for the observed Run"):
+        return
+    assert row is not None  # noqa: S101 - narrowed by the expectation above
+    found.expect(row.get("state") != "RUNNING", "the Run is still RUNNING after it finished")
+    found.expect(
+        row.get("published_result") == observation.get("published_result"),
+        "the diagnosis_run published_result differs from the observation's",
+    )
+    finished = events(observation, "RUN_FINISHED")
+    if finished:
+        found.expect(
+            finished[-1]["data"].get("state") == row.get("state"),
+            f"RUN_FINISHED says {finished[-1]['data'].get('state')}, the row {row.get('state')}",
+        )
+    results = [
+        f.get("data") for f in observation.get("client_frames", []) if f.get("event") == "result"
+    ]
+    if observation.get("published_result") is None:
+        found.expect(not results, "the client received a result although nothing was published")
+    else:
+        found.expect(
+            results == [observation["published_result"]],
+            "the client's result frames differ from the published result",
+        )

@@ -1,0 +1,73 @@
+"""Checks of Requirement "Knowledge answers SHALL use exact RAG bindings"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.checks._oracle import submissions
+from conformance.checks._result import CheckResult, Findings
+from conformance.checks._view import validations
+
+__all__ = ["check_fabricated_citation_rejected", "returned_documents"]
+
+
+def returned_documents(observation: dict[str, Any]) -> dict[str, set[str]]:
+    """Return the document ids each ``lookup_documents`` invocation returned, by Tool Call ID."""
+    return {
+        i["tool_call_id"]: set((i.get("projection") or {}).get("document_ids", []))
+        for i in observation.get("invocations", [])
+        if i.get("tool_name") == "lookup_documents"
+    }
+
+
+def _fabricated(answer: Any, returned: dict[str, set[str]]) -> list[str]:  # noqa: ANN401 - JSON
+    if not isinstance(answer, dict):
+        return []
+    cited: list[str] = []
+    for item in answer.get("items", []) or []:
+        for ref in item.get("references", []) or [] if isinstance(item, dict) else []:
+            documents = returned.get(ref.get("tool_call_id"), set())
+            if ref.get("document_id") not in documents:
+                cited.append(str(ref.get("document_id")))
+    return cited
+
+
+def check_fabricated_citation_rejected(
+    observation: dict[str, Any], fixture: dict[str, Any]
+) -> CheckResult:
+    """Check no fabricated citation is published.
+
+    Every submitted answer that references a document id its lookup did not return fails
+    EvidenceGuard with FABRICATED_DOCUMENT_ID; the published result and the client frames never
+    carry such a reference. Fails when no submission fabricates one (the WHEN would not hold).
+    """
+    found = Findings("a fabricated citation is rejected, never published")
+    returned = returned_documents(observation)
+    checked = validations(observation)
+    fabricating = [
+        s
+        for s in submissions(fixture)
+        if s.kind == "knowledge_answer" and _fabricated(s.document, returned)
+    ]
+    found.expect(fabricating, "no submitted answer cites a document the lookup did not return")
+    for submission in fabricating:
+        verdict = checked.get(submission.attempt, {})
+        codes = {v.get("code") for v in verdict.get("violations", [])}
+        found.expect(
+            verdict.get("valid") is False and "FABRICATED_DOCUMENT_ID" in codes,
+            f"answer attempt {submission.attempt} cites "
+            f"{_fabricated(submission.document, returned)} "
+            f"but EVIDENCE_VALIDATION attempt {submission.attempt} is {verdict or 'missing'}",
+        )
+    published = (observation.get("published_result") or {}).get("knowledge_answer")
+    found.expect(
+        not _fabricated(published, returned),
+        f"the published answer cites {_fabricated(published, returned)}, not returned by lookup",
+    )
+    for frame in observation.get("client_frames", []):
+        if frame.get("event") == "result":
+            sent = (frame.get("data") or {}).get("knowledge_answer")
+            found.expect(
+                not _fabricated(sent, returned), "a result frame carries a fabricated citation"
+            )
+    return found.result()

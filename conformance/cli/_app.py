@@ -1,0 +1,83 @@
+"""The ``srdh`` Typer application and its single error boundary.
+
+Every command runs inside :class:`_SrdhGroup.invoke`, the top of the CLI. It turns the kit's
+documented error families (bad documents, bad specs, adapters and suites that cannot start, gate
+setup, schema files, file-system errors) into one line on standard error and exit code 2. Nothing
+broader is caught, except the last-resort handler: a bug in the kit must not greet a user with a
+traceback either, so it prints one line naming the exception type (and ``SRDH_DEBUG=1`` re-raises
+it for a developer) and exits 2 — a kit failure is never reported as conformance or non-conformance.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import typer
+from typer.core import TyperGroup
+
+from conformance.cli._cmd_diff import diff
+from conformance.cli._cmd_gate import gate
+from conformance.cli._cmd_spec import spec_app
+from conformance.cli._cmd_validate import validate
+from conformance.cli._cmd_verify import verify
+from conformance.cli._errors import EXIT_SETUP
+from conformance.cli._families import describe, kit_error_families
+
+__all__ = ["app", "main"]
+
+
+class _SrdhGroup(TyperGroup):
+    """The root command group: the one place where errors become exit codes."""
+
+    # ctx is typed Any: typer vendors click, and its Context class is not public API.
+    def invoke(self, ctx: Any) -> Any:  # noqa: ANN401 - click's own signature
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, typer.Abort, typer.TyperException):
+            raise
+        except kit_error_families() as exc:
+            typer.echo(f"srdh: error: {describe(exc)}", err=True)
+            raise typer.Exit(EXIT_SETUP) from None
+        except Exception as exc:
+            # Last resort (see the module docstring): a kit bug, never a user's mistake.
+            if os.environ.get("SRDH_DEBUG") == "1":
+                raise
+            name = type(exc).__name__
+            typer.echo(
+                f"srdh: internal error: {name}: {exc} (set SRDH_DEBUG=1 for a traceback)",
+                err=True,
+            )
+            raise typer.Exit(EXIT_SETUP) from None
+
+
+app = typer.Typer(
+    name="srdh",
+    cls=_SrdhGroup,
+    help="SRDH conformance kit: spec lint, contracts, conformance suite, reports, phase gate.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+app.command("verify")(verify)
+app.command("gate")(gate)
+app.command("diff")(diff)
+app.command("validate")(validate)
+app.add_typer(spec_app)
+
+
+def main() -> None:
+    """Console-script entry point (``srdh``): run the app, exit with its code.
+
+    Errors inside a command are handled by the group; this handler covers what happens before a
+    command runs (building the command tree), with the same last-resort rule.
+    """
+    try:
+        app(prog_name="srdh")
+    except Exception as exc:
+        if os.environ.get("SRDH_DEBUG") == "1":
+            raise
+        typer.echo(f"srdh: internal error: {type(exc).__name__}: {exc}", err=True)
+        sys.exit(EXIT_SETUP)

@@ -1,0 +1,36 @@
+"""``srdh gate STAGE``: may this change start? (Requirement 10, the serial phase gate)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from conformance.cli._errors import EXIT_FAILED
+from conformance.cli._output import Output
+from conformance.gate import evaluate_gate, read_repo_state
+
+__all__ = ["gate"]
+
+
+def gate(
+    stage: Annotated[str, typer.Argument(help="Stage label: 0 1 2 3 4 5 6A 6B 7 8 9.")],
+    repo: Annotated[
+        Path, typer.Option("--repo", help="Git repository with openspec/.", show_default=True)
+    ] = Path(),
+) -> None:
+    """Print whether STAGE may start, the reasons if not, and the public entry allowed.
+
+    Exit 0 when allowed, 1 when refused, 2 when the repository or stage cannot be read.
+    """
+    out = Output()
+    decision = evaluate_gate(read_repo_state(repo), stage)
+    verdict = "allowed" if decision.allowed else "refused"
+    out.line(f"stage {decision.stage}: {verdict}")
+    if decision.reasons:
+        rows = [[r.code, r.stage, r.message] for r in decision.reasons]
+        out.table("reasons", ["code", "stage", "message"], rows)
+    out.line(f"public entry: {decision.public_entry}")
+    if not decision.allowed:
+        raise typer.Exit(EXIT_FAILED)

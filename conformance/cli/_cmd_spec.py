@@ -1,0 +1,109 @@
+"""``srdh spec lint`` and ``srdh spec show``: the OpenSpec tree of a repository."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from conformance.cli._errors import EXIT_FAILED
+from conformance.cli._output import Output
+from conformance.cli._repo import require_openspec
+from conformance.openspec import SpecTree, lint_items, load_tree
+
+__all__ = ["spec_app", "tree_to_dict"]
+
+spec_app = typer.Typer(name="spec", help="Lint or show the OpenSpec tree.", no_args_is_help=True)
+
+_Repo = Annotated[Path, typer.Argument(help="Repository with openspec/.")]
+
+
+@spec_app.command("lint")
+def lint(repo: _Repo = Path()) -> None:
+    """Lint REPO/openspec with the official OpenSpec rules (strict) plus the kit's own.
+
+    Prints one line per issue (path:line: LEVEL CODE message). Exit 1 if any item is invalid.
+    """
+    out = Output()
+    items = lint_items(require_openspec(repo), strict=True)
+    issues = [issue for item in items for issue in item.issues]
+    for issue in issues:
+        out.line(str(issue))
+    invalid = [item for item in items if not item.valid]
+    out.line(f"{len(items)} item(s), {len(invalid)} invalid, {len(issues)} issue(s)")
+    if invalid:
+        raise typer.Exit(EXIT_FAILED)
+
+
+def tree_to_dict(tree: SpecTree) -> dict[str, object]:
+    """The spec tree as JSON-ready data.
+
+    Shape: ``{specs{<capability>{title, purpose, path, requirements[{id, name, level, line,
+    scenarios[{id, name, line, steps[{keyword, text}]}]}]}}, changes[{id, archived,
+    archive_date, path}]}``.
+    """
+    return {
+        "specs": {
+            cap: {
+                "title": doc.title,
+                "purpose": doc.purpose,
+                "path": str(doc.path),
+                "requirements": [
+                    {
+                        "id": req.id,
+                        "name": req.name,
+                        "level": req.level,
+                        "line": req.location.line,
+                        "scenarios": [
+                            {
+                                "id": sc.id,
+                                "name": sc.name,
+                                "line": sc.location.line,
+                                "steps": [
+                                    {"keyword": st.keyword, "text": st.text} for st in sc.steps
+                                ],
+                            }
+                            for sc in req.scenarios
+                        ],
+                    }
+                    for req in doc.requirements
+                ],
+            }
+            for cap, doc in tree.specs.items()
+        },
+        "changes": [
+            {
+                "id": ch.id,
+                "archived": ch.archived,
+                "archive_date": ch.archive_date,
+                "path": str(ch.path),
+            }
+            for ch in tree.changes
+        ],
+    }
+
+
+@spec_app.command("show")
+def show(
+    repo: _Repo = Path(),
+    *,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the tree as JSON.")] = False,
+) -> None:
+    """Show the requirements and scenarios of REPO/openspec (ids, levels, names)."""
+    out = Output()
+    tree = load_tree(require_openspec(repo))
+    if as_json:
+        out.line(json.dumps(tree_to_dict(tree), indent=2))
+        return
+    rows = [
+        [req.id, req.level or "-", sc.id]
+        for doc in tree.specs.values()
+        for req in doc.requirements
+        for sc in req.scenarios
+    ]
+    out.table("requirements and scenarios", ["requirement", "level", "scenario"], rows)
+    for change in tree.changes:
+        state = f"archived {change.archive_date}" if change.archived else "active"
+        out.line(f"change {change.id}: {state}")

@@ -1,0 +1,56 @@
+"""``srdh validate FILE...``: check JSON or NDJSON documents against their contracts."""
+
+from __future__ import annotations
+
+from pathlib import Path  # noqa: TC003 - typer reads the annotation at runtime
+from typing import Annotated
+
+import typer
+
+from conformance.cli._documents import contract_for, read_documents
+from conformance.cli._errors import EXIT_FAILED, CliSetupError
+from conformance.cli._output import Output
+from contracts import CONTRACTS, validate_document
+
+__all__ = ["validate"]
+
+
+def validate(
+    files: Annotated[list[Path], typer.Argument(help="JSON or NDJSON files.")],
+    contract: Annotated[
+        str | None,
+        typer.Option("--contract", help="Contract name (default: from each document's $schema)."),
+    ] = None,
+) -> None:
+    """Validate each document against its contract; print one line per violation.
+
+    The contract is --contract, else the document's "$schema" (an $id of the kit's schemas). Each
+    error reads FILE:LINE: POINTER: what was expected [rule]. Exit 1 if any document is invalid,
+    2 if a file is missing or no contract can be determined.
+    """
+    out = Output()
+    if contract is not None and contract not in CONTRACTS:
+        msg = f"unknown contract {contract!r}: expected one of {', '.join(CONTRACTS)}"
+        raise CliSetupError(msg)
+    documents = [doc for path in files for doc in read_documents(path)]
+    invalid = 0
+    for doc in documents:
+        where = f"{doc.file}:{doc.line}"
+        if doc.syntax_error:
+            out.line(f"{where}: {doc.syntax_error}")
+            invalid += 1
+            continue
+        name = contract_for(doc, contract)
+        if name is None:
+            msg = (
+                f"{where}: no contract: its $schema is missing or not an $id of the kit's "
+                "schemas; pass --contract NAME"
+            )
+            raise CliSetupError(msg)
+        violations = validate_document(doc.value, name)
+        for v in violations:
+            out.line(f"{where}: {v.pointer or '/'}: {v.message} [{v.rule}]")
+        invalid += bool(violations)
+    out.line(f"{len(documents)} document(s), {invalid} invalid")
+    if invalid:
+        raise typer.Exit(EXIT_FAILED)

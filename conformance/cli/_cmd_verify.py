@@ -1,0 +1,51 @@
+"""``srdh verify [REPO]``: the main job on a repository with ``openspec/``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from conformance.cli._errors import EXIT_FAILED
+from conformance.cli._kit import kit_schemas_dir
+from conformance.cli._output import Output
+from conformance.cli._progress import step_progress
+from conformance.cli._repo import require_openspec
+from conformance.cli._verify_report import verify_report
+from conformance.reports import check_report_dir, write_reports
+from conformance.verify import STEP_NAMES, run_verify
+
+__all__ = ["verify"]
+
+
+def verify(
+    repo: Annotated[Path, typer.Argument(help="Repository with openspec/.")] = Path(),
+    report: Annotated[
+        Path | None, typer.Option("--report", help="Write JSON, JUnit, Markdown, HTML here.")
+    ] = None,
+) -> None:
+    """Run every check on REPO and print one summary table (step, status, detail, seconds).
+
+    Steps: spec lint, schemas + examples, freeze lock, codegen drift, traceability, conformance
+    suite (reference harness, in process), mutant self-test, gate status. Schemas, examples,
+    freeze lock and codegen are the kit's own contract set; lint, traceability and gate read
+    REPO/openspec. Exit 0 only if every step passed, 1 otherwise, 2 on setup errors.
+    """
+    out = Output()
+    require_openspec(repo)
+    if report is not None:
+        check_report_dir(report)
+    schemas = kit_schemas_dir()
+    with step_progress(out, len(STEP_NAMES)) as progress:
+        result = run_verify(repo, schemas, on_start=progress.start, on_end=progress.end)
+    rows = [[s.name, s.status.value, s.detail, f"{s.seconds:.2f}"] for s in result.steps]
+    out.table(f"srdh verify {repo}", ["step", "status", "detail", "seconds"], rows)
+    verdict = "PASSED" if result.passed else "FAILED"
+    failed = sum(s.status.value != "PASSED" for s in result.steps)
+    out.line(f"verify {verdict}: {len(result.steps) - failed}/{len(result.steps)} steps passed")
+    if report is not None:
+        for path in write_reports(verify_report(result), report, schemas):
+            out.line(f"wrote {path}")
+    if not result.passed:
+        raise typer.Exit(EXIT_FAILED)

@@ -1,0 +1,53 @@
+"""Step progress for long commands: a rich spinner on a terminal, one line each elsewhere."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from conformance.cli._output import Output
+    from conformance.reports import StepResult
+
+__all__ = ["StepProgress", "step_progress"]
+
+
+class StepProgress:
+    """Callbacks ``start(name)`` and ``end(result)`` that show progress."""
+
+    def __init__(self, output: Output, progress: Progress | None, total: int) -> None:
+        """Show progress on ``progress`` (a terminal) or as plain lines on stderr."""
+        self._output = output
+        self._progress = progress
+        self._total = total
+        self._done = 0
+        self._task = progress.add_task("starting", total=total) if progress else None
+
+    def start(self, name: str) -> None:
+        """A step begins."""
+        if self._progress is not None and self._task is not None:
+            self._progress.update(self._task, description=f"{name}…")
+        else:
+            self._output.err.print(f"[{self._done + 1}/{self._total}] {name} …", markup=False)
+
+    def end(self, result: StepResult) -> None:
+        """A step ended."""
+        self._done += 1
+        if self._progress is not None and self._task is not None:
+            self._progress.update(self._task, advance=1)
+            self._progress.console.print(f"{result.status.value:<10} {result.name}", markup=False)
+
+
+@contextmanager
+def step_progress(output: Output, total: int) -> Iterator[StepProgress]:
+    """Yield progress callbacks for ``total`` steps (rich on a terminal, plain elsewhere)."""
+    if not output.err.is_terminal:
+        yield StepProgress(output, None, total)
+        return
+    columns = (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
+    with Progress(*columns, console=output.err, transient=True) as progress:
+        yield StepProgress(output, progress, total)

@@ -1,0 +1,124 @@
+"""``lint_tree``: the official OpenSpec CLI's rules plus the kit's own, as one list of issues."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from conformance.openspec._lint_change import lint_change_dir
+from conformance.openspec._lint_kit import lint_change_files, lint_requirements
+from conformance.openspec._lint_spec import lint_spec_source
+from conformance.openspec._model import LintIssue, Location, ParseError
+from conformance.openspec._parser import spec_from_source
+from conformance.openspec._source import Source
+from conformance.openspec._tree import change_dirs, load_change, main_spec_files, openspec_dir
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+ItemKind = Literal["spec", "change", "archived-change"]
+
+
+@dataclass(frozen=True, slots=True)
+class ItemReport:
+    """The verdict on one item: a main spec, an active change or an archived change.
+
+    ``kind``/``id`` match the official CLI's ``validate --json`` items (``type``/``id``) for
+    specs and active changes; archived changes are the kit's addition (the CLI skips them).
+    ``valid`` is true iff no ERROR (and, in strict mode, no WARNING) is among ``issues``.
+    """
+
+    kind: ItemKind
+    id: str
+    path: Path
+    valid: bool
+    issues: tuple[LintIssue, ...]
+
+
+def _unreadable(error: ParseError) -> LintIssue:
+    return LintIssue("ERROR", "KIT_UNREADABLE", error.reason, error.location)
+
+
+def _spec_item(spec_id: str, path: Path, *, strict: bool, kit: bool) -> list[LintIssue]:
+    try:
+        src = Source(path)
+    except ParseError as exc:
+        return [_unreadable(exc)]
+    issues = lint_spec_source(src, strict=strict)
+    if kit:
+        issues += lint_requirements(spec_from_source(src).requirements)
+    del spec_id
+    return issues
+
+
+def _change_item(
+    folder: Path, specs_root: Path, *, archived: bool, strict: bool, kit: bool
+) -> list[LintIssue]:
+    try:
+        issues = lint_change_dir(folder, specs_root, strict=strict)
+        change = load_change(folder, archived=archived)
+    except ParseError as exc:
+        return [_unreadable(exc)]
+    if kit:
+        issues += lint_change_files(change)
+        for delta in change.deltas:
+            issues += lint_requirements(
+                delta.requirements("ADDED") + delta.requirements("MODIFIED")
+            )
+    return issues
+
+
+def lint_items(
+    root: Path | str, *, strict: bool = True, kit_rules: bool = True
+) -> list[ItemReport]:
+    """Lint every item of ``<root>/openspec``: main specs, then active, then archived changes.
+
+    ``kit_rules=False`` applies only the official CLI's rules (the differential tests compare
+    those verdicts with ``openspec validate --all --strict --json``). Never raises for a
+    malformed or unreadable spec: that is an issue of its item.
+    """
+    osdir = openspec_dir(root)
+    if not osdir.is_dir():
+        issue = LintIssue(
+            "ERROR", "KIT_NO_OPENSPEC_DIR", "expected an openspec/ folder", Location(osdir, 0)
+        )
+        return [ItemReport("spec", "", osdir, valid=False, issues=(issue,))]
+    reports: list[ItemReport] = []
+    for spec_id, path in main_spec_files(osdir).items():
+        found = _spec_item(spec_id, path, strict=strict, kit=kit_rules)
+        reports.append(
+            ItemReport(
+                "spec", spec_id, path, valid=_valid(found, strict=strict), issues=tuple(found)
+            )
+        )
+    for folder, archived in change_dirs(osdir):
+        found = _change_item(
+            folder, osdir / "specs", archived=archived, strict=strict, kit=kit_rules
+        )
+        kind: ItemKind = "archived-change" if archived else "change"
+        reports.append(
+            ItemReport(
+                kind, folder.name, folder, valid=_valid(found, strict=strict), issues=tuple(found)
+            )
+        )
+    return reports
+
+
+def _valid(issues: list[LintIssue], *, strict: bool) -> bool:
+    return not any(i.level == "ERROR" or (strict and i.level == "WARNING") for i in issues)
+
+
+def lint_tree(root: Path | str, *, strict: bool = True) -> list[LintIssue]:
+    """Return every issue of ``<root>/openspec`` under the official rules plus the kit's own.
+
+    Official rules (codes ``OPENSPEC_*``, from ``openspec validate`` 1.13.2): requirement headers
+    ``### Requirement:``, SHALL/MUST in the body before the first scenario, at least one
+    ``#### Scenario:`` with a body per requirement, Purpose and Requirements sections, Purpose of
+    at least 50 characters (strict), no duplicate requirement names, delta sections with
+    entries, RENAMED pairs, no conflicts between delta sections, tasks.md checkboxes. Kit rules
+    (codes ``KIT_*``): WHEN/THEN bullets parse, every scenario has a WHEN and a THEN, unique ids,
+    a proposal.md per change. In non-strict mode WARNINGs are not reported.
+
+    Never raises on a malformed spec (implements the kit's "spec lint" of ``srdh verify``).
+    """
+    return [issue for report in lint_items(root, strict=strict) for issue in report.issues]

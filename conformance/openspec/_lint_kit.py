@@ -1,0 +1,92 @@
+"""The kit's own OpenSpec rules, beyond the official CLI (codes start with ``KIT_``).
+
+- every bullet of a scenario is a ``- **WHEN|THEN|AND|GIVEN** text`` step;
+- every scenario has at least one WHEN and at least one THEN step;
+- requirement ids and, within a requirement, scenario ids are unique (the Gherkin mirror keys);
+- every change has a ``proposal.md``; an archive folder is named ``YYYY-MM-DD-<change-id>``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from conformance.openspec._model import ChangeDocument, LintIssue, Location, Requirement
+from conformance.openspec._tree import ARCHIVE_NAME
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+
+def lint_requirements(requirements: Iterable[Requirement]) -> list[LintIssue]:
+    """Apply the kit's scenario and id rules to ``requirements`` (ERROR level)."""
+    issues: list[LintIssue] = []
+    seen_ids: dict[str, Requirement] = {}
+    for req in requirements:
+        other = seen_ids.get(req.id)
+        if other is not None and other.name != req.name:
+            issues.append(
+                LintIssue(
+                    "ERROR",
+                    "KIT_DUPLICATE_REQUIREMENT_ID",
+                    f'"{req.name}" has the id "{req.id}" of line {other.location.line}',
+                    req.location,
+                )
+            )
+        seen_ids.setdefault(req.id, req)
+        scenario_ids: dict[str, int] = {}
+        for sc in req.scenarios:
+            if sc.id in scenario_ids:
+                issues.append(
+                    LintIssue(
+                        "ERROR",
+                        "KIT_DUPLICATE_SCENARIO_ID",
+                        f'scenario "{sc.name}" repeats the id of line {scenario_ids[sc.id]}',
+                        sc.location,
+                    )
+                )
+            scenario_ids.setdefault(sc.id, sc.location.line)
+            for text, where in sc.unparsed_bullets:
+                issues.append(
+                    LintIssue(
+                        "ERROR",
+                        "KIT_STEP_UNPARSED",
+                        f'bullet "{text[:60]}" is not "- **WHEN|THEN|AND|GIVEN** text"',
+                        where,
+                    )
+                )
+            keywords = {step.keyword for step in sc.steps}
+            issues.extend(
+                LintIssue(
+                    "ERROR",
+                    f"KIT_SCENARIO_NO_{needed}",
+                    f'scenario "{sc.name}" has no "- **{needed}** …" step',
+                    sc.location,
+                )
+                for needed in ("WHEN", "THEN")
+                if needed not in keywords
+            )
+    return issues
+
+
+def lint_change_files(change: ChangeDocument) -> list[LintIssue]:
+    """Apply the kit's folder rules to one change: proposal.md present, archive folder name."""
+    issues: list[LintIssue] = []
+    if change.proposal is None:
+        issues.append(
+            LintIssue(
+                "ERROR",
+                "KIT_NO_PROPOSAL",
+                f'change "{change.id}" has no proposal.md',
+                Location(change.path / "proposal.md", 0),
+            )
+        )
+    if change.archived and ARCHIVE_NAME.match(change.path.name) is None:
+        issues.append(
+            LintIssue(
+                "ERROR",
+                "KIT_ARCHIVE_NAME",
+                "an archived change folder must be named YYYY-MM-DD-<change-id>",
+                Location(change.path, 0),
+            )
+        )
+    return issues

@@ -1,0 +1,192 @@
+"""The official CLI's rules for a main spec (``openspec validate --strict`` on ``specs/<id>``).
+
+Each rule mirrors ``Validator.validateSpec`` of ``@fission-ai/openspec`` 1.13.2; codes start with
+``OPENSPEC_``. The CLI stops at a missing Purpose or Requirements section, and so does this.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from conformance.openspec._blocks import (
+    REQUIREMENT_HEADER,
+    body_text,
+    contains_shall_or_must,
+    normalize_name,
+    requirement_blocks,
+)
+from conformance.openspec._model import LintIssue, Location
+from conformance.openspec._parser import requirements_range, section_content
+
+if TYPE_CHECKING:
+    from conformance.openspec._source import Source
+
+MIN_PURPOSE_LENGTH = 50
+"""Strict mode wants a Purpose of at least this many characters (CLI ``MIN_PURPOSE_LENGTH``)."""
+
+_DELTA_HEADER = re.compile(
+    r"^##\s+(ADDED|MODIFIED|REMOVED|RENAMED)\s+Requirements\s*$", re.IGNORECASE
+)
+_PLACEHOLDER_PREFIX = "TBD - created by archiving change "
+_PLACEHOLDER_SUFFIX = ". Update Purpose after archive."
+_SHOUTED = re.compile(r"^(?:TBD|TODO)(?![\w])")
+_PUNCTUATED = re.compile(
+    r"^(?:TBD|TODO)(?![\w])(?=[ \t]*(?:$|\n|[:\-\u2013\u2014.,;()\[\]{}]))", re.IGNORECASE
+)
+
+
+@dataclass
+class _Node:
+    level: int
+    title: str
+    line: int
+    content: str
+    children: list[_Node] = field(default_factory=list)
+
+
+def _tree(src: Source) -> list[_Node]:
+    """The CLI's section tree: every header nests under the nearest shallower one."""
+    roots: list[_Node] = []
+    stack: list[_Node] = []
+    n = len(src.lines)
+    for i in range(n):
+        header = src.header(i)
+        if header is None:
+            continue
+        j = i + 1
+        while j < n and ((h := src.header(j)) is None or h.level > header.level):
+            j += 1
+        node = _Node(header.level, header.title, i + 1, "\n".join(src.lines[i + 1 : j]).strip())
+        while stack and stack[-1].level >= header.level:
+            stack.pop()
+        (stack[-1].children if stack else roots).append(node)
+        stack.append(node)
+    return roots
+
+
+def _find(nodes: list[_Node], title: str) -> _Node | None:
+    for node in nodes:
+        if node.title.lower() == title.lower():
+            return node
+        if (found := _find(node.children, title)) is not None:
+            return found
+    return None
+
+
+def _is_placeholder(purpose: str) -> bool:
+    prose = purpose.strip()
+    if _SHOUTED.match(prose) or _PUNCTUATED.match(prose):
+        return True
+    at = prose.find(_PLACEHOLDER_SUFFIX)
+    return at != -1 and prose.rfind(_PLACEHOLDER_PREFIX, 0, at) != -1
+
+
+def lint_spec_source(src: Source, *, strict: bool) -> list[LintIssue]:
+    """Apply the official main-spec rules to ``src``; WARNINGs are emitted only when ``strict``."""
+    found: list[LintIssue] = []
+    tree = _tree(src)
+    purpose_node = _find(tree, "Purpose")
+    requirements_node = _find(tree, "Requirements")
+    if purpose_node is None or not purpose_node.content:
+        msg = 'spec must have a non-empty "## Purpose" section'
+        found.append(LintIssue("ERROR", "OPENSPEC_NO_PURPOSE", msg, Location(src.path, 0)))
+    elif requirements_node is None:
+        msg = 'spec must have a "## Requirements" section'
+        found.append(LintIssue("ERROR", "OPENSPEC_NO_REQUIREMENTS_SECTION", msg, src.location(0)))
+    else:
+        found += _requirement_nodes(src, requirements_node)
+        found += _structure(src)
+        found += _purpose(src, purpose_node.line)
+        found += _bodies(src)
+    return [i for i in found if strict or i.level == "ERROR"]
+
+
+def _requirement_nodes(src: Source, section: _Node) -> list[LintIssue]:
+    """Every header under ``## Requirements`` is a requirement needing a scenario with a body."""
+    issues: list[LintIssue] = []
+    if not section.children:
+        msg = "spec must have at least one requirement"
+        issues.append(
+            LintIssue("ERROR", "OPENSPEC_NO_REQUIREMENTS", msg, src.location(section.line))
+        )
+    for child in section.children:
+        if not any(s.content for s in child.children):
+            msg = f'requirement "{child.title}" must have at least one scenario with a body'
+            issues.append(LintIssue("ERROR", "OPENSPEC_NO_SCENARIO", msg, src.location(child.line)))
+    return issues
+
+
+def _purpose(src: Source, line: int) -> list[LintIssue]:
+    purpose = section_content(src, "Purpose") or ""
+    where = src.location(line)
+    if _is_placeholder(purpose):
+        msg = "Purpose is still a placeholder (TBD/TODO)"
+        return [LintIssue("WARNING", "OPENSPEC_PURPOSE_PLACEHOLDER", msg, where)]
+    if len(purpose) < MIN_PURPOSE_LENGTH:
+        msg = f"Purpose has {len(purpose)} characters; strict wants {MIN_PURPOSE_LENGTH}"
+        return [LintIssue("WARNING", "OPENSPEC_PURPOSE_TOO_SHORT", msg, where)]
+    return []
+
+
+def _bodies(src: Source) -> list[LintIssue]:
+    """Each ``### Requirement:`` body must exist and should hold SHALL or MUST."""
+    issues: list[LintIssue] = []
+    span = requirements_range(src)
+    for block in requirement_blocks(src, span[0] + 1, span[1]) if span else []:
+        text = body_text(src, block.start + 1, block.end)
+        where = src.location(block.start + 1)
+        if not text:
+            msg = f'requirement "{block.name}" has no body text; it must state SHALL or MUST'
+            issues.append(LintIssue("ERROR", "OPENSPEC_NO_BODY", msg, where))
+        elif not contains_shall_or_must(text):
+            msg = f'requirement "{block.name}" body should contain SHALL or MUST'
+            issues.append(LintIssue("WARNING", "OPENSPEC_NO_SHALL_OR_MUST", msg, where))
+    return issues
+
+
+def _structure(src: Source) -> list[LintIssue]:
+    span = requirements_range(src)
+    seen: dict[str, int] = {}
+    issues: list[LintIssue] = []
+    for i, line in enumerate(src.lines):
+        if src.fenced[i] or not line.strip():
+            continue
+        where = Location(src.path, i + 1)
+        if _DELTA_HEADER.match(line):
+            issues.append(
+                LintIssue(
+                    "ERROR",
+                    "OPENSPEC_DELTA_HEADER_IN_SPEC",
+                    f'main spec contains delta header "{line.strip()}"',
+                    where,
+                )
+            )
+            continue
+        match = REQUIREMENT_HEADER.match(line)
+        if match is None:
+            continue
+        if span is None or not span[0] < i < span[1]:
+            issues.append(
+                LintIssue(
+                    "ERROR",
+                    "OPENSPEC_REQUIREMENT_OUTSIDE_SECTION",
+                    f'"{line.strip()}" is outside the "## Requirements" section',
+                    where,
+                )
+            )
+            continue
+        name = normalize_name(match.group(1))
+        if name in seen:
+            issues.append(
+                LintIssue(
+                    "ERROR",
+                    "OPENSPEC_DUPLICATE_REQUIREMENT",
+                    f'requirement "{name}" duplicates the one on line {seen[name]}',
+                    where,
+                )
+            )
+        else:
+            seen[name] = i + 1
+    return issues

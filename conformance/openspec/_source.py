@@ -1,0 +1,106 @@
+"""A Markdown file read for OpenSpec parsing: its lines, fenced-code mask and bullet items.
+
+Fenced code blocks and bullet list items come from markdown-it-py (CommonMark), so a header or a
+bullet inside a code example is never taken for structure. Line numbers are 1-based.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from markdown_it import MarkdownIt
+
+from conformance.openspec._model import Location, ParseError
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+_MD = MarkdownIt("commonmark")
+_HEADER = re.compile(r"^(#{1,6})\s+(.+)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Bullet:
+    """A bullet list item: the text of its first paragraph and its 1-based first line."""
+
+    text: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """An ATX header written at column 0 (the only form OpenSpec reads)."""
+
+    level: int
+    title: str
+    line: int
+
+
+class Source:
+    """The lines of one Markdown file (BOM dropped, line endings normalised to LF).
+
+    Raises:
+        ParseError: the file is missing, unreadable or not UTF-8 (with the line of the bad byte).
+    """
+
+    def __init__(self, path: Path, text: str | None = None) -> None:
+        """Read ``path`` (or take ``text`` as its content) and index its structure."""
+        self.path = path
+        content = _read(path) if text is None else text
+        content = content.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+        self.text = content
+        self.lines: list[str] = content.split("\n")
+        self.fenced: list[bool] = [False] * len(self.lines)
+        self.bullets: list[Bullet] = []
+        self._index()
+
+    def _index(self) -> None:
+        tokens = _MD.parse(self.text)
+        for i, token in enumerate(tokens):
+            if token.type in {"fence", "code_block"} and token.map is not None:
+                start, end = token.map
+                for n in range(start, min(end, len(self.lines))):
+                    self.fenced[n] = token.type == "fence" or self.fenced[n]
+            elif (
+                token.type == "list_item_open"
+                and token.map is not None
+                and token.markup in {"-", "*", "+"}
+            ):
+                inline = next(
+                    (t for t in tokens[i + 1 : i + 4] if t.type == "inline"),
+                    None,
+                )
+                text = " ".join(inline.content.split()) if inline is not None else ""
+                self.bullets.append(Bullet(text=text, line=token.map[0] + 1))
+
+    def location(self, line: int) -> Location:
+        """Return the location of 1-based ``line`` in this file."""
+        return Location(self.path, line)
+
+    def header(self, index: int) -> Header | None:
+        """Return the header on 0-based line ``index``, or ``None`` (fenced lines never are)."""
+        if self.fenced[index]:
+            return None
+        match = _HEADER.match(self.lines[index])
+        if match is None:
+            return None
+        return Header(level=len(match.group(1)), title=match.group(2).strip(), line=index + 1)
+
+    def bullets_between(self, start: int, end: int) -> list[Bullet]:
+        """Return the bullets whose first line lies in 1-based ``[start, end)``."""
+        return [b for b in self.bullets if start <= b.line < end]
+
+
+def _read(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ParseError(Location(path, 0), f"cannot read the file ({exc.strerror})") from exc
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        reason = f"expected UTF-8 text, found byte 0x{data[exc.start]:02x}"
+        raise ParseError(Location(path, line), reason) from exc

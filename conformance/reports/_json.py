@@ -1,0 +1,79 @@
+"""JSON report: results keyed by requirement id, then scenario id."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from conformance.reports._model import Report
+
+__all__ = ["render_json", "report_to_dict"]
+
+
+def report_to_dict(report: Report) -> dict[str, object]:
+    """The report as JSON-ready data.
+
+    Shape: ``{title, passed, kit{name,version}, iut{name,version},
+    compliance{MUST|SHOULD|MAY: {requirements, passed, failed, not_tested, compliant}},
+    requirements{<requirement id>: {name, level, status, scenarios{<scenario id>: {name, status,
+    seconds, message, examples}}}}, steps[{name, status, detail, seconds}],
+    matrix[{requirement_id, scenario_id, scenario_name, cells}]}``.
+    """
+    return {
+        "title": report.title,
+        "passed": report.passed,
+        "kit": {"name": report.kit.name, "version": report.kit.version},
+        "iut": {"name": report.iut.name, "version": report.iut.version},
+        "compliance": {
+            level: {
+                "requirements": c.requirements,
+                "passed": c.passed,
+                "failed": c.failed,
+                "not_tested": c.not_tested,
+                "compliant": c.compliant,
+            }
+            for level, c in report.compliance().items()
+        },
+        "requirements": {
+            r.requirement_id: {
+                "name": r.name,
+                "level": r.level,
+                "status": r.status.value,
+                "scenarios": {
+                    s.scenario_id: {
+                        "name": s.name,
+                        "status": s.status.value,
+                        "seconds": round(s.seconds, 3),
+                        "message": s.message,
+                        "examples": s.examples,
+                    }
+                    for s in r.scenarios
+                },
+            }
+            for r in report.requirements
+        },
+        "steps": [
+            {
+                "name": s.name,
+                "status": s.status.value,
+                "detail": s.detail,
+                "seconds": round(s.seconds, 3),
+            }
+            for s in report.steps
+        ],
+        "matrix": [
+            {
+                "requirement_id": m.requirement_id,
+                "scenario_id": m.scenario_id,
+                "scenario_name": m.scenario_name,
+                "cells": m.cells,
+            }
+            for m in report.matrix
+        ],
+    }
+
+
+def render_json(report: Report) -> str:
+    """The JSON report text (two-space indented, keys in report order, trailing newline)."""
+    return json.dumps(report_to_dict(report), indent=2) + "\n"

@@ -1,0 +1,67 @@
+"""JUnit XML report: one testsuite per requirement, one testcase per scenario (and per step)."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import TYPE_CHECKING
+
+from conformance.reports._model import Status
+
+if TYPE_CHECKING:
+    from conformance.reports._model import Report
+
+__all__ = ["render_junit"]
+
+
+def _case(suite: ET.Element, classname: str, name: str, outcome: tuple[Status, str, float]) -> None:
+    status, message, seconds = outcome
+    case = ET.SubElement(suite, "testcase", classname=classname, name=name, time=f"{seconds:.3f}")
+    if status in {Status.FAILED, Status.NOT_TESTED}:
+        tag = ET.SubElement(case, "failure", type=status.value, message=message or status.value)
+        tag.text = message or status.value
+    elif status is Status.ERROR:
+        tag = ET.SubElement(case, "error", type=status.value, message=message or status.value)
+        tag.text = message or status.value
+
+
+def render_junit(report: Report) -> str:
+    """JUnit XML text for ``report``.
+
+    ``<testsuites>`` holds one ``<testsuite>`` per requirement (named by its id, ``level`` as a
+    property) and, for ``srdh verify``, a ``verify`` suite of its steps.
+
+    A NOT_TESTED scenario is a ``<failure>`` (a MUST that cannot be tested is a failure).
+    """
+    root = ET.Element("testsuites", name=report.title)
+    for req in report.requirements:
+        failures = sum(s.status in {Status.FAILED, Status.NOT_TESTED} for s in req.scenarios)
+        errors = sum(s.status is Status.ERROR for s in req.scenarios)
+        suite = ET.SubElement(
+            root,
+            "testsuite",
+            name=req.requirement_id,
+            tests=str(len(req.scenarios)),
+            failures=str(failures),
+            errors=str(errors),
+            time=f"{sum(s.seconds for s in req.scenarios):.3f}",
+        )
+        props = ET.SubElement(suite, "properties")
+        ET.SubElement(props, "property", name="level", value=req.level)
+        ET.SubElement(props, "property", name="requirement", value=req.name)
+        for sc in req.scenarios:
+            _case(suite, req.requirement_id, sc.scenario_id, (sc.status, sc.message, sc.seconds))
+    if report.steps:
+        failed = sum(s.status is not Status.PASSED for s in report.steps)
+        suite = ET.SubElement(
+            root,
+            "testsuite",
+            name="verify",
+            tests=str(len(report.steps)),
+            failures=str(failed),
+            errors="0",
+            time=f"{sum(s.seconds for s in report.steps):.3f}",
+        )
+        for step in report.steps:
+            _case(suite, "verify", step.name, (step.status, step.detail, step.seconds))
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"

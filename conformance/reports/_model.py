@@ -1,0 +1,182 @@
+"""The report model: results keyed by requirement and scenario id, with RFC 2119 compliance.
+
+One :class:`Report` feeds every renderer (JSON, JUnit XML, Markdown, HTML). It is built from a
+suite result (``srdh run``) or from the steps of ``srdh verify``; both may carry a traceability
+matrix. Serves DESIGN §9 "Levels and reports": a MUST that cannot be tested is a failure.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+__all__ = [
+    "LEVELS",
+    "LevelCompliance",
+    "MatrixRow",
+    "Report",
+    "RequirementResult",
+    "ScenarioResult",
+    "Status",
+    "StepResult",
+    "Versions",
+    "normalize_level",
+]
+
+LEVELS = ("MUST", "SHOULD", "MAY")
+"""RFC 2119 levels, strongest first (SHALL and REQUIRED count as MUST)."""
+
+
+def normalize_level(level: str | None) -> str:
+    """Map an RFC 2119 keyword to ``MUST``/``SHOULD``/``MAY``; ``None`` counts as ``MUST``."""
+    word = (level or "MUST").upper()
+    if word in {"MUST", "SHALL", "REQUIRED", "MUST NOT", "SHALL NOT"}:
+        return "MUST"
+    if word in {"SHOULD", "RECOMMENDED", "SHOULD NOT"}:
+        return "SHOULD"
+    return "MAY"
+
+
+class Status(enum.Enum):
+    """Outcome of one scenario or step."""
+
+    PASSED = "PASSED"
+    FAILED = "FAILED"
+    ERROR = "ERROR"
+    """The check could not run (IUT error, setup fault); counts as a failure."""
+    NOT_TESTED = "NOT_TESTED"
+    """No check exists or ran; a failure for MUST requirements."""
+
+
+@dataclass(frozen=True)
+class Versions:
+    """Name and version of the kit or of the implementation under test (IUT)."""
+
+    name: str
+    version: str
+
+
+@dataclass(frozen=True)
+class ScenarioResult:
+    """One spec scenario's outcome.
+
+    Attributes:
+        scenario_id: kebab slug of the scenario name (the key in every report).
+        name: the scenario name as written in the spec.
+        status: the outcome.
+        seconds: wall time spent on it (seconds, ≥ 0).
+        message: one line saying why it failed ("" when passed).
+        examples: how many fixtures or generated examples ran.
+    """
+
+    scenario_id: str
+    name: str
+    status: Status
+    seconds: float = 0.0
+    message: str = ""
+    examples: int = 0
+
+
+@dataclass(frozen=True)
+class RequirementResult:
+    """One requirement, its RFC 2119 level and its scenarios' outcomes."""
+
+    requirement_id: str
+    name: str
+    level: str
+    scenarios: tuple[ScenarioResult, ...]
+
+    @property
+    def status(self) -> Status:
+        """FAILED/ERROR if any scenario is, else NOT_TESTED if any is (or there are none)."""
+        states = {s.status for s in self.scenarios}
+        for status in (Status.FAILED, Status.ERROR, Status.NOT_TESTED):
+            if status in states:
+                return status
+        return Status.PASSED if states else Status.NOT_TESTED
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """One step of ``srdh verify``: ``status`` PASSED or FAILED, a one-line ``detail``."""
+
+    name: str
+    status: Status
+    detail: str
+    seconds: float
+
+
+@dataclass(frozen=True)
+class MatrixRow:
+    """One row of the traceability matrix: a spec scenario and where it is mirrored and tested.
+
+    ``cells`` maps a column name (``gherkin``, ``property``, ``mutant``, ``status`` …) to text.
+    """
+
+    requirement_id: str
+    scenario_id: str
+    scenario_name: str
+    cells: dict[str, str]
+
+
+@dataclass(frozen=True)
+class LevelCompliance:
+    """Compliance at one RFC 2119 level: counts of requirements and the verdict."""
+
+    level: str
+    requirements: int
+    passed: int
+    failed: int
+    not_tested: int
+
+    @property
+    def compliant(self) -> bool:
+        """True when every requirement of this level passed (vacuously true for none)."""
+        return self.passed == self.requirements
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything a report says.
+
+    Attributes:
+        title: a heading (``srdh run`` or ``srdh verify``).
+        kit: the kit's name and version.
+        iut: the implementation under test's name and version.
+        requirements: outcomes keyed (in order) by requirement id.
+        steps: verify steps (empty for ``srdh run``).
+        matrix: traceability rows (may be empty).
+        matrix_columns: column names of ``matrix`` rows, in display order.
+    """
+
+    title: str
+    kit: Versions
+    iut: Versions
+    requirements: tuple[RequirementResult, ...]
+    steps: tuple[StepResult, ...] = ()
+    matrix: tuple[MatrixRow, ...] = ()
+    matrix_columns: tuple[str, ...] = field(default=())
+
+    def compliance(self) -> dict[str, LevelCompliance]:
+        """Per level (MUST, SHOULD, MAY): how many requirements passed, failed, were not tested."""
+        result: dict[str, LevelCompliance] = {}
+        for level in LEVELS:
+            reqs = [r for r in self.requirements if normalize_level(r.level) == level]
+            states = [r.status for r in reqs]
+            result[level] = LevelCompliance(
+                level=level,
+                requirements=len(reqs),
+                passed=states.count(Status.PASSED),
+                failed=states.count(Status.FAILED) + states.count(Status.ERROR),
+                not_tested=states.count(Status.NOT_TESTED),
+            )
+        return result
+
+    @property
+    def passed(self) -> bool:
+        """True when every MUST requirement passed and every verify step passed.
+
+        SHOULD and MAY failures are reported but do not fail the run (RFC 2119).
+        """
+        steps_ok = all(s.status is Status.PASSED for s in self.steps)
+        return steps_ok and self.compliance()["MUST"].compliant

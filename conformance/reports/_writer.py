@@ -1,0 +1,76 @@
+"""Write all four report files into a directory, all or nothing."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from conformance.reports._html import render_html
+from conformance.reports._json import render_json
+from conformance.reports._junit import render_junit
+from conformance.reports._markdown import render_markdown
+
+if TYPE_CHECKING:
+    from conformance.reports._model import Report
+
+__all__ = ["REPORT_FILES", "ReportDirError", "check_report_dir", "write_reports"]
+
+REPORT_FILES = ("report.json", "junit.xml", "summary.md", "report.html")
+"""File names written into the report directory."""
+
+
+class ReportDirError(Exception):
+    """The report directory cannot be created or written; ``str()`` names it and why."""
+
+
+def check_report_dir(directory: Path) -> None:
+    """Create ``directory`` if needed and prove it is writable, before any work is done.
+
+    Raises:
+        ReportDirError: it is a file, cannot be created, or cannot be written.
+    """
+    if directory.exists() and not directory.is_dir():
+        msg = f"report directory {directory} is a file, expected a directory"
+        raise ReportDirError(msg)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=directory, prefix=".srdh-probe-"):
+            pass
+    except OSError as exc:
+        msg = f"report directory {directory} is not writable ({exc.strerror or exc})"
+        raise ReportDirError(msg) from None
+
+
+def write_reports(report: Report, directory: Path, schemas_dir: Path) -> list[Path]:
+    """Render and write ``report.json``, ``junit.xml``, ``summary.md`` and ``report.html``.
+
+    Every file is rendered in memory first and written to a temporary name, then renamed, so a
+    failure leaves no half-written report. Returns the written paths in :data:`REPORT_FILES` order.
+
+    Raises:
+        ReportDirError: the directory cannot be created or written.
+    """
+    check_report_dir(directory)
+    texts = {
+        "report.json": render_json(report),
+        "junit.xml": render_junit(report),
+        "summary.md": render_markdown(report),
+        "report.html": render_html(report, schemas_dir),
+    }
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for name in REPORT_FILES:
+            fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{name}.")
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(texts[name])
+            staged.append((Path(tmp), directory / name))
+        for tmp_path, final in staged:
+            tmp_path.replace(final)
+    except OSError as exc:
+        for tmp_path, _ in staged:
+            tmp_path.unlink(missing_ok=True)
+        msg = f"report directory {directory}: cannot write ({exc.strerror or exc})"
+        raise ReportDirError(msg) from None
+    return [directory / name for name in REPORT_FILES]

@@ -1,0 +1,30 @@
+"""Schema diff: classify changes between two versions of the contract schemas.
+
+``srdh diff OLD NEW`` is built on :func:`diff_paths`. Each change gets a stable rule id
+(``SD001 property-removed`` … ``SD999 unclassified``) and is breaking or compatible according to
+the contract's direction (READ: tightening breaks producers; EMIT: loosening breaks consumers;
+BOTH: either). A change the differ cannot classify is breaking. Serves the versioning convention
+of ``docs/contracts.md`` (a breaking change bumps ``v1`` → ``v2``).
+"""
+
+from conformance.schemadiff._diff import (
+    SchemaChange,
+    SchemaDiffError,
+    contract_name,
+    diff_paths,
+    diff_schemas,
+)
+from conformance.schemadiff._rules import RULES, Direction, Effect, Rule, rule
+
+__all__ = [
+    "RULES",
+    "Direction",
+    "Effect",
+    "Rule",
+    "SchemaChange",
+    "SchemaDiffError",
+    "contract_name",
+    "diff_paths",
+    "diff_schemas",
+    "rule",
+]

@@ -1,0 +1,12 @@
+"""``srdh verify``: the main job on a repository with ``openspec/``.
+
+Steps, in order (:data:`STEP_NAMES`): spec lint, schemas + examples, freeze lock, codegen drift,
+traceability, conformance suite (reference harness, in process), mutant self-test, gate status.
+Kit-internal data (schemas, examples, freeze lock, codegen) is the kit's own contract set; the
+spec side (lint, traceability, gate) is the repository's ``openspec/``.
+"""
+
+from conformance.verify._outcome import Outcome, VerifyContext
+from conformance.verify._runner import STEP_NAMES, VerifyResult, run_verify
+
+__all__ = ["STEP_NAMES", "Outcome", "VerifyContext", "VerifyResult", "run_verify"]

@@ -1,0 +1,158 @@
+"""Verify steps that need only the contracts, the spec linter and the gate.
+
+Decision (documented in ``docs/cli.md``): steps about *kit-internal data* — schemas and their
+examples, the freeze lock, codegen drift — check the kit's own contract set (the schemas the kit
+ships), whatever repository is verified; steps about *the spec* — lint, traceability, gate —
+read the verified repository's ``openspec/``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from typing import TYPE_CHECKING
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
+from conformance.gate import GateSetupError, evaluate_gate, read_repo_state
+from conformance.openspec import lint_items
+from conformance.verify._outcome import Outcome, failed, not_available, passed
+from contracts import CONTRACTS, ContractError, parse_document, validate_document
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from conformance.verify._outcome import VerifyContext
+
+__all__ = ["check_module_tool", "gate_status", "schemas_and_examples", "spec_lint"]
+
+_TOOL_TIMEOUT_S = 600
+
+
+def spec_lint(ctx: VerifyContext) -> Outcome:
+    """Lint ``<repo>/openspec`` (official rules, strict, plus the kit's)."""
+    items = lint_items(ctx.repo, strict=True)
+    issues = [issue for item in items for issue in item.issues]
+    invalid = [item for item in items if not item.valid]
+    detail = f"{len(items)} item(s), {len(issues)} issue(s)"
+    if invalid:
+        first = next(iter(invalid[0].issues), None)
+        return failed(f"{detail}; first: {first}" if first else detail)
+    return passed(detail)
+
+
+def _example_files(root: Path, contract: str, kind: str) -> list[Path]:
+    folder = root / "examples" / contract / kind
+    return sorted(p for p in folder.glob("*.json") if not p.name.endswith(".why.json"))
+
+
+def _layer(path: Path) -> str:
+    """The layer that rejects an invalid example, from its ``.why.json`` sidecar."""
+    sidecar = path.with_name(f"{path.stem}.why.json")
+    try:
+        doc, _ = parse_document(sidecar)
+    except ContractError:
+        return ""
+    return str(doc.get("layer", "")) if isinstance(doc, dict) else ""
+
+
+def _example_problem(path: Path, contract: str, *, valid: bool) -> str | None:
+    """Why the example at ``path`` does not behave as its folder says, or ``None``."""
+    try:
+        doc, _ = parse_document(path)
+    except ContractError as exc:
+        return str(exc)
+    violations = validate_document(doc, contract)
+    if valid or _layer(path) == "guard":
+        # valid examples, and guard-layer invalid ones (rejected at run time by EvidenceGuard,
+        # proven by the guard tests), must be contract-valid
+        if violations:
+            v = violations[0]
+            return f"{path}: {v.pointer or '/'}: {v.message}"
+        return None
+    if not violations:
+        return f"{path}: an invalid example is accepted"
+    return None
+
+
+def schemas_and_examples(ctx: VerifyContext) -> Outcome:
+    """Every contract schema is valid 2020-12; examples behave as their folder says.
+
+    ``valid/`` examples pass; ``invalid/`` ones fail, except those whose ``.why.json`` sidecar
+    names layer ``guard`` (contract-valid, rejected by EvidenceGuard at run time), which must
+    pass the contract. Each contract needs at least one valid and one invalid example.
+    """
+    problems: list[str] = []
+    counts = {"valid": 0, "invalid": 0}
+    for name, info in CONTRACTS.items():
+        try:
+            Draft202012Validator.check_schema(info.schema)
+        except SchemaError as exc:
+            problems.append(f"{info.schema_path}: not a 2020-12 schema ({exc.message})")
+            continue
+        for kind in ("valid", "invalid"):
+            files = _example_files(ctx.kit_schemas, name, kind)
+            if not files:
+                problems.append(f"{name}: no {kind} example")
+            counts[kind] += len(files)
+            found = (_example_problem(p, name, valid=kind == "valid") for p in files)
+            problems += [p for p in found if p is not None]
+    detail = (
+        f"{len(CONTRACTS)} schemas, {counts['valid']} valid + {counts['invalid']} invalid examples"
+    )
+    if problems:
+        return failed(f"{detail}; {len(problems)} problem(s), first: {problems[0]}")
+    return passed(detail)
+
+
+def check_module_tool(module: str, ctx: VerifyContext) -> Outcome:
+    """Run ``python -m <module> --check`` (exit 0 = no drift) and report its last output line."""
+    if importlib.util.find_spec(module.rsplit(".", 1)[0]) is None or (
+        importlib.util.find_spec(module) is None
+    ):
+        return not_available(module)
+    try:
+        done = subprocess.run(  # noqa: S603 - our interpreter, a module name we chose
+            [sys.executable, "-m", module, "--check"],
+            cwd=ctx.repo,
+            capture_output=True,
+            text=True,
+            timeout=_TOOL_TIMEOUT_S,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return failed(f"python -m {module} --check did not finish in {_TOOL_TIMEOUT_S} s")
+    lines = [ln for ln in (done.stdout + done.stderr).splitlines() if ln.strip()]
+    last = lines[-1].strip() if lines else "(no output)"
+    if done.returncode == 0:
+        return passed(last)
+    return failed(f"exit {done.returncode}: {last}")
+
+
+def gate_status(ctx: VerifyContext) -> Outcome:
+    """Evaluate the gate for the next stage not yet committed; FAILED if it is refused.
+
+    A refusal here means the repository already breaks the serial rule (an archived change not
+    committed, or changes archived out of order).
+    """
+    try:
+        state = read_repo_state(ctx.repo)
+    except GateSetupError as exc:
+        return failed(str(exc))
+    pending = [c for c in state.changes if not c.committed]
+    if not pending:
+        last = state.changes[-1].change.stage
+        decision = evaluate_gate(state, last)
+        verdict = "allowed" if decision.allowed else "refused"
+        detail = f"all {len(state.changes)} stages committed ({verdict}); "
+    else:
+        decision = evaluate_gate(state, pending[0].change.stage)
+        verdict = "allowed" if decision.allowed else "refused"
+        detail = f"next stage {decision.stage} {verdict}; "
+    detail += f"public entry {decision.public_entry}"
+    if decision.reasons:
+        detail += f"; {decision.reasons[0].message}"
+        return failed(detail)
+    return passed(detail)

@@ -1,0 +1,87 @@
+"""The orchestration of ``srdh verify``: eight steps in order, each timed, none skipped."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from conformance.reports import Status, StepResult
+from conformance.verify._checks import (
+    check_module_tool,
+    gate_status,
+    schemas_and_examples,
+    spec_lint,
+)
+from conformance.verify._kit_steps import conformance_suite, mutant_selftest, traceability
+from conformance.verify._outcome import Outcome, VerifyContext
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+__all__ = ["STEP_NAMES", "VerifyResult", "run_verify"]
+
+
+_STEPS: tuple[tuple[str, Callable[[VerifyContext], Outcome]], ...] = (
+    ("spec lint", spec_lint),
+    ("schemas + examples", schemas_and_examples),
+    ("freeze lock", partial(check_module_tool, "contracts.freeze")),
+    ("codegen drift", partial(check_module_tool, "contracts.codegen")),
+    ("traceability", traceability),
+    ("conformance suite", conformance_suite),
+    ("mutant self-test", mutant_selftest),
+    ("gate status", gate_status),
+)
+
+STEP_NAMES = tuple(name for name, _ in _STEPS)
+"""The steps of ``srdh verify``, in the order they run."""
+
+
+@dataclass(frozen=True)
+class VerifyResult:
+    """Every step's result, in order, and the payloads the reports use.
+
+    Attributes:
+        steps: one :class:`StepResult` per step of :data:`STEP_NAMES`.
+        payloads: step name → the step's payload (suite result, matrix), when it has one.
+    """
+
+    steps: tuple[StepResult, ...]
+    payloads: dict[str, Any]
+
+    @property
+    def passed(self) -> bool:
+        """True when every step passed."""
+        return all(s.status is Status.PASSED for s in self.steps)
+
+
+def run_verify(
+    repo: Path,
+    kit_schemas: Path,
+    *,
+    on_start: Callable[[str], None] | None = None,
+    on_end: Callable[[StepResult], None] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> VerifyResult:
+    """Run every step on ``repo`` (its ``openspec/``) and the kit's schemas in ``kit_schemas``.
+
+    ``on_start``/``on_end`` report progress. A step raises nothing the kit documents: such errors
+    become FAILED steps inside the step functions; anything else propagates (a kit bug).
+    """
+    ctx = VerifyContext(repo=repo, kit_schemas=kit_schemas)
+    results: list[StepResult] = []
+    payloads: dict[str, Any] = {}
+    for name, step in _STEPS:
+        if on_start is not None:
+            on_start(name)
+        began = clock()
+        outcome = step(ctx)
+        result = StepResult(name, outcome.status, outcome.detail, max(0.0, clock() - began))
+        results.append(result)
+        if outcome.payload is not None:
+            payloads[name] = outcome.payload
+        if on_end is not None:
+            on_end(result)
+    return VerifyResult(tuple(results), payloads)

@@ -1,0 +1,170 @@
+"""Loading and validating documents: JSON Schema first, then the invariants.
+
+Requirement "Contract set is frozen": every document crossing a boundary is checked against its
+contract; a bad one yields one :class:`ContractError` naming file, line, pointer and expectation.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import jsonschema
+from pydantic import BaseModel, ValidationError
+
+from contracts._errors import ContractError, ContractViolation, json_pointer
+from contracts._paths import stem_of_id
+from contracts._registry import CONTRACTS
+from contracts._validator import validator_for
+
+if TYPE_CHECKING:
+    import jsonschema
+
+__all__ = ["load_document", "parse_document", "validate_document"]
+
+_SCHEMA_KEY = "$schema"
+_JSON_TEXT_STARTS = frozenset('{["-0123456789')
+_JSON_LITERALS = frozenset({"true", "false", "null"})
+_SELF_EXPLAINING = frozenset({"enum", "const", "type", "required", "pattern"})
+
+
+def _expected(error: jsonschema.ValidationError) -> str:  # noqa: PLR0911 - one phrase per keyword
+    keyword, value = error.validator, cast("Any", error.validator_value)
+    if keyword == "enum":
+        return "one of " + ", ".join(str(v) for v in value)
+    if keyword == "const":
+        return json.dumps(value)
+    if keyword == "type":
+        return f"type {value if isinstance(value, str) else ' or '.join(value)}"
+    if keyword == "required":
+        missing = [
+            name
+            for name in value
+            if isinstance(error.instance, dict) and name not in error.instance
+        ]
+        return "property " + ", ".join(repr(name) for name in missing or value)
+    if keyword == "additionalProperties":
+        return "no other properties"
+    if keyword == "pattern":
+        return f"a string matching {value}"
+    if keyword in {"oneOf", "anyOf"}:
+        return (
+            "exactly one of the allowed shapes"
+            if keyword == "oneOf"
+            else "one of the allowed shapes"
+        )
+    return f"{keyword} {json.dumps(value)}"
+
+
+def _schema_violation(error: jsonschema.ValidationError) -> ContractViolation:
+    message = f"expected {_expected(error)}"
+    if error.validator not in _SELF_EXPLAINING:
+        message += f" ({error.message})"
+    return ContractViolation(
+        pointer=json_pointer(error.absolute_path), rule=f"schema:{error.validator}", message=message
+    )
+
+
+def _contract_of(doc: Any, contract: str) -> tuple[Any, list[ContractViolation]]:  # noqa: ANN401
+    """Strip a ``$schema`` naming ``contract``; report one naming another contract."""
+    if not isinstance(doc, dict) or _SCHEMA_KEY not in doc:
+        return doc, []
+    named = doc[_SCHEMA_KEY]
+    info = CONTRACTS[contract]
+    if named != info.schema_id:
+        other = stem_of_id(named) if isinstance(named, str) else None
+        hint = f" (a {other} document)" if other and other != contract else ""
+        message = f"expected $schema {info.schema_id}, got {json.dumps(named)}{hint}"
+        return doc, [
+            ContractViolation(pointer=f"/{_SCHEMA_KEY}", rule="wrong-contract", message=message)
+        ]
+    return {key: value for key, value in doc.items() if key != _SCHEMA_KEY}, []
+
+
+def validate_document(doc: Any, contract: str) -> list[ContractViolation]:  # noqa: ANN401
+    """Return every violation of the parsed JSON value ``doc`` against ``contract``.
+
+    Schema violations come first (rule ``schema:<keyword>``, all of them, by pointer); invariants
+    run only on a schema-valid document. A top-level ``"$schema"`` equal to the contract's
+    ``$id`` is allowed and ignored; one naming another contract is a ``wrong-contract`` violation.
+
+    Raises:
+        KeyError: ``contract`` is not a contract of the sheet.
+    """
+    info = CONTRACTS[contract]
+    body, wrong = _contract_of(doc, contract)
+    if wrong:
+        return wrong
+    errors = sorted(validator_for(contract).iter_errors(body), key=lambda e: list(e.absolute_path))
+    if errors:
+        return [_schema_violation(error) for error in errors]
+    return list(info.invariants(body, ""))
+
+
+def parse_document(source: Any) -> tuple[Any, str | None]:  # noqa: ANN401
+    """Return ``(json_value, path_or_None)`` for a path, JSON text (str/bytes) or parsed value.
+
+    A :class:`os.PathLike` is a file; a ``str`` is JSON text when it starts (after whitespace)
+    with ``{``, ``[``, ``"``, ``-``, a digit, or is ``true``/``false``/``null``, else a file path;
+    ``bytes`` are JSON text; anything else is taken as an already-parsed JSON value.
+
+    Raises:
+        ContractError: the file is missing or unreadable, or the text is not JSON.
+    """
+    path: str | None = None
+    if isinstance(source, os.PathLike) or (
+        isinstance(source, str)
+        and source.strip()[:1] not in _JSON_TEXT_STARTS
+        and source.strip() not in _JSON_LITERALS
+    ):
+        path = os.fspath(source)
+        try:
+            text: str | bytes = Path(path).read_bytes()
+        except OSError as error:
+            msg = f"cannot read the file: {error.strerror or type(error).__name__}"
+            raise ContractError(msg, path=path, rule="file") from None
+    elif isinstance(source, str | bytes):
+        text = source
+    else:
+        return source, None
+    try:
+        return json.loads(text), path
+    except json.JSONDecodeError as error:
+        msg = f"expected JSON: {error.msg} (column {error.colno})"
+        raise ContractError(
+            msg, path=path, line=error.lineno, expected="JSON", rule="json-syntax"
+        ) from None
+    except UnicodeDecodeError:
+        msg = "expected UTF-8 JSON text"
+        raise ContractError(msg, path=path, expected="JSON", rule="json-syntax") from None
+
+
+def load_document(source: Any, contract: str) -> BaseModel:  # noqa: ANN401
+    """Read ``source`` (see :func:`parse_document`) and return it as ``contract``'s model.
+
+    Raises:
+        ContractError: missing/unreadable file, malformed JSON (``line`` set), a ``$schema``
+            naming another contract, a schema violation or a broken invariant (first one;
+            ``pointer``, ``expected`` and ``message`` say where and what).
+        KeyError: ``contract`` is not a contract of the sheet.
+    """
+    info = CONTRACTS[contract]
+    doc, path = parse_document(source)
+    violations = validate_document(doc, contract)
+    if violations:
+        first = violations[0]
+        expected = first.message.removeprefix("expected ").split(" (", 1)[0]
+        raise ContractError(
+            first.message, path=path, pointer=first.pointer, expected=expected, rule=first.rule
+        )
+    body, _ = _contract_of(doc, contract)
+    try:
+        return info.model.model_validate(body)
+    except ValidationError as error:  # the differential tests keep this unreachable
+        detail = error.errors()[0]
+        msg = f"expected a valid {contract} ({detail['msg']})"
+        raise ContractError(
+            msg, path=path, pointer=json_pointer(detail["loc"]), rule="model"
+        ) from None

@@ -1,0 +1,90 @@
+r"""The kit's python-jsonschema validator: all schemas in one registry, ECMA-262 ``pattern``.
+
+python-jsonschema evaluates ``pattern`` with :func:`re.search`, where ``$`` also matches before a
+final newline, so ``"call_1\n"`` would pass ``^...$``. ECMA-262 (ajv, the contract sheet) and
+Pydantic reject it. :func:`validator_for` replaces the ``pattern`` keyword with one that rewrites
+every unescaped ``$`` outside a character class to ``\Z`` (end of string only).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from jsonschema import Draft202012Validator, ValidationError, validators
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from contracts._paths import schema_dir, schema_path
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from jsonschema.protocols import Validator
+
+__all__ = ["ecma_pattern", "schema_registry", "validator_for"]
+
+
+def ecma_pattern(pattern: str) -> str:
+    """Translate an ECMA-262 ``pattern`` so Python's ``re`` anchors ``$`` at the very end."""
+    out: list[str] = []
+    in_class = False
+    chars = iter(pattern)
+    for char in chars:
+        if char == "\\":
+            out.append(char + next(chars, ""))
+        elif char == "[" and not in_class:
+            in_class = True
+            out.append(char)
+        elif char == "]" and in_class:
+            in_class = False
+            out.append(char)
+        elif char == "$" and not in_class:
+            out.append(r"\Z")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(ecma_pattern(pattern))
+
+
+def _pattern(
+    validator: Validator,  # noqa: ARG001 - the keyword-function signature of jsonschema
+    pattern: str,
+    instance: Any,  # noqa: ANN401 - any JSON value
+    schema: dict[str, Any],  # noqa: ARG001 - the keyword-function signature of jsonschema
+) -> Iterator[ValidationError]:
+    if isinstance(instance, str) and not _compiled(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+EcmaValidator = validators.extend(  # type: ignore[no-untyped-call]  # jsonschema's extend is untyped
+    Draft202012Validator, {"pattern": _pattern}
+)
+
+
+@functools.lru_cache(maxsize=1)
+def schema_registry() -> Registry[Any]:
+    """Return a ``referencing`` registry holding every contract schema under its ``$id``."""
+    resources = []
+    for path in sorted(schema_dir().glob("*.schema.json")):
+        contents = json.loads(path.read_text(encoding="utf-8"))
+        resources.append((contents["$id"], Resource.from_contents(contents, DRAFT202012)))
+    return Registry().with_resources(resources)
+
+
+@functools.lru_cache(maxsize=64)
+def validator_for(contract: str) -> Validator:
+    """Return the Draft 2020-12 validator of ``contract`` (ECMA ``pattern``, ``format`` ignored).
+
+    Raises:
+        KeyError: ``contract`` has no schema file.
+    """
+    schema = json.loads(schema_path(contract).read_text(encoding="utf-8"))
+    validator: Validator = EcmaValidator(schema, registry=schema_registry())
+    return validator

@@ -1,0 +1,33 @@
+Feature: Design contracts SHALL separate deterministic control from diagnosis reasoning
+  The Diagnosis Agent is the only author of what a Run releases; the Harness controls execution
+  deterministically and never writes report text.
+
+  @spec @requirement:design-contracts-shall-separate-deterministic-control-from-diagnosis-reasoning @scenario:contract-ownership-is-inspected
+  Scenario: Contract ownership is inspected
+    Given the stage-zero contracts
+    When a later phase reads the stage-zero contracts
+    Then no Harness contract assigns Planner, Executor, Composer, workflow routing, or diagnosis reasoning responsibilities to Harness
+
+  @extension @requirement:design-contracts-shall-separate-deterministic-control-from-diagnosis-reasoning @capability:DIAGNOSIS
+  Scenario: A released Diagnosis Draft is the agent's own draft
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft with three analyses citing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the released Diagnosis Draft is canonical-JSON-identical to the draft the agent submitted
+    And every global invariant holds
+
+  @extension @requirement:design-contracts-shall-separate-deterministic-control-from-diagnosis-reasoning @capability:DIAGNOSIS
+  Scenario: The same fixture run twice gives the same normalized trace
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 1 the agent calls query_metrics with the Tool Call ID "call_2"
+    And each search_logs execution returns a different matching line
+    And each query_metrics execution returns a different matching line
+    And the agent then submits a draft observing "call_1" and "call_2"
+    And the SemanticGuard supports the draft
+    When the Run is executed twice
+    Then both Runs have the same normalized trace
+    And every global invariant holds

@@ -1,0 +1,74 @@
+Feature: Tool invocation identity SHALL use the framework Tool Call ID
+  The framework-provided tool_call_id is the only reference to a Tool invocation; missing, invalid
+  and duplicate ids are rejected, never executed, and never overwrite an accepted invocation.
+
+  @spec @requirement:tool-invocation-identity-shall-use-the-framework-tool-call-id @scenario:duplicate-tool-call-id-is-proposed
+  Scenario: Duplicate Tool Call ID is proposed
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 2 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When two Tool actions in one Run present the same framework Tool Call ID
+    Then the contract classifies the second action as an error and prohibits overwriting the first canonical invocation
+    And every global invariant holds
+
+  @extension @requirement:tool-invocation-identity-shall-use-the-framework-tool-call-id
+  Scenario Outline: A missing or invalid Tool Call ID is rejected and never executed
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID <presented>
+    And in step 1 the agent calls query_metrics with the Tool Call ID "call_ok"
+    And each search_logs execution returns a different matching line
+    And each query_metrics execution returns a different matching line
+    And the agent then submits a draft observing "call_ok"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the first action is rejected as <reason>, is never executed, and the Run goes on
+    And every global invariant holds
+
+    Examples:
+      | presented          | reason     |
+      | ""                 | MISSING_ID |
+      | absent             | MISSING_ID |
+      | null               | MISSING_ID |
+      | "   "              | INVALID_ID |
+      | "call\u0000x"      | INVALID_ID |
+      | a 300-character ID | INVALID_ID |
+
+  @extension @requirement:tool-invocation-identity-shall-use-the-framework-tool-call-id
+  Scenario: Two calls in one step share a Tool Call ID
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs twice, both with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the second action is rejected as DUPLICATE_ID and the first invocation's arguments, status and projection are unchanged
+    And every global invariant holds
+
+  @extension @requirement:tool-invocation-identity-shall-use-the-framework-tool-call-id
+  Scenario: A Tool Call ID is reused on a later step
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "functions.get_weather:0"
+    And in step 2 the agent calls query_metrics with the Tool Call ID "call_2"
+    And in step 3 the agent calls search_logs with the Tool Call ID "functions.get_weather:0"
+    And each search_logs execution returns a different matching line
+    And each query_metrics execution returns a different matching line
+    And the agent then submits a draft observing "functions.get_weather:0"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the step-3 action is rejected as DUPLICATE_ID and the step-1 invocation and its evidence are unchanged
+    And every global invariant holds
+
+  @extension @requirement:tool-invocation-identity-shall-use-the-framework-tool-call-id
+  Scenario: Two parallel calls both present an empty Tool Call ID
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs twice, both with the Tool Call ID ""
+    And in step 2 the agent calls search_logs with the Tool Call ID "call_ok"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_ok"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then both actions are rejected as MISSING_ID, neither as a duplicate of the other
+    And every global invariant holds

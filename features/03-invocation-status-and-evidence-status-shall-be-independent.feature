@@ -1,0 +1,63 @@
+Feature: Invocation status and evidence status SHALL be independent
+  PROJECTING/READY/ERROR is the invocation lifecycle; EVIDENCE_FOUND/NO_EVIDENCE/ERROR is what the
+  result says. A successful query can find nothing, and a backend can answer with an error.
+
+  @spec @requirement:invocation-status-and-evidence-status-shall-be-independent @scenario:successful-query-returns-no-evidence
+  Scenario: Successful query returns no evidence
+    Given a user asks "Did checkout log any errors in the last 15 minutes?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And search_logs finds nothing
+    And the agent then submits a draft with a NEGATIVE_OBSERVATION on "call_1" within its query scope
+    And the SemanticGuard supports the draft
+    When a Tool executes successfully and its bounded projection contains zero matching evidence
+    Then invocation status is READY and evidence status is NO_EVIDENCE
+    And every global invariant holds
+
+  @spec @requirement:invocation-status-and-evidence-status-shall-be-independent @scenario:no-evidence-result-is-cited @capability:STRUCTURAL_REPAIR
+  Scenario: No-evidence result is cited
+    Given a user asks "Did checkout log any errors in the last 15 minutes?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And search_logs finds nothing
+    And the agent then submits a draft observing "call_1"
+    And the structural repair submits a draft with a NEGATIVE_OBSERVATION on "call_1" within its query scope
+    And the SemanticGuard supports the draft
+    When a Diagnosis Draft cites a NO_EVIDENCE Tool result
+    Then the Analysis kind MUST be NEGATIVE_OBSERVATION and MUST remain bounded to the Tool query scope
+    And every global invariant holds
+
+  @extension @requirement:invocation-status-and-evidence-status-shall-be-independent
+  Scenario: A backend answers with an in-band error
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 1 the agent calls query_metrics with the Tool Call ID "call_2"
+    And each search_logs execution returns a different matching line
+    And query_metrics answers with the in-band error "RATE_LIMITED"
+    And the agent then submits a draft observing "call_1" with "call_2" as a limitation
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the invocation "call_2" is READY with evidence status ERROR and the error code BACKEND_ERROR
+    And every global invariant holds
+
+  @extension @requirement:invocation-status-and-evidence-status-shall-be-independent @capability:STRUCTURAL_REPAIR
+  Scenario: An analysis cites ERROR evidence
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 1 the agent calls query_metrics with the Tool Call ID "call_2"
+    And each search_logs execution returns a different matching line
+    And query_metrics answers with the in-band error "RATE_LIMITED"
+    And the agent then submits a draft observing "call_1" and "call_2"
+    And the structural repair submits a draft observing "call_1" with "call_2" as a limitation
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then EvidenceGuard rejects the first draft with ERROR_EVIDENCE_CITED and releases the repaired draft
+    And every global invariant holds
+
+  @extension @requirement:invocation-status-and-evidence-status-shall-be-independent @capability:STRUCTURAL_REPAIR
+  Scenario: A NEGATIVE_OBSERVATION is wider than its query
+    Given a user asks "Did checkout log any errors in the last 15 minutes?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And search_logs finds nothing
+    And the agent submits a draft with a NEGATIVE_OBSERVATION on "call_1" about every service for a whole day every time
+    When the Run is executed
+    Then EvidenceGuard rejects both drafts with NEGATIVE_SCOPE_TOO_WIDE and the Run falls back with EVIDENCE_VALIDATION_FAILED and no verified sources
+    And every global invariant holds

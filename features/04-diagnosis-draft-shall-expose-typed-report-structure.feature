@@ -1,0 +1,38 @@
+Feature: Diagnosis Draft SHALL expose typed report structure
+  A Diagnosis Draft is a typed report: conclusion, analyses, action plan, recommendations and
+  limitations, each analysis bound to Tool Call IDs, with no chain-of-thought or raw payloads.
+
+  @spec @requirement:diagnosis-draft-shall-expose-typed-report-structure @scenario:draft-contains-an-analysis-item
+  Scenario: Draft contains an analysis item
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 1 the agent calls query_metrics with the Tool Call ID "call_2"
+    And each search_logs execution returns a different matching line
+    And each query_metrics execution returns a different matching line
+    And the agent then submits a draft with three analyses citing "call_1" and "call_2"
+    And the SemanticGuard supports the draft
+    When the Diagnosis Agent emits a structured Draft
+    Then every Analysis has a unique analysis ID, a fixed Analysis kind and at least one Tool Call ID
+    And every global invariant holds
+
+  @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure @capability:STRUCTURAL_REPAIR
+  Scenario: The agent always omits Tool Call IDs
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent submits a draft whose analyses have no Tool Call IDs every time
+    When the Run is executed
+    Then the agent is called for exactly one draft and one structural repair, and the Run falls back with EVIDENCE_VALIDATION_FAILED and no verified sources
+    And every global invariant holds
+
+  @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure @capability:STRUCTURAL_REPAIR
+  Scenario: A draft repeats an analysis ID
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft repeating the analysis ID "a1" for "call_1"
+    And the structural repair submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then EvidenceGuard rejects the first draft with DUPLICATE_ANALYSIS_ID and releases the repaired draft
+    And every global invariant holds

@@ -1,0 +1,37 @@
+Feature: Knowledge answers SHALL use exact RAG bindings
+  A knowledge answer is bounded answer items whose references name the single lookup Tool Call and
+  document IDs that lookup returned.
+
+  @spec @requirement:knowledge-answers-shall-use-exact-rag-bindings @scenario:knowledge-answer-cites-an-unknown-document @capability:KNOWLEDGE_QUERY @capability:STRUCTURAL_REPAIR
+  Scenario: Knowledge answer cites an unknown document
+    Given a user asks the knowledge question "How do I rotate the checkout API key?"
+    And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"
+    And lookup_documents returns the documents "d1" and "d2"
+    And the agent then submits an answer citing the documents "d1" and "d9" from "lookup_1"
+    And the structural repair submits an answer citing the documents "d1" from "lookup_1"
+    And the SemanticGuard supports the answer
+    When an answer item references a document ID absent from the bounded lookup result
+    Then later Harness validation rejects the answer instead of publishing the fabricated citation
+    And every global invariant holds
+
+  @extension @requirement:knowledge-answers-shall-use-exact-rag-bindings @capability:KNOWLEDGE_QUERY @capability:STRUCTURAL_REPAIR
+  Scenario: A repaired answer still cites a fabricated document
+    Given a user asks the knowledge question "How do I rotate the checkout API key?"
+    And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"
+    And lookup_documents returns the documents "d1" and "d2"
+    And the agent submits an answer citing the documents "d1" and "d9" from "lookup_1" every time
+    When the Run is executed
+    Then EvidenceGuard rejects both answers with FABRICATED_DOCUMENT_ID and the Run falls back with EVIDENCE_VALIDATION_FAILED and no verified sources
+    And every global invariant holds
+
+  @extension @requirement:knowledge-answers-shall-use-exact-rag-bindings @capability:KNOWLEDGE_QUERY @capability:STRUCTURAL_REPAIR
+  Scenario: A knowledge answer has zero items although the lookup found documents
+    Given a user asks the knowledge question "How do I rotate the checkout API key?"
+    And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"
+    And lookup_documents returns the documents "d1" and "d2"
+    And the agent then submits an answer with zero items from "lookup_1"
+    And the structural repair submits an answer citing the documents "d1" and "d2" from "lookup_1"
+    And the SemanticGuard supports the answer
+    When the Run is executed
+    Then EvidenceGuard rejects the first answer with EMPTY_ANSWER_WITH_DOCUMENTS and releases the repaired answer
+    And every global invariant holds

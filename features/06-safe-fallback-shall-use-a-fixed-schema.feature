@@ -1,0 +1,36 @@
+Feature: Safe fallback SHALL use a fixed schema
+  A Safe Fallback has a fixed type and message code, lists only verified sources, and never carries
+  unvalidated Draft content or internal error text.
+
+  @spec @requirement:safe-fallback-shall-use-a-fixed-schema @scenario:evidence-validation-fails-twice @capability:STRUCTURAL_REPAIR
+  Scenario: Evidence validation fails twice
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_9"
+    And the structural repair submits a draft observing "call_9"
+    When initial validation and the single no-Tool structural repair both fail
+    Then the fallback type is EVIDENCE_VALIDATION_FAILED and verified sources are empty
+    And every global invariant holds
+
+  @extension @requirement:safe-fallback-shall-use-a-fixed-schema @capability:SEMANTIC_RETRY
+  Scenario: SemanticGuard is unavailable
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard is unavailable
+    When the Run is executed
+    Then the Run falls back with SEMANTIC_UNAVAILABLE, listing only verified sources and no draft text
+    And every global invariant holds
+
+  @extension @requirement:safe-fallback-shall-use-a-fixed-schema
+  Scenario: SemanticGuard finds the draft unsupported
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard finds the analysis "a1" unsupported
+    When the Run is executed
+    Then the Run falls back with SEMANTIC_UNSUPPORTED, listing only verified sources and no draft text
+    And every global invariant holds

@@ -1,0 +1,35 @@
+Feature: Previous turn SHALL come from a safe durable Run result
+  The previous turn of a Diagnosis Run is the latest same-session Run with intent DIAGNOSIS and
+  state SUCCESS; every newer Run passed over is reported with its reason.
+
+  @spec @requirement:previous-turn-shall-come-from-a-safe-durable-run-result @scenario:latest-run-is-a-fallback @capability:PREVIOUS_TURN
+  Scenario: Latest Run is a fallback
+    Given the session has these earlier Runs:
+      | seq | intent    | state    |
+      | 1   | DIAGNOSIS | SUCCESS  |
+      | 2   | DIAGNOSIS | FALLBACK |
+    And a user asks "And what about the payment service?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the latest same-session Run ended with FALLBACK
+    Then it is not used as Diagnosis previous turn and selection continues to the latest eligible DIAGNOSIS + SUCCESS Run
+    And every global invariant holds
+
+  @extension @requirement:previous-turn-shall-come-from-a-safe-durable-run-result @capability:PREVIOUS_TURN
+  Scenario: Every earlier Run is ineligible
+    Given the session has these earlier Runs:
+      | seq | intent          | state     |
+      | 1   | KNOWLEDGE_QUERY | SUCCESS   |
+      | 2   | DIAGNOSIS       | FAILED    |
+      | 3   | DIAGNOSIS       | CANCELLED |
+      | 4   | DIAGNOSIS       | FALLBACK  |
+    And a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then no previous turn is selected and every earlier Run is skipped with its reason
+    And every global invariant holds

@@ -1,0 +1,25 @@
+Feature: Retry attempts SHALL be owned by Harness
+  SDK, HTTP and database layers make one attempt; the Harness alone retries the Router and the
+  SemanticGuard, and records every attempt.
+
+  @spec @requirement:retry-attempts-shall-be-owned-by-harness @scenario:semanticguard-returns-an-invalid-schema @capability:SEMANTIC_RETRY
+  Scenario: SemanticGuard returns an invalid schema
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard first returns an invalid verdict, then supports the draft
+    When the first SemanticGuard attempt returns an invalid structured result
+    Then Harness may execute one second attempt with the same verified snapshot and records both attempts
+    And every global invariant holds
+
+  @extension @requirement:retry-attempts-shall-be-owned-by-harness @capability:SEMANTIC_RETRY
+  Scenario: The second SemanticGuard attempt also fails
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard returns an invalid verdict twice
+    When the Run is executed
+    Then the Harness makes exactly two SemanticGuard attempts on the same snapshot and the Run falls back with SEMANTIC_UNAVAILABLE
+    And every global invariant holds

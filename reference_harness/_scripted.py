@@ -1,0 +1,336 @@
+"""Scripted ports: deterministic test doubles driven by a Scenario Fixture's turns.
+
+They ship in the product (like pydantic-ai's ``TestModel`` or openai-agents' scripted model): the
+kit runs every fixture against the reference Harness through them. No wall clock, no randomness;
+turns are consumed in order and the script fails loudly:
+
+* a call with no turn left raises :class:`~reference_harness.errors.ScriptExhausted` (and the
+  error is remembered, because the Harness turns any unexpected port exception into
+  ``INTERNAL_ERROR``);
+* :meth:`ScriptedPorts.script_error` reports the first exhaustion, or the turns left unconsumed
+  (:class:`~reference_harness.errors.ScriptUnconsumed`).
+
+Turn shapes are the contract sheet's (``RouterTurn``, ``AgentTurn``, ``ReviewTurn``,
+``ToolResponse``). ``block_until_cancelled`` waits on the call's interrupt event (set by the
+Harness on cancellation or on its own timeout), then answers its ``then`` turn late;
+``ignore_cancellation`` answers its ``then`` turn at once, interrupt or not.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import deque
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+from reference_harness.errors import (
+    ModelTimeout,
+    ModelUnavailable,
+    ScriptError,
+    ScriptExhausted,
+    ScriptUnconsumed,
+)
+from reference_harness.ports import (
+    MISSING,
+    AgentAnswer,
+    FinalAnswer,
+    InBandError,
+    ProposedToolCall,
+    ReviewAnswer,
+    RouterAnswer,
+    ToolCallsAnswer,
+    ToolResult,
+    ToolRows,
+)
+
+if TYPE_CHECKING:
+    from reference_harness.ports import (
+        AcceptedToolCall,
+        AgentRequest,
+        CancelToken,
+        ReviewRequest,
+        RouterRequest,
+    )
+
+__all__ = [
+    "ScriptedAgent",
+    "ScriptedPorts",
+    "ScriptedReviewer",
+    "ScriptedRouter",
+    "ScriptedToolFailure",
+    "ScriptedTools",
+    "oversize_rows",
+]
+
+Turn = Mapping[str, Any]
+
+BLOCK_BOUND_S: Final = 60.0
+"""Safety bound of a ``block_until_cancelled`` turn whose interrupt never comes (seconds)."""
+
+OVERSIZE_CHUNK: Final = 4096
+"""Characters per generated row of an ``oversize`` response."""
+
+
+class ScriptedToolFailure(RuntimeError):  # noqa: N818 - "failure" is the fixture's word (kind)
+    """Raised by a scripted tool for a ``failure`` response; its message must never be output."""
+
+
+class _Script:
+    """One port's turns, consumed in order under a lock (ports run in worker threads)."""
+
+    def __init__(self, name: str, turns: Sequence[Turn], errors: list[ScriptError]) -> None:
+        self._name = name
+        self._turns: deque[Turn] = deque(turns)
+        self._errors = errors
+        self._lock = threading.Lock()
+        self._consumed = 0
+
+    def pop(self) -> Turn:
+        with self._lock:
+            if not self._turns:
+                error = ScriptExhausted(
+                    f"{self._name}: call {self._consumed + 1} has no scripted turn "
+                    f"(the script has {self._consumed})"
+                )
+                self._errors.append(error)
+                raise error
+            self._consumed += 1
+            return self._turns.popleft()
+
+    @property
+    def left(self) -> int:
+        with self._lock:
+            return len(self._turns)
+
+
+def _model_error(turn: Turn) -> Exception:
+    if turn["error"] == "TIMEOUT":
+        return ModelTimeout("scripted timeout")
+    return ModelUnavailable("scripted unavailable")
+
+
+def _parsed(text: str) -> object:
+    """What a real adapter hands the Harness for text output: parsed JSON, else the raw text."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+class ScriptedRouter:
+    """Router port answering ``RouterTurn``s: ``intent``, ``raw`` or ``error``."""
+
+    def __init__(self, turns: Sequence[Turn], errors: list[ScriptError] | None = None) -> None:
+        """Script the Router with ``turns``; exhaustion errors are appended to ``errors``."""
+        self.errors: list[ScriptError] = errors if errors is not None else []
+        self._script = _Script("router", turns, self.errors)
+
+    @property
+    def left(self) -> int:
+        """Turns not consumed yet."""
+        return self._script.left
+
+    def classify(self, request: RouterRequest, interrupt: threading.Event) -> RouterAnswer:  # noqa: ARG002 - scripted: the request does not change the answer
+        """Answer the next turn (see the module docstring)."""
+        turn = self._script.pop()
+        if turn["kind"] == "intent":
+            return RouterAnswer(content=turn["intent"])
+        if turn["kind"] == "raw":
+            return RouterAnswer(content=turn["text"])
+        raise _model_error(turn)
+
+
+class ScriptedAgent:
+    """Diagnosis Agent port answering ``AgentTurn``s."""
+
+    def __init__(self, turns: Sequence[Turn], errors: list[ScriptError] | None = None) -> None:
+        """Script the agent with ``turns``; exhaustion errors are appended to ``errors``."""
+        self.errors: list[ScriptError] = errors if errors is not None else []
+        self._script = _Script("agent", turns, self.errors)
+        self.requests: list[AgentRequest] = []
+
+    @property
+    def left(self) -> int:
+        """Turns not consumed yet."""
+        return self._script.left
+
+    def step(self, request: AgentRequest, interrupt: threading.Event) -> AgentAnswer:
+        """Answer the next turn; every request is kept in :attr:`requests` for inspection."""
+        self.requests.append(request)
+        return self._answer(self._script.pop(), interrupt)
+
+    def _answer(self, turn: Turn, interrupt: threading.Event) -> AgentAnswer:
+        kind = turn["kind"]
+        if kind == "tool_calls":
+            return ToolCallsAnswer(
+                calls=tuple(
+                    ProposedToolCall(
+                        id=call.get("id", MISSING),
+                        name=call["name"],
+                        arguments=call["arguments"],
+                    )
+                    for call in turn["tool_calls"]
+                )
+            )
+        if kind == "draft":
+            return FinalAnswer(content=turn["draft"])
+        if kind == "knowledge_answer":
+            return FinalAnswer(content=turn["answer"])
+        if kind == "raw":
+            return FinalAnswer(content=_parsed(turn["text"]))
+        if kind == "block_until_cancelled":
+            interrupt.wait(BLOCK_BOUND_S)
+            return self._answer(turn["then"], interrupt)
+        if kind == "ignore_cancellation":
+            return self._answer(turn["then"], interrupt)
+        raise _model_error(turn)
+
+
+class ScriptedReviewer:
+    """SemanticGuard port answering ``ReviewTurn``s."""
+
+    def __init__(self, turns: Sequence[Turn], errors: list[ScriptError] | None = None) -> None:
+        """Script the reviewer with ``turns``; exhaustion errors are appended to ``errors``."""
+        self.errors: list[ScriptError] = errors if errors is not None else []
+        self._script = _Script("semantic_guard", turns, self.errors)
+        self.requests: list[ReviewRequest] = []
+
+    @property
+    def left(self) -> int:
+        """Turns not consumed yet."""
+        return self._script.left
+
+    def review(self, request: ReviewRequest, interrupt: threading.Event) -> ReviewAnswer:
+        """Answer the next turn; every request is kept in :attr:`requests` for inspection."""
+        self.requests.append(request)
+        return self._answer(self._script.pop(), interrupt)
+
+    def _answer(self, turn: Turn, interrupt: threading.Event) -> ReviewAnswer:
+        kind = turn["kind"]
+        if kind == "verdict":
+            return ReviewAnswer(content=turn["verdict"])
+        if kind == "raw":
+            return ReviewAnswer(content=_parsed(turn["text"]))
+        if kind == "block_until_cancelled":
+            interrupt.wait(BLOCK_BOUND_S)
+            return self._answer(turn["then"], interrupt)
+        raise _model_error(turn)
+
+
+def oversize_rows(size: int, *, lookup: bool) -> Iterator[dict[str, str]]:
+    """Yield rows whose texts total ``size`` characters, generated lazily (never held at once)."""
+    filler = "x" * OVERSIZE_CHUNK
+    produced = 0
+    index = 0
+    while produced < size:
+        index += 1
+        text = filler[: min(OVERSIZE_CHUNK, size - produced)]
+        produced += len(text)
+        row = {"text": text}
+        if lookup:
+            row["document_id"] = f"oversize-{index}"
+        yield row
+
+
+@dataclass
+class _ToolScript:
+    responses: deque[Turn]
+    default: Turn | None
+    executions: int = 0
+
+
+class ScriptedTools:
+    """Tool backend answering ``ToolResponse``s per Tool name.
+
+    The n-th execution of a tool gets ``responses[n]``, then ``default``; with neither left the
+    execution raises :class:`ScriptExhausted` (a tool failure for the Harness, remembered here).
+    """
+
+    def __init__(
+        self, scripts: Mapping[str, Mapping[str, Any]], errors: list[ScriptError] | None = None
+    ) -> None:
+        """Script each tool with ``{responses: [...], default?: ...}``."""
+        self.errors: list[ScriptError] = errors if errors is not None else []
+        self._scripts = {
+            name: _ToolScript(deque(script.get("responses", ())), script.get("default"))
+            for name, script in scripts.items()
+        }
+        self.calls: list[AcceptedToolCall] = []
+
+    @property
+    def left(self) -> int:
+        """Scripted (non-default) responses not consumed yet, over all tools."""
+        return sum(len(script.responses) for script in self._scripts.values())
+
+    async def execute(self, call: AcceptedToolCall, cancel: CancelToken) -> ToolResult:
+        """Answer the next response of ``call.tool_name`` (see the class docstring)."""
+        self.calls.append(call)
+        script = self._scripts.get(call.tool_name)
+        response: Turn | None = None
+        if script is not None:
+            script.executions += 1
+            response = script.responses.popleft() if script.responses else script.default
+        if response is None:
+            error = ScriptExhausted(
+                f"tools.{call.tool_name}: execution has no scripted response or default"
+            )
+            self.errors.append(error)
+            raise error
+        kind = response["kind"]
+        if kind == "rows":
+            return ToolRows(
+                rows=iter([dict(item) for item in response["items"]]),
+                total_matched=response.get("total_matched"),
+            )
+        if kind == "in_band_error":
+            return InBandError(code=response["code"])
+        if kind == "failure":
+            raise ScriptedToolFailure(response["message"])
+        if kind == "oversize":
+            lookup = call.tool_name == "lookup_documents"
+            return ToolRows(rows=oversize_rows(response["bytes"], lookup=lookup))
+        await cancel.wait()  # block_until_cancelled: the Harness cancels this task
+        return InBandError(code="CANCELLED")
+
+
+@dataclass
+class ScriptedPorts:
+    """The four scripted ports of one fixture, sharing one error list."""
+
+    router: ScriptedRouter
+    agent: ScriptedAgent
+    reviewer: ScriptedReviewer
+    tools: ScriptedTools
+    errors: list[ScriptError] = field(default_factory=list)
+
+    @classmethod
+    def from_fixture(cls, fixture: Mapping[str, Any]) -> ScriptedPorts:
+        """Build the ports from a Scenario Fixture document (already validated)."""
+        errors: list[ScriptError] = []
+        return cls(
+            router=ScriptedRouter(fixture["router"], errors),
+            agent=ScriptedAgent(fixture["agent"], errors),
+            reviewer=ScriptedReviewer(fixture["semantic_guard"], errors),
+            tools=ScriptedTools(fixture["tools"], errors),
+            errors=errors,
+        )
+
+    def script_error(self) -> ScriptError | None:
+        """Return the first exhaustion, else a :class:`ScriptUnconsumed` naming what is left."""
+        if self.errors:
+            return self.errors[0]
+        left = {
+            "router": self.router.left,
+            "agent": self.agent.left,
+            "semantic_guard": self.reviewer.left,
+            "tools": self.tools.left,
+        }
+        unconsumed = {name: count for name, count in left.items() if count}
+        if unconsumed:
+            detail = ", ".join(
+                f"{name}: {count} turn(s) left" for name, count in unconsumed.items()
+            )
+            return ScriptUnconsumed(f"script not consumed: {detail}")
+        return None

@@ -1,0 +1,84 @@
+"""The four tools the Diagnosis Agent may call, and validation of their arguments.
+
+Every tool takes the same arguments object, the contract's ``QueryScope`` minus ``tool``:
+``{target: string 1..256, time_range: {start_ms: int >= 0, end_ms: int >= 0}, query: string
+0..1024}`` with ``end_ms >= start_ms``. The JSON Schema below is both what the model is offered
+(``ToolSpec.parameters``) and what the Harness validates against (python-jsonschema, 2020-12).
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias, TypeGuard
+
+from jsonschema import Draft202012Validator
+
+from reference_harness.ports import ToolSpec
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+__all__ = ["TOOL_NAMES", "TOOL_SPECS", "ToolName", "valid_arguments"]
+
+ToolName: TypeAlias = Literal["query_metrics", "search_logs", "list_alerts", "lookup_documents"]
+"""Contract sheet: Tool name."""
+
+LOOKUP_TOOL: Final = "lookup_documents"
+
+_ARGUMENTS_SCHEMA: Final[dict[str, Any]] = {
+    "type": "object",
+    "properties": {
+        "target": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256,
+            "description": "Service, host or document collection to query.",
+        },
+        "time_range": {
+            "type": "object",
+            "properties": {
+                "start_ms": {"type": "integer", "minimum": 0, "description": "Start, ms UTC."},
+                "end_ms": {"type": "integer", "minimum": 0, "description": "End, ms UTC."},
+            },
+            "required": ["start_ms", "end_ms"],
+            "additionalProperties": False,
+            "description": "Inclusive time window, milliseconds since the Unix epoch (UTC).",
+        },
+        "query": {"type": "string", "maxLength": 1024, "description": "Query text."},
+    },
+    "required": ["target", "time_range", "query"],
+    "additionalProperties": False,
+}
+
+_VALIDATOR: Final = Draft202012Validator(_ARGUMENTS_SCHEMA)
+
+_DESCRIPTIONS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "query_metrics": "Query time-series metrics of a target over a time range.",
+        "search_logs": "Search the logs of a target over a time range.",
+        "list_alerts": "List the alerts raised for a target over a time range.",
+        "lookup_documents": "Look up runbooks and knowledge documents; returns document ids.",
+    }
+)
+
+TOOL_NAMES: Final[tuple[ToolName, ...]] = (
+    "query_metrics",
+    "search_logs",
+    "list_alerts",
+    "lookup_documents",
+)
+"""The Tool names, in the order they are offered."""
+
+TOOL_SPECS: Final[tuple[ToolSpec, ...]] = tuple(
+    ToolSpec(name=name, description=_DESCRIPTIONS[name], parameters=_ARGUMENTS_SCHEMA)
+    for name in TOOL_NAMES
+)
+"""What an ``AGENT_STEP`` request offers the Diagnosis Agent."""
+
+
+def valid_arguments(arguments: object) -> TypeGuard[dict[str, Any]]:
+    """Return whether ``arguments`` is a valid tool arguments object (schema and end >= start)."""
+    if not isinstance(arguments, dict) or not _VALIDATOR.is_valid(arguments):
+        return False
+    time_range = arguments["time_range"]
+    return bool(time_range["end_ms"] >= time_range["start_ms"])

@@ -1,0 +1,218 @@
+"""The reference Harness as an implementation under test (IUT) of the conformance kit.
+
+``create()`` returns a :class:`ReferenceIUT`; the kit's in-process adapter (``module:factory`` =
+``reference_harness.iut:create``) and the stdio entry (``python -m reference_harness.stdio``) both
+drive it. Each ``run`` is hermetic and deterministic: a fresh SQLite file in a temporary
+directory seeded with the fixture's ``prior_runs``, scripted ports built from its turns, a fake
+clock (one millisecond per reading) and run ids from a counter, a simulated SSE client. The same
+fixture run twice gives the same observation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.metadata
+import tempfile
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final, TypeVar
+
+from contracts import ContractError, DiagnosisRun, load_document, validate_document
+from reference_harness._cancellation import CancelScope
+from reference_harness._client import SimulatedClient
+from reference_harness._harness import Harness, RunJournal
+from reference_harness._limits import Limits
+from reference_harness._scripted import ScriptedPorts
+from reference_harness.store import RunStore
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Coroutine, Iterator
+
+__all__ = ["CAPABILITIES", "IMPLEMENTATION_NAME", "PROTOCOL_VERSION", "ReferenceIUT", "create"]
+
+PROTOCOL_VERSION: Final = "1.0"
+IMPLEMENTATION_NAME: Final = "srdh-reference-harness"
+CAPABILITIES: Final = (
+    "DIAGNOSIS",
+    "KNOWLEDGE_QUERY",
+    "PREVIOUS_TURN",
+    "CANCELLATION",
+    "SEMANTIC_RETRY",
+    "ROUTER_RETRY",
+    "STRUCTURAL_REPAIR",
+)
+T = TypeVar("T")
+
+CLOCK_START_MS: Final = 1_767_225_600_000
+"""Fake clock start (2026-01-01T00:00:00Z) when the fixture has no prior runs."""
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("srdh-conformance-kit")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - not installed
+        return "0.0.0"
+
+
+class _FakeClock:
+    """Milliseconds that advance by one on every reading."""
+
+    def __init__(self, start_ms: int) -> None:
+        self._now = start_ms
+
+    def __call__(self) -> int:
+        self._now += 1
+        return self._now
+
+
+def _run_ids(taken: set[str]) -> Callable[[], str]:
+    def counter() -> Iterator[str]:
+        number = 0
+        while True:
+            number += 1
+            candidate = f"iut-run-{number}"
+            if candidate not in taken:
+                yield candidate
+
+    ids = counter()
+    return lambda: next(ids)
+
+
+def _run_document(run: DiagnosisRun) -> dict[str, Any]:
+    document = run.model_dump(mode="json")
+    if run.published_result is not None:
+        document["published_result"] = run.published_result.model_dump(
+            mode="json", exclude_none=True
+        )
+    return document
+
+
+def _run_coroutine(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run ``coroutine`` on a fresh event loop, in a helper thread if this one has a loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    box: dict[str, Any] = {}  # "result": T or "error": BaseException
+
+    def target() -> None:
+        try:
+            box["result"] = asyncio.run(coroutine)
+        except BaseException as error:  # noqa: BLE001 - re-raised in the caller's thread
+            box["error"] = error
+
+    thread = threading.Thread(target=target, name="srdh-iut-run")
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    result: T = box["result"]
+    return result
+
+
+class ObservationContractError(RuntimeError):
+    """The reference Harness produced an observation its contract rejects (a kit bug)."""
+
+
+class ReferenceIUT:
+    """The reference Harness behind the adapter protocol: ``hello``, ``run``, ``close``."""
+
+    def __init__(self) -> None:
+        """Create an IUT; every ``run`` gets its own store and ports."""
+        self._closed = False
+
+    def hello(self) -> dict[str, Any]:
+        """Return the adapter-message ``hello``: protocol 1.0, implementation, capabilities."""
+        return {
+            "type": "hello",
+            "protocol_version": PROTOCOL_VERSION,
+            "implementation": {"name": IMPLEMENTATION_NAME, "version": _version()},
+            "capabilities": list(CAPABILITIES),
+        }
+
+    def run(self, fixture: object) -> dict[str, Any]:
+        """Run one Scenario Fixture and return its Run Observation document.
+
+        Script errors (exhausted or unconsumed turns) are reported in ``observation.error``.
+
+        Raises:
+            ContractError: ``fixture`` is not a valid Scenario Fixture (pointer and expectation
+                say where and what).
+            ObservationContractError: the observation broke its own contract (a Harness bug).
+            RuntimeError: the IUT is closed.
+        """
+        if self._closed:
+            msg = "this ReferenceIUT is closed"
+            raise RuntimeError(msg)
+        load_document(fixture, "scenario-fixture")  # raises ContractError with a pointer
+        if not isinstance(fixture, dict):  # pragma: no cover - load_document accepted an object
+            msg = "expected a JSON object"
+            raise ContractError(msg, expected="object")
+        observation = _run_coroutine(_observe(fixture))
+        violations = validate_document(observation, "run-observation")
+        if violations:
+            detail = "; ".join(f"{v.pointer or '(root)'}: {v.message}" for v in violations[:5])
+            msg = f"the observation breaks the run-observation contract: {detail}"
+            raise ObservationContractError(msg)
+        return observation
+
+    def close(self) -> None:
+        """Release the IUT (idempotent)."""
+        self._closed = True
+
+
+async def _observe(fixture: dict[str, Any]) -> dict[str, Any]:
+    prior = [DiagnosisRun.model_validate(run) for run in fixture["prior_runs"]]
+    times = [
+        int(run.get(key) or 0)
+        for run in fixture["prior_runs"]
+        for key in ("created_at_ms", "finished_at_ms")
+    ]
+    start = max([CLOCK_START_MS, *times])
+    ports = ScriptedPorts.from_fixture(fixture)
+    scope = CancelScope()
+    client = SimulatedClient(fixture["client"], scope)
+    journal = RunJournal()
+    run_ids = _run_ids({run.run_id for run in prior})
+    with tempfile.TemporaryDirectory(prefix="srdh-iut-") as directory:
+        store = RunStore(Path(directory) / "runs.sqlite3")
+        try:
+            store.seed(prior)
+            harness = Harness(
+                store=store,
+                router=ports.router,
+                agent=ports.agent,
+                reviewer=ports.reviewer,
+                tools=ports.tools,
+                limits=Limits(**fixture["limits"]),
+                clock=_FakeClock(start),
+                run_ids=run_ids,
+            )
+            final = await harness.run(
+                fixture["session_id"],
+                fixture["user_message"],
+                sink=client,
+                cancel=scope,
+                journal=journal,
+            )
+            runs = [_run_document(run) for run in store.list_session(fixture["session_id"])]
+        finally:
+            store.close()
+    observation: dict[str, Any] = {
+        "fixture_id": fixture["fixture_id"],
+        "run_id": final.run_id,
+        "trace": journal.events,
+        "client_frames": client.frames,
+        "runs": runs,
+        "published_result": journal.published_result,
+        "invocations": journal.invocations,
+    }
+    error = ports.script_error()
+    if error is not None:
+        observation["error"] = {"code": error.code, "message": str(error)[:4000]}
+    return observation
+
+
+def create() -> ReferenceIUT:
+    """Return a new :class:`ReferenceIUT` (the kit's ``module:factory`` entry)."""
+    return ReferenceIUT()

@@ -1,0 +1,141 @@
+"""``ChatClient``: exactly one chat-completions HTTP request per call, errors mapped to the ports'.
+
+Built on the ``openai`` SDK's synchronous client with ``max_retries=0`` and an explicit timeout on
+every call (Requirement 9: the SDK and HTTP layers make one attempt; Requirement 8: a blocking
+call ends by its timeout). The response is read raw (``with_raw_response``) so that the model's
+values reach the Harness untouched; a streamed response is read as server-sent events and
+assembled by :func:`~reference_harness.openai._completion.from_chunks`.
+
+Error mapping (each is one HTTP request):
+
+=====================================================  ======================
+what happened                                          raised
+=====================================================  ======================
+no answer within ``timeout_s`` (connect, read, stream)  ``ModelTimeout``
+HTTP 429, 5xx, any other non-2xx status                 ``ModelUnavailable``
+connection refused / reset, body or stream cut          ``ModelUnavailable``
+body or SSE chunk not JSON, not a chat completion       ``ModelUnavailable``
+=====================================================  ======================
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import TYPE_CHECKING, Any, Final
+
+import httpx2
+import openai
+
+from reference_harness.errors import ModelTimeout, ModelUnavailable
+from reference_harness.openai._completion import (
+    Completion,
+    MalformedCompletionError,
+    from_body,
+    from_chunks,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping, Sequence
+
+    from reference_harness.openai._config import OpenAIConfig
+
+__all__ = ["ChatClient"]
+
+_DONE: Final = "[DONE]"
+
+
+class ChatClient:
+    """One OpenAI-compatible endpoint; :meth:`complete` makes one request per call.
+
+    Thread-safe: the Harness may call it from several worker threads.
+    """
+
+    def __init__(self, config: OpenAIConfig) -> None:
+        """Create the SDK client: ``max_retries=0``, ``openai.Timeout(config.timeout_s)``."""
+        self._config = config
+        self._timeout = openai.Timeout(config.timeout_s)
+        self._client = openai.OpenAI(
+            base_url=config.base_url,
+            api_key=config.api_key,
+            max_retries=0,
+            timeout=self._timeout,
+        )
+
+    @property
+    def config(self) -> OpenAIConfig:
+        """The endpoint configuration."""
+        return self._config
+
+    def close(self) -> None:
+        """Close the connection pool."""
+        self._client.close()
+
+    def complete(
+        self,
+        messages: Sequence[Mapping[str, object]],
+        *,
+        tools: Sequence[Mapping[str, object]] = (),
+    ) -> Completion:
+        """Send one chat-completions request and return the assistant message.
+
+        Args:
+            messages: OpenAI-style chat messages.
+            tools: OpenAI ``tools`` entries (``{"type": "function", "function": {…}}``); none sent
+                when empty.
+
+        Raises:
+            ModelTimeout: no complete answer within ``config.timeout_s`` seconds.
+            ModelUnavailable: non-2xx status, connection failure, a cut or non-JSON answer.
+        """
+        deadline = time.monotonic() + self._config.timeout_s
+        extra: dict[str, Any] = {"tools": list(tools)} if tools else {}
+        try:
+            raw = self._client.chat.completions.with_raw_response.create(
+                model=self._config.model,
+                messages=list(messages),  # type: ignore[arg-type] # OpenAI-style dicts, passed as sent
+                stream=self._config.stream,
+                timeout=self._timeout,
+                **extra,
+            )
+            response = raw.http_response
+            try:
+                if self._config.stream:
+                    return from_chunks(_sse_json(response.iter_lines(), deadline))
+                return from_body(json.loads(response.read()))
+            finally:
+                response.close()
+        except (openai.APITimeoutError, httpx2.TimeoutException) as error:
+            raise ModelTimeout(_describe(error)) from error
+        except (openai.APIError, httpx2.HTTPError, MalformedCompletionError, ValueError) as error:
+            raise ModelUnavailable(_describe(error)) from error
+
+
+def _describe(error: Exception) -> str:
+    return f"{type(error).__name__}: {error}"
+
+
+def _sse_json(lines: Iterator[str], deadline: float) -> Iterator[object]:
+    """Yield the JSON of each SSE ``data`` event until ``[DONE]``; bound the stream by ``deadline``.
+
+    Raises:
+        ValueError: an event's data is not JSON.
+        ModelTimeout: the stream is still going at ``deadline``.
+    """
+    data: list[str] = []
+    for line in lines:
+        if time.monotonic() > deadline:
+            message = "the stream did not finish within the call timeout"
+            raise ModelTimeout(message)
+        if line.startswith("data:"):
+            data.append(line[5:].removeprefix(" "))
+            continue
+        if line or not data:
+            continue  # comments, other fields, or a blank line with nothing buffered
+        payload = "\n".join(data)
+        data = []
+        if payload == _DONE:
+            return
+        yield json.loads(payload)
+    if data and (payload := "\n".join(data)) != _DONE:
+        yield json.loads(payload)

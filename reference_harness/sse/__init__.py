@@ -1,0 +1,26 @@
+"""The chat entry over server-sent events (Starlette + sse-starlette + uvicorn).
+
+``create_app(harness_factory=…, public_entry=…)`` builds the app (routes in :mod:`._app`);
+``serve(host, port, repo, public_entry=…)`` runs it in the foreground for ``srdh serve``;
+:class:`LoopbackServer` runs it on ``127.0.0.1`` in a thread for tests.
+"""
+
+from reference_harness.sse._app import INTERNAL_CHAT_PATH, PUBLIC_CHAT_PATH, PublicEntry, create_app
+from reference_harness.sse._request import ChatRequest, ChatRequestError, parse_chat_request
+from reference_harness.sse._runs import ActiveRun, ChatHarness, TraceLog
+from reference_harness.sse._serve import LoopbackServer, serve_app
+
+__all__ = [
+    "INTERNAL_CHAT_PATH",
+    "PUBLIC_CHAT_PATH",
+    "ActiveRun",
+    "ChatHarness",
+    "ChatRequest",
+    "ChatRequestError",
+    "LoopbackServer",
+    "PublicEntry",
+    "TraceLog",
+    "create_app",
+    "parse_chat_request",
+    "serve_app",
+]

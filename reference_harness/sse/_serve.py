@@ -1,0 +1,88 @@
+"""Run the chat app with uvicorn: in the foreground (``serve``) or on loopback in a thread.
+
+:class:`LoopbackServer` binds ``127.0.0.1`` port 0 itself before uvicorn starts, so the port is
+known at once and a client may connect immediately (the connection waits in the listen backlog
+until uvicorn accepts it): tests need no readiness polling.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+from typing import TYPE_CHECKING, Final, Self
+
+import uvicorn
+
+if TYPE_CHECKING:
+    from types import TracebackType
+
+    from starlette.applications import Starlette
+
+__all__ = ["LoopbackServer", "serve_app"]
+
+_STOP_WAIT_S: Final = 60.0
+
+
+def serve_app(app: Starlette, host: str, port: int) -> None:
+    """Serve ``app`` on ``host:port`` until interrupted (SIGINT/SIGTERM); blocking."""
+    uvicorn.run(app, host=host, port=port, log_level="warning", lifespan="on")
+
+
+class LoopbackServer:
+    """uvicorn serving ``app`` on ``127.0.0.1:<free port>`` in a daemon thread.
+
+    Use as a context manager; :attr:`base_url` is ``http://127.0.0.1:<port>``. Stopping asks
+    uvicorn to exit (it finishes open responses and the app's shutdown) and joins the thread.
+    """
+
+    def __init__(self, app: Starlette) -> None:
+        """Bind the socket now; serving starts in :meth:`start`."""
+        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._socket.bind(("127.0.0.1", 0))
+        self._socket.listen(64)
+        config = uvicorn.Config(
+            app, log_level="warning", lifespan="on", timeout_graceful_shutdown=30
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True
+        )
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:<port>``."""
+        host, port = self._socket.getsockname()[:2]
+        return f"http://{host}:{port}"
+
+    def start(self) -> Self:
+        """Start serving in the background thread; return ``self``."""
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Ask uvicorn to exit and wait for it (bounded); close the socket.
+
+        Raises:
+            TimeoutError: uvicorn did not stop within 60 seconds.
+        """
+        self._server.should_exit = True
+        if self._thread.is_alive():
+            self._thread.join(_STOP_WAIT_S)
+            if self._thread.is_alive():
+                message = "uvicorn did not stop within 60 s"
+                raise TimeoutError(message)
+        self._socket.close()
+
+    def __enter__(self) -> Self:
+        """Start serving."""
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Stop serving."""
+        self.stop()

@@ -1,0 +1,142 @@
+"""The stdio NDJSON entry of the reference Harness (contract sheet ``adapter-message``).
+
+Run ``python -m reference_harness.stdio``. It writes ``hello`` first, then answers each ``run``
+line with an ``observation`` (or an ``error`` naming the problem: line number, and the JSON
+pointer and expectation for a message that breaks its schema), and exits 0 on ``bye`` or end of
+input. Blank lines are skipped. Every outgoing message is validated against its schema before it
+is written; the kit can trust every line it reads.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+from typing import IO, TYPE_CHECKING, Any, Final
+
+from contracts import ContractError, validate_document
+from reference_harness.iut import ReferenceIUT, create
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+__all__ = ["main", "serve"]
+
+_CONTRACT: Final = "adapter-message"
+_ID_MAX: Final = 128
+
+
+def _request_id(message: object) -> str | None:
+    """Return the message's ``request_id`` if it is a usable id, else ``None``."""
+    if isinstance(message, dict):
+        value = message.get("request_id")
+        if isinstance(value, str) and 0 < len(value) <= _ID_MAX:
+            return value
+    return None
+
+
+def _error(request_id: str | None, code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "request_id": request_id, "code": code, "message": message[:4000]}
+
+
+def _write(out: IO[str], message: dict[str, Any]) -> None:
+    violations = validate_document(message, _CONTRACT)
+    if violations:
+        first = violations[0]
+        request_id = message.get("request_id")
+        message = _error(
+            request_id if isinstance(request_id, str) and violations else None,
+            "IUT_ERROR",
+            f"outgoing {message.get('type')} broke its schema at {first.pointer or '(root)'}: "
+            f"{first.message}",
+        )
+        if validate_document(message, _CONTRACT):  # the request id itself was the problem
+            message["request_id"] = None
+    out.write(json.dumps(message, ensure_ascii=True, separators=(",", ":")) + "\n")
+    out.flush()
+
+
+class _Refusal(Exception):  # noqa: N818 - a control-flow value, not an error of this module
+    """An input line that gets an ``error`` reply."""
+
+    def __init__(self, reply: dict[str, Any]) -> None:
+        super().__init__(reply["code"])
+        self.reply = reply
+
+
+def _parse(number: int, line: bytes) -> dict[str, Any]:
+    """Return the valid adapter message on ``line``, or raise :class:`_Refusal`."""
+    try:
+        message = json.loads(line)
+    except UnicodeDecodeError:
+        text = f"line {number}: expected UTF-8 JSON text"
+        raise _Refusal(_error(None, "MALFORMED_MESSAGE", text)) from None
+    except json.JSONDecodeError as error:
+        text = f"line {number}: expected one JSON object: {error.msg} (column {error.colno})"
+        raise _Refusal(_error(None, "MALFORMED_MESSAGE", text)) from None
+    request_id = _request_id(message)
+    violations = []
+    if isinstance(message, dict) and message.get("type") == "run" and "fixture" in message:
+        # Name the pointer inside the fixture rather than "none of the message shapes matched".
+        violations = [
+            replace(v, pointer="/fixture" + v.pointer)
+            for v in validate_document(message["fixture"], "scenario-fixture")
+        ]
+    violations = violations or validate_document(message, _CONTRACT)
+    if violations:
+        first = violations[0]
+        text = f"line {number}: {first.pointer or '(root)'}: {first.message}"
+        raise _Refusal(_error(request_id, "INVALID_MESSAGE", text))
+    if message["type"] not in {"run", "bye"}:
+        text = f"line {number}: /type: expected run or bye from the kit, got {message['type']}"
+        raise _Refusal(_error(request_id, "UNEXPECTED_MESSAGE", text))
+    return dict(message)
+
+
+def _answer(iut: ReferenceIUT, number: int, line: bytes) -> dict[str, Any] | None:
+    """Return the reply to one input line, or ``None`` for ``bye``."""
+    try:
+        message = _parse(number, line)
+    except _Refusal as refusal:
+        return refusal.reply
+    if message["type"] == "bye":
+        return None
+    request_id = message["request_id"]
+    try:
+        observation = iut.run(message["fixture"])
+    except ContractError as error:
+        return _error(request_id, "INVALID_FIXTURE", f"line {number}: {error}")
+    except Exception as error:  # noqa: BLE001 - reported as a code, never as a traceback
+        text = f"line {number}: the reference Harness failed ({type(error).__name__})"
+        return _error(request_id, "IUT_ERROR", text)
+    return {"type": "observation", "request_id": request_id, "observation": observation}
+
+
+def serve(lines: Iterable[bytes], out: IO[str]) -> int:
+    """Speak the adapter protocol over ``lines`` (input, with or without newlines) and ``out``.
+
+    Returns the exit status: 0 on ``bye`` or end of input.
+    """
+    iut = create()
+    try:
+        _write(out, iut.hello())
+        for number, raw in enumerate(lines, start=1):
+            line = raw.strip()
+            if not line:
+                continue
+            reply = _answer(iut, number, line)
+            if reply is None:
+                return 0
+            _write(out, reply)
+        return 0
+    finally:
+        iut.close()
+
+
+def main() -> None:
+    """Entry point of ``python -m reference_harness.stdio``."""
+    raise SystemExit(serve(sys.stdin.buffer, sys.stdout))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,447 @@
+"""``RunStore``: the durable ``diagnosis_run`` store of the reference Harness (Requirement 7).
+
+SQLite through SQLAlchemy Core. Every write is one transaction opened with ``BEGIN IMMEDIATE``
+(the write lock is taken before the row is read, so check-then-write is atomic across processes)
+and is attempted exactly once: there is no retry wrapper on any write (Requirement 9). The SQLite
+connection is opened with a busy timeout (:data:`BUSY_TIMEOUT_S`): SQLite waits that long for a
+lock held by another writer; that is a lock wait inside the single attempt, not a retry.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, Self
+
+from sqlalchemy import (
+    URL,
+    Connection,
+    Engine,
+    create_engine,
+    event,
+    func,
+    insert,
+    literal,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.pool import StaticPool
+
+from reference_harness.store._codec import (
+    checked_run,
+    document_of,
+    document_of_row,
+    published_document,
+    row_of,
+    run_of_row,
+)
+from reference_harness.store._errors import (
+    DuplicateRunError,
+    InvalidRunError,
+    RunStoreError,
+    TerminalStateError,
+    UnknownRunError,
+)
+from reference_harness.store._selection import PreviousTurnSelection, SkippedRun, skip_reason
+from reference_harness.store._table import TERMINAL_STATES, diagnosis_run, metadata
+
+if TYPE_CHECKING:
+    import sqlite3
+    from collections.abc import Iterable, Iterator
+    from types import TracebackType
+
+    from contracts import DiagnosisRun, PublishedResult
+
+__all__ = ["BUSY_TIMEOUT_S", "RunStore"]
+
+BUSY_TIMEOUT_S = 5.0
+"""Seconds SQLite waits for another writer's lock before a write fails (no retry follows)."""
+
+_WRITE = "srdh_write"
+_SEED = "<seed>"
+_PUBLIC_INTERNAL_ERROR = {"kind": "PUBLIC_ERROR", "public_error": {"error_code": "INTERNAL_ERROR"}}
+
+Intent = Literal["DIAGNOSIS", "KNOWLEDGE_QUERY"]
+TerminalState = Literal["SUCCESS", "FALLBACK", "FAILED", "CANCELLED"]
+
+
+def _make_engine(path: str | Path | None) -> Engine:
+    if path is None:
+        engine = create_engine(
+            "sqlite://",
+            connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_S},
+            poolclass=StaticPool,
+        )
+    else:
+        file = Path(path).resolve()
+        if not file.parent.is_dir():
+            msg = f"{file}: cannot open the run store, folder {file.parent} does not exist"
+            raise RunStoreError(msg)
+        url = URL.create("sqlite", database=str(file))
+        engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_S})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:
+        # Let SQLAlchemy, not the sqlite3 module, emit BEGIN (SQLAlchemy's documented recipe).
+        dbapi_connection.isolation_level = None
+        if path is not None:
+            # WAL: readers (previous-turn selection) never wait for a writer, and the reverse.
+            dbapi_connection.execute("PRAGMA journal_mode = WAL")
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        mode = "IMMEDIATE" if connection.get_execution_options().get(_WRITE) else "DEFERRED"
+        connection.exec_driver_sql(f"BEGIN {mode}")
+
+    return engine
+
+
+class RunStore:
+    """The ``diagnosis_run`` table: create, route, finish, recover and select previous turns.
+
+    Args:
+        path: SQLite database file (created with its table if absent), or ``None`` for a private
+            in-memory database (unit tests only).
+
+    Use as a context manager, or call :meth:`close`. All times are integers in milliseconds since
+    the Unix epoch, UTC. Every Run returned is a validated ``contracts.DiagnosisRun``.
+    """
+
+    SKIPPED_LIMIT = 100
+    """At most this many passed-over Runs are listed by :meth:`select_previous_turn`."""
+
+    OMITTED_COUNT_LIMIT = 10_000
+    """``skipped_omitted`` is counted up to this many; the limit itself means "at least"."""
+
+    def __init__(self, path: str | Path | None) -> None:
+        """Open (and if needed create) the store at ``path``.
+
+        Raises:
+            RunStoreError: the folder of ``path`` does not exist.
+        """
+        self._engine = _make_engine(path)
+        with self._write() as connection:
+            metadata.create_all(connection)
+
+    def close(self) -> None:
+        """Release every database connection. The store is unusable afterwards."""
+        self._engine.dispose()
+
+    def __enter__(self) -> Self:
+        """Return the store itself."""
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        """Close the store."""
+        self.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        """Yield a connection inside one ``BEGIN IMMEDIATE`` transaction; commit on success."""
+        with self._engine.connect() as connection:
+            connection.execution_options(**{_WRITE: True})
+            with connection.begin():
+                yield connection
+
+    # ----------------------------------------------------------------------------------- writes
+
+    def create_run(
+        self, *, run_id: str, session_id: str, user_message: str, now_ms: int
+    ) -> DiagnosisRun:
+        """Insert a RUNNING Run whose ``seq`` is 1 + the session's greatest ``seq``.
+
+        The ``seq`` is computed and inserted by one ``INSERT … SELECT`` under the write lock; the
+        unique ``(session_id, seq)`` constraint backs it.
+
+        Raises:
+            InvalidRunError: an id breaks the id grammar, the message is too long, …
+            DuplicateRunError: ``run_id`` is already stored.
+        """
+        checked_run(
+            {
+                "run_id": run_id,
+                "session_id": session_id,
+                "seq": 1,
+                "user_message": user_message,
+                "intent": None,
+                "state": "RUNNING",
+                "published_result": None,
+                "fallback_type": None,
+                "error_code": None,
+                "created_at_ms": now_ms,
+                "finished_at_ms": None,
+            }
+        )
+        next_seq = (
+            select(func.coalesce(func.max(diagnosis_run.c.seq), 0) + 1)
+            .where(diagnosis_run.c.session_id == session_id)
+            .scalar_subquery()
+        )
+        statement = insert(diagnosis_run).from_select(
+            ["run_id", "session_id", "seq", "user_message", "state", "created_at_ms"],
+            select(
+                literal(run_id),
+                literal(session_id),
+                next_seq,
+                literal(user_message),
+                literal("RUNNING"),
+                literal(now_ms),
+            ),
+        )
+        try:
+            with self._write() as connection:
+                connection.execute(statement)
+        except IntegrityError as error:
+            raise DuplicateRunError(run_id, "a diagnosis_run row has this run_id") from error
+        return self.get(run_id)
+
+    def set_intent(self, run_id: str, intent: Intent) -> None:
+        """Record the routed intent of a RUNNING Run.
+
+        Raises:
+            UnknownRunError: no such Run.
+            TerminalStateError: the Run is terminal.
+            InvalidRunError: ``intent`` is not an intent.
+        """
+        with self._write() as connection:
+            document = self._current(connection, run_id)
+            document["intent"] = intent
+            checked_run(document)
+            connection.execute(
+                update(diagnosis_run).where(diagnosis_run.c.run_id == run_id).values(intent=intent)
+            )
+
+    def finish_run(  # noqa: PLR0913 - the terminal row has exactly these independent parts
+        self,
+        run_id: str,
+        *,
+        state: TerminalState,
+        published_result: PublishedResult | None,
+        fallback_type: str | None,
+        error_code: str | None,
+        now_ms: int,
+    ) -> DiagnosisRun:
+        """Write a Run's terminal state and published result in one transaction.
+
+        The complete new row is validated against the ``diagnosis-run`` contract before the
+        ``UPDATE`` is issued; nothing is written if it fails.
+
+        Raises:
+            UnknownRunError: no such Run.
+            TerminalStateError: the Run is already terminal (terminal states are immutable).
+            InvalidRunError: the row would break the contract, e.g. FALLBACK with a
+                DIAGNOSIS_DRAFT, or ``state`` is RUNNING.
+        """
+        with self._write() as connection:
+            document = self._current(connection, run_id)
+            document.update(
+                state=state,
+                published_result=published_document(published_result),
+                fallback_type=fallback_type,
+                error_code=error_code,
+                finished_at_ms=now_ms,
+            )
+            if state not in TERMINAL_STATES:
+                raise InvalidRunError(run_id, [f"/state: expected a terminal state, got {state!r}"])
+            checked_run(document)
+            _check_intent_of_success(document)
+            row = row_of(document)
+            connection.execute(
+                update(diagnosis_run)
+                .where(diagnosis_run.c.run_id == run_id)
+                .values({key: row[key] for key in _TERMINAL_COLUMNS})
+            )
+        return self.get(run_id)
+
+    def recover_crashed(self, now_ms: int) -> list[str]:
+        """Turn every RUNNING row (left by a crash) into FAILED / INTERNAL_ERROR.
+
+        Call once at startup, before any Run starts. The recovered Runs publish the fixed
+        PUBLIC_ERROR result, so they are never selected as a previous turn.
+
+        Returns:
+            The recovered ``run_id``s, ordered by session and ``seq``.
+        """
+        with self._write() as connection:
+            rows = connection.execute(
+                select(diagnosis_run)
+                .where(diagnosis_run.c.state == "RUNNING")
+                .order_by(diagnosis_run.c.session_id, diagnosis_run.c.seq)
+            ).mappings()
+            recovered: list[dict[str, object]] = []
+            for row in rows:
+                document = document_of_row(row)
+                document.update(
+                    state="FAILED",
+                    published_result=_PUBLIC_INTERNAL_ERROR,
+                    fallback_type=None,
+                    error_code="INTERNAL_ERROR",
+                    finished_at_ms=now_ms,
+                )
+                checked_run(document)
+                recovered.append(row_of(document))
+            for values in recovered:
+                connection.execute(
+                    update(diagnosis_run)
+                    .where(diagnosis_run.c.run_id == values["run_id"])
+                    .values({key: values[key] for key in _TERMINAL_COLUMNS})
+                )
+        return [str(values["run_id"]) for values in recovered]
+
+    def seed(self, runs: Iterable[DiagnosisRun]) -> None:
+        """Insert given Runs as they are (a fixture's ``prior_runs``), all or nothing.
+
+        Raises:
+            InvalidRunError: a Run breaks the contract.
+            DuplicateRunError: a ``run_id`` or a ``(session_id, seq)`` pair is already stored.
+        """
+        rows = []
+        for run in runs:
+            document = document_of(run)
+            checked_run(document)
+            _check_intent_of_success(document)
+            rows.append(row_of(document))
+        if not rows:
+            return
+        try:
+            with self._write() as connection:
+                connection.execute(insert(diagnosis_run), rows)
+        except IntegrityError as error:
+            detail = "a seeded run_id or (session_id, seq) pair is already stored"
+            raise DuplicateRunError(_SEED, detail) from error
+
+    # ------------------------------------------------------------------------------------ reads
+
+    def get(self, run_id: str) -> DiagnosisRun:
+        """Return the Run ``run_id``.
+
+        Raises:
+            UnknownRunError: no such Run.
+        """
+        with self._engine.connect() as connection:
+            row = (
+                connection.execute(select(diagnosis_run).where(diagnosis_run.c.run_id == run_id))
+                .mappings()
+                .first()
+            )
+        if row is None:
+            raise UnknownRunError(run_id)
+        return run_of_row(row)
+
+    def list_session(self, session_id: str) -> list[DiagnosisRun]:
+        """Return every Run of ``session_id`` by ascending ``seq`` (``[]`` if unknown)."""
+        with self._engine.connect() as connection:
+            rows = connection.execute(
+                select(diagnosis_run)
+                .where(diagnosis_run.c.session_id == session_id)
+                .order_by(diagnosis_run.c.seq)
+            ).mappings()
+            return [run_of_row(row) for row in rows]
+
+    def select_previous_turn(self, session_id: str, before_seq: int) -> PreviousTurnSelection:
+        """Select the previous turn of the Run with ``seq == before_seq`` (Requirement 7).
+
+        The selected Run has the greatest ``seq < before_seq`` of the session with intent
+        DIAGNOSIS and state SUCCESS (one seek on ``ix_diagnosis_run_previous_turn``). The Runs
+        strictly between it (or the session start) and ``before_seq`` are reported, newest first,
+        at most :attr:`SKIPPED_LIMIT`; the rest are counted up to :attr:`OMITTED_COUNT_LIMIT`.
+        Every query is an index range bounded by those limits, so latency does not grow with the
+        number of Runs in the table or in the session.
+        """
+        t = diagnosis_run
+        with self._engine.connect() as connection:
+            selected_row = (
+                connection.execute(
+                    select(t)
+                    .where(
+                        t.c.session_id == session_id,
+                        t.c.intent == "DIAGNOSIS",
+                        t.c.state == "SUCCESS",
+                        t.c.seq < before_seq,
+                    )
+                    .order_by(t.c.seq.desc())
+                    .limit(1)
+                )
+                .mappings()
+                .first()
+            )
+            floor = 0 if selected_row is None else int(selected_row["seq"])
+            between = (t.c.session_id == session_id, t.c.seq < before_seq, t.c.seq > floor)
+            passed = connection.execute(
+                select(t.c.run_id, t.c.intent, t.c.state)
+                .where(*between)
+                .order_by(t.c.seq.desc())
+                .limit(self.SKIPPED_LIMIT + 1)
+            ).all()
+            omitted = 0
+            if len(passed) > self.SKIPPED_LIMIT:
+                capped = (
+                    select(t.c.seq)
+                    .where(*between)
+                    .order_by(t.c.seq.desc())
+                    .offset(self.SKIPPED_LIMIT)
+                    .limit(self.OMITTED_COUNT_LIMIT)
+                    .subquery()
+                )
+                omitted = int(
+                    connection.execute(select(func.count()).select_from(capped)).scalar_one()
+                )
+        skipped = []
+        for run_id, intent, state in passed[: self.SKIPPED_LIMIT]:
+            reason = skip_reason(intent, state)
+            if reason is None:  # pragma: no cover - excluded by the seek above
+                msg = f"Run {run_id!r} is eligible but newer than the selected Run"
+                raise AssertionError(msg)
+            skipped.append(SkippedRun(run_id=run_id, reason=reason))
+        return PreviousTurnSelection(
+            selected=None if selected_row is None else run_of_row(selected_row),
+            skipped=tuple(skipped),
+            skipped_omitted=omitted,
+        )
+
+    # -------------------------------------------------------------------------------- internals
+
+    @staticmethod
+    def _current(connection: Connection, run_id: str) -> dict[str, Any]:
+        row = (
+            connection.execute(select(diagnosis_run).where(diagnosis_run.c.run_id == run_id))
+            .mappings()
+            .first()
+        )
+        if row is None:
+            raise UnknownRunError(run_id)
+        if row["state"] in TERMINAL_STATES:
+            raise TerminalStateError(run_id, row["state"])
+        return document_of_row(row)
+
+
+_TERMINAL_COLUMNS = ("state", "published_result", "fallback_type", "error_code", "finished_at_ms")
+
+
+def _check_intent_of_success(document: dict[str, Any]) -> None:
+    """Refuse a SUCCESS Run whose published kind does not match its routed intent.
+
+    DIAGNOSIS publishes a DIAGNOSIS_DRAFT, KNOWLEDGE_QUERY a KNOWLEDGE_ANSWER; a SUCCESS Run
+    without an intent cannot say which of the two it answered, so it cannot be classified for
+    previous-turn selection.
+    """
+    if document["state"] != "SUCCESS":
+        return
+    expected = {"DIAGNOSIS": "DIAGNOSIS_DRAFT", "KNOWLEDGE_QUERY": "KNOWLEDGE_ANSWER"}
+    intent = document.get("intent")
+    if intent not in expected:
+        raise InvalidRunError(
+            str(document["run_id"]), ["/intent: a SUCCESS Run needs its routed intent"]
+        )
+    published = document.get("published_result") or {}
+    if published.get("kind") != expected[intent]:
+        raise InvalidRunError(
+            str(document["run_id"]),
+            [f"/published_result/kind: intent {intent} publishes {expected[intent]}"],
+        )

@@ -1,0 +1,138 @@
+"""Hypothesis: evaluate_gate agrees with a small reference predicate on random repositories."""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conformance.gate import (
+    ChangeState,
+    RepoState,
+    evaluate_gate,
+    load_phase_plan,
+    planned_changes,
+    read_repo_state,
+)
+
+PLAN = load_phase_plan()
+CHANGES = planned_changes(PLAN)
+STAGES = [change.stage for change in CHANGES]
+CUTOVER = STAGES.index("6B")
+
+PRESENCE = ("absent", "active", "archived")
+FINISH = ("committed", "modified", "staged", "untracked", "never_added")
+
+
+@dataclass(frozen=True)
+class Spec:
+    """How one change is laid out in a generated repository."""
+
+    presence: str
+    finish: str
+
+    @property
+    def archived(self) -> bool:
+        return self.presence == "archived"
+
+    @property
+    def done(self) -> bool:
+        return self.archived and self.finish == "committed"
+
+
+specs = st.lists(
+    st.builds(Spec, st.sampled_from(PRESENCE), st.sampled_from(FINISH)),
+    min_size=len(CHANGES),
+    max_size=len(CHANGES),
+)
+
+
+def reference(layout: list[Spec], stage: str) -> tuple[bool, set[tuple[str, str]], str]:
+    """The gate's rules, written directly over the layout: (allowed, {(stage, code)}, entry)."""
+    index = STAGES.index(stage)
+    expected = set()
+    for i in range(index):
+        if not layout[i].archived:
+            expected.add((STAGES[i], "PREDECESSOR_NOT_ARCHIVED"))
+        elif not layout[i].done:
+            expected.add((STAGES[i], "PREDECESSOR_NOT_COMMITTED"))
+    for j in range(len(layout)):
+        if layout[j].archived and any(not layout[i].archived for i in range(j)):
+            expected.add((STAGES[j], "OUT_OF_ORDER"))
+    for j in range(len(layout)):
+        started = layout[j].presence == "active" and STAGES[j] != stage
+        if started and any(not layout[i].done for i in range(j)):
+            expected.add((STAGES[j], "STARTED_OUT_OF_ORDER"))
+    entry = "SINGLE_REACT" if all(spec.done for spec in layout[: CUTOVER + 1]) else "LEGACY"
+    return (not expected, expected, entry)
+
+
+def _state_of(layout: list[Spec]) -> RepoState:
+    states = []
+    for change, spec in zip(CHANGES, layout, strict=True):
+        folder = f"openspec/changes/archive/2026-07-21-{change.change_id}"
+        dirty = () if spec.finish == "committed" else (f"{folder}/proposal.md",)
+        states.append(
+            ChangeState(
+                change=change,
+                active=spec.presence == "active",
+                archive_dirs=(folder,) if spec.archived else (),
+                tracked_files=0 if spec.finish == "never_added" or not spec.archived else 2,
+                not_clean=dirty if spec.archived else (),
+            )
+        )
+    return RepoState(repo=Path("/nowhere"), changes=tuple(states))
+
+
+def _decision_summary(decision) -> tuple[bool, set[tuple[str, str]], str]:
+    codes = {(reason.stage, reason.code) for reason in decision.reasons}
+    assert len(codes) == len(decision.reasons)
+    return (decision.allowed, codes, decision.public_entry)
+
+
+@settings(max_examples=500)
+@given(layout=specs, stage=st.sampled_from(STAGES))
+def test_gate_decision_matches_reference_on_states(layout, stage) -> None:
+    """On any in-memory repository state the decision equals the reference predicate."""
+    decision = evaluate_gate(_state_of(layout), stage)
+    assert _decision_summary(decision) == reference(layout, stage)
+
+
+def _build(make_git_repo, root: Path, layout: list[Spec]):
+    repo = make_git_repo(root)
+    later: list[tuple[Path, str]] = []
+    for change, spec in zip(CHANGES, layout, strict=True):
+        if spec.presence == "active":
+            repo.write_active(change.change_id)
+        elif spec.archived:
+            folder = repo.write_archive(change.change_id)
+            if spec.finish != "never_added":
+                repo.git("add", str(folder))
+            later.append((folder, spec.finish))
+    repo.git("commit", "-q", "--allow-empty", "-m", "layout")
+    for folder, finish in later:
+        if finish == "modified":
+            (folder / "proposal.md").write_text("# edited after commit\n")
+        elif finish == "staged":
+            (folder / "extra.md").write_text("staged, not committed\n")
+            repo.git("add", str(folder / "extra.md"))
+        elif finish == "untracked":
+            (folder / "extra.md").write_text("never added\n")
+    return repo
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(layout=specs, stage=st.sampled_from(STAGES))
+def test_gate_decision_matches_reference_on_git_repositories(make_git_repo, layout, stage) -> None:
+    """Built as real git repositories, random layouts give the reference predicate's decision."""
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = _build(make_git_repo, Path(tmp) / "repo", layout)
+        decision = evaluate_gate(read_repo_state(repo.root, PLAN), stage)
+    assert _decision_summary(decision) == reference(layout, stage)

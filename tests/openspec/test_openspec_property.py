@@ -1,0 +1,110 @@
+"""On generated specs and changes, the linter's official verdicts equal the official CLI's."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conformance.openspec import lint_items
+
+NAMES = ["Alpha SHALL work", "Beta", "Gamma works", "Alpha SHALL work ##"]
+REQUIREMENT_HEADERS = ["### Requirement: {n}", "### {n}", "#### Requirement: {n}", "###Requirement: {n}"]
+BODIES = [
+    "",
+    "The system SHALL do {n}.",
+    "The system does {n}.",
+    "**ID**: {n}",
+    "It MUST act.\n\n```\n#### Scenario: fenced\n- **WHEN** x\n```",
+    "The system\nSHALL wrap.",
+]
+SCENARIO_HEADERS = ["#### Scenario: {s}", "### Scenario: {s}", "##### Scenario: {s}", "#### {s}"]
+SCENARIO_BODIES = [
+    "",
+    "- **WHEN** a thing happens\n- **THEN** it is handled",
+    "- WHEN a\n- THEN b",
+    "```\n- **WHEN** fenced\n```",
+]
+PURPOSES = [None, "", "Too short.", "p" * 49, "p" * 50, "A purpose that is long enough " * 3, "TBD: later"]
+DELTA_TITLES = [
+    "## ADDED Requirements",
+    "## MODIFIED Requirements",
+    "## Added Requirements",
+    "## ADDED",
+    "## REMOVED Requirements",
+    "## Notes",
+]
+TASKS = [None, "## 1. Work\n\n- [ ] 1.1 Do it\n", "- do it\n", "## 1. Work\n\n- [x] 2.1 Do it\n"]
+
+
+@st.composite
+def requirement(draw: st.DrawFn) -> str:
+    """One requirement block built from valid and broken fragments."""
+    name = draw(st.sampled_from(NAMES))
+    parts = [
+        draw(st.sampled_from(REQUIREMENT_HEADERS)).format(n=name),
+        draw(st.sampled_from(BODIES)).format(n=name),
+    ]
+    for k in range(draw(st.integers(0, 2))):
+        header = draw(st.sampled_from(SCENARIO_HEADERS)).format(s=f"Case {k}")
+        parts += [header, draw(st.sampled_from(SCENARIO_BODIES))]
+    return "\n\n".join(parts) + "\n"
+
+
+@st.composite
+def main_spec(draw: st.DrawFn) -> str:
+    """A main spec with an optional Purpose and Requirements section."""
+    text = "# cap Specification\n\n"
+    purpose = draw(st.sampled_from(PURPOSES))
+    if purpose is not None:
+        text += f"## Purpose\n\n{purpose}\n\n"
+    if draw(st.booleans()) or purpose is None:
+        text += "## Requirements\n\n"
+    return text + "\n".join(draw(st.lists(requirement(), max_size=3)))
+
+
+@st.composite
+def delta_spec(draw: st.DrawFn) -> str:
+    """A delta spec: up to two sections, each with requirement blocks."""
+    text = ""
+    for _ in range(draw(st.integers(0, 2))):
+        text += draw(st.sampled_from(DELTA_TITLES)) + "\n\n"
+        text += "\n".join(draw(st.lists(requirement(), max_size=2))) + "\n"
+    return text
+
+
+@st.composite
+def project(draw: st.DrawFn) -> dict[str, str]:
+    """Files of a project: several main specs and several active changes."""
+    files = {f"openspec/specs/cap{i}/spec.md": draw(main_spec()) for i in range(6)}
+    for i in range(4):
+        base = f"openspec/changes/change-{i}"
+        files[f"{base}/proposal.md"] = "## Why\n\nA reason that is long enough.\n"
+        files[f"{base}/specs/cap{draw(st.integers(0, 6))}/spec.md"] = draw(delta_spec())
+        tasks = draw(st.sampled_from(TASKS))
+        if tasks is not None:
+            files[f"{base}/tasks.md"] = tasks
+    return files
+
+
+@settings(
+    max_examples=6,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(files=project())
+def test_generated_projects_agree_with_cli(files: dict[str, str], openspec_cli) -> None:
+    """For every generated spec and change, valid/invalid matches ``openspec validate --strict``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        for rel, text in files.items():
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(text, encoding="utf-8")
+        report = openspec_cli(root)
+        cli = {(item["type"], item["id"]): item["valid"] for item in report["items"]}
+        ours = {(r.kind, r.id): r.valid for r in lint_items(root, strict=True, kit_rules=False)}
+        assert ours == cli
