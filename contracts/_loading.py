@@ -27,6 +27,7 @@ __all__ = ["load_document", "parse_document", "validate_document"]
 _SCHEMA_KEY = "$schema"
 _JSON_TEXT_STARTS = frozenset('{["-0123456789')
 _JSON_LITERALS = frozenset({"true", "false", "null"})
+_DISCRIMINATORS = frozenset({"type", "kind"})
 _SELF_EXPLAINING = frozenset({"enum", "const", "type", "required", "pattern"})
 
 
@@ -58,9 +59,48 @@ def _expected(error: jsonschema.ValidationError) -> str:  # noqa: PLR0911 - one 
     return f"{keyword} {json.dumps(value)}"
 
 
-def _schema_violation(error: jsonschema.ValidationError) -> ContractViolation:
-    message = f"expected {_expected(error)}"
-    if error.validator not in _SELF_EXPLAINING:
+def _rules_out(sub: jsonschema.ValidationError) -> str | None:
+    """Name the discriminator when ``sub`` shows its branch does not apply at all, else None."""
+    path = list(sub.relative_path)
+    if not path and sub.validator == "type":
+        return "(type)"
+    if len(path) == 1 and path[0] in _DISCRIMINATORS and sub.validator in {"const", "enum"}:
+        return str(path[0])
+    return None
+
+
+def _refine(error: jsonschema.ValidationError) -> tuple[jsonschema.ValidationError, str]:
+    """Descend from a failed ``oneOf``/``anyOf`` into the one branch that applies.
+
+    A branch does not apply when the instance has another JSON type or another discriminator
+    (``type``/``kind``) value. Returns the most specific error and, when no branch applies,
+    the allowed discriminator values as the expectation.
+    """
+    if error.validator not in {"oneOf", "anyOf"} or not error.context:
+        return error, ""
+    branches: dict[object, list[jsonschema.ValidationError]] = {}
+    for sub in error.context:
+        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+    plausible = [subs for subs in branches.values() if not any(_rules_out(s) for s in subs)]
+    if len(plausible) == 1:
+        return _refine(max(plausible[0], key=lambda sub: len(sub.relative_path)))
+    if plausible:
+        return error, ""
+    keys = {_rules_out(sub) for sub in error.context} - {None, "(type)"}
+    values = [
+        json.dumps(sub.validator_value)
+        for sub in error.context
+        if sub.validator == "const" and list(sub.relative_path) in ([key] for key in keys)
+    ]
+    if len(keys) == 1 and values:
+        return error, f"{keys.pop()} one of {', '.join(values)}"
+    return error, ""
+
+
+def _schema_violation(top: jsonschema.ValidationError) -> ContractViolation:
+    error, expectation = _refine(top)
+    message = f"expected {expectation or _expected(error)}"
+    if error.validator not in _SELF_EXPLAINING and not expectation:
         message += f" ({error.message})"
     return ContractViolation(
         pointer=json_pointer(error.absolute_path), rule=f"schema:{error.validator}", message=message

@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from jsonschema import Draft202012Validator, ValidationError, validators
-from referencing import Registry, Resource
+from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 from contracts._paths import schema_dir, schema_path
@@ -73,9 +73,16 @@ def schema_registry() -> Registry[Any]:
     """Return a ``referencing`` registry holding every contract schema under its ``$id``."""
     resources = []
     for path in sorted(schema_dir().glob("*.schema.json")):
-        contents = json.loads(path.read_text(encoding="utf-8"))
-        resources.append((contents["$id"], Resource.from_contents(contents, DRAFT202012)))
+        contents = _without_dialect(json.loads(path.read_text(encoding="utf-8")))
+        resources.append((contents["$id"], DRAFT202012.create_resource(contents)))
     return Registry().with_resources(resources)
+
+
+def _without_dialect(schema: dict[str, Any]) -> dict[str, Any]:
+    """Drop ``$schema``: python-jsonschema would otherwise switch to its stock validator class
+    (without the ECMA ``pattern``) when a ``$ref`` enters another file. The dialect is fixed
+    (2020-12) by the registry instead."""
+    return {key: value for key, value in schema.items() if key != "$schema"}
 
 
 @functools.lru_cache(maxsize=64)
@@ -85,6 +92,6 @@ def validator_for(contract: str) -> Validator:
     Raises:
         KeyError: ``contract`` has no schema file.
     """
-    schema = json.loads(schema_path(contract).read_text(encoding="utf-8"))
+    schema = _without_dialect(json.loads(schema_path(contract).read_text(encoding="utf-8")))
     validator: Validator = EcmaValidator(schema, registry=schema_registry())
     return validator

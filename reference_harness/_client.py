@@ -2,11 +2,13 @@
 
 Fixture ``client.disconnect_on = {event_type, occurrence}``: on receiving the ``occurrence``-th
 ``run_event`` frame whose event has type ``event_type``, the client keeps that frame, then
-disconnects — it cancels the Run with cause ``CLIENT_DISCONNECTED`` and receives nothing more.
+disconnects — it cancels the Run with cause ``CLIENT_DISCONNECTED`` (scheduled on the event loop,
+as a server notices a disconnect) and receives nothing more.
 """
 
 from __future__ import annotations
 
+import asyncio
 import copy
 from typing import TYPE_CHECKING, Any
 
@@ -46,4 +48,6 @@ class SimulatedClient:
         self._seen += 1
         if self._seen == self._occurrence:
             self.disconnected = True
-            self._scope.cancel("CLIENT_DISCONNECTED")
+            # The server notices a disconnect asynchronously: the cancel runs on the event loop as
+            # soon as the Run's work next waits (e.g. on the model call or tool it just started).
+            asyncio.get_running_loop().call_soon(self._scope.cancel, "CLIENT_DISCONNECTED")

@@ -241,6 +241,9 @@ class Harness:
     ) -> tuple[DiagnosisRun, dict[str, Any] | None]:
         trace = ctx.trace
         if outcome is None or not ctx.pass_release_gate():
+            for record in ctx.ledger.documents():  # no invocation outlives its Run as PROJECTING
+                if record["status"] == "PROJECTING":
+                    ctx.ledger.fail(record["tool_call_id"], "CANCELLED")
             row = self._store.finish_run(
                 ctx.run_id,
                 state="CANCELLED",

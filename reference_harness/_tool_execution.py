@@ -60,8 +60,10 @@ async def execute_tool(
         RunCancelledError: the Run was cancelled before or during the execution (the invocation
             is then ``ERROR``/``ERROR`` ``CANCELLED`` if it had started).
     """
-    ctx.check_open()
     tool_call_id = record["tool_call_id"]
+    if ctx.gate_closed:  # accepted, but the gate closed before it could start
+        ctx.ledger.fail(tool_call_id, "CANCELLED")
+        raise RunCancelledError
     tool_name = record["tool_name"]
     arguments = record["arguments"]
     call = AcceptedToolCall(

@@ -17,9 +17,13 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
+from conformance.cli._cmd_demo import demo
 from conformance.cli._cmd_diff import diff
 from conformance.cli._cmd_gate import gate
+from conformance.cli._cmd_run import run
+from conformance.cli._cmd_serve import serve
 from conformance.cli._cmd_spec import spec_app
+from conformance.cli._cmd_trace import trace
 from conformance.cli._cmd_validate import validate
 from conformance.cli._cmd_verify import verify
 from conformance.cli._errors import EXIT_SETUP
@@ -62,10 +66,14 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 app.command("verify")(verify)
+app.command("run")(run)
 app.command("gate")(gate)
 app.command("diff")(diff)
+app.command("demo")(demo)
+app.command("serve")(serve)
 app.command("validate")(validate)
 app.add_typer(spec_app)
+app.command("trace")(trace)
 
 
 def main() -> None:

@@ -38,7 +38,7 @@ def verify(
         check_report_dir(report)
     schemas = kit_schemas_dir()
     with step_progress(out, len(STEP_NAMES)) as progress:
-        result = run_verify(repo, schemas, on_start=progress.start, on_end=progress.end)
+        result = run_verify(repo, schemas, progress=progress)
     rows = [[s.name, s.status.value, s.detail, f"{s.seconds:.2f}"] for s in result.steps]
     out.table(f"srdh verify {repo}", ["step", "status", "detail", "seconds"], rows)
     verdict = "PASSED" if result.passed else "FAILED"

@@ -6,11 +6,13 @@ is not importable contributes nothing (its commands then fail earlier with a set
 
 from __future__ import annotations
 
+from conformance.adapters import AdapterError
 from conformance.cli._errors import CliSetupError
 from conformance.gate import GateSetupError
 from conformance.openspec import ParseError
 from conformance.reports import ReportDirError, SchemaEnumError
 from conformance.schemadiff import SchemaDiffError
+from conformance.suite import CatalogueError, SuiteSetupError
 from contracts import ContractError
 
 __all__ = ["describe", "kit_error_families"]
@@ -23,6 +25,9 @@ def kit_error_families() -> tuple[type[BaseException], ...]:
         GateSetupError,
         SchemaDiffError,
         ContractError,
+        AdapterError,
+        SuiteSetupError,
+        CatalogueError,
         ParseError,
         ReportDirError,
         SchemaEnumError,

@@ -20,6 +20,7 @@ from conformance.reports._model import (
     Status,
     StepResult,
     Versions,
+    matrix_from_results,
     normalize_level,
 )
 from conformance.reports._svg import render_svg
@@ -47,6 +48,7 @@ __all__ = [
     "Versions",
     "build_diagrams",
     "check_report_dir",
+    "matrix_from_results",
     "normalize_level",
     "property_enum",
     "render_html",

@@ -20,6 +20,7 @@ __all__ = [
     "Status",
     "StepResult",
     "Versions",
+    "matrix_from_results",
     "normalize_level",
 ]
 
@@ -180,3 +181,27 @@ class Report:
         """
         steps_ok = all(s.status is Status.PASSED for s in self.steps)
         return steps_ok and self.compliance()["MUST"].compliant
+
+
+MATRIX_RESULT_COLUMNS = ("level", "result", "examples")
+"""Columns of :func:`matrix_from_results`."""
+
+
+def matrix_from_results(
+    requirements: tuple[RequirementResult, ...],
+) -> tuple[tuple[MatrixRow, ...], tuple[str, ...]]:
+    """A traceability matrix of the results alone (requirement → scenario → outcome).
+
+    Used when no richer matrix (spec ↔ Gherkin ↔ tests) is available.
+    """
+    rows = tuple(
+        MatrixRow(
+            req.requirement_id,
+            sc.scenario_id,
+            sc.name,
+            {"level": req.level, "result": sc.status.value, "examples": str(sc.examples)},
+        )
+        for req in requirements
+        for sc in req.scenarios
+    )
+    return rows, MATRIX_RESULT_COLUMNS

@@ -7,6 +7,20 @@ spec side (lint, traceability, gate) is the repository's ``openspec/``.
 """
 
 from conformance.verify._outcome import Outcome, VerifyContext
-from conformance.verify._runner import STEP_NAMES, VerifyResult, run_verify
+from conformance.verify._runner import (
+    DEFAULT_STEPS,
+    STEP_NAMES,
+    VerifyProgress,
+    VerifyResult,
+    run_verify,
+)
 
-__all__ = ["STEP_NAMES", "Outcome", "VerifyContext", "VerifyResult", "run_verify"]
+__all__ = [
+    "DEFAULT_STEPS",
+    "STEP_NAMES",
+    "Outcome",
+    "VerifyContext",
+    "VerifyProgress",
+    "VerifyResult",
+    "run_verify",
+]

@@ -103,7 +103,7 @@ def schemas_and_examples(ctx: VerifyContext) -> Outcome:
         f"{len(CONTRACTS)} schemas, {counts['valid']} valid + {counts['invalid']} invalid examples"
     )
     if problems:
-        return failed(f"{detail}; {len(problems)} problem(s), first: {problems[0]}")
+        return failed(f"{detail}; {len(problems)} problem(s), first: {problems[0]}", problems)
     return passed(detail)
 
 

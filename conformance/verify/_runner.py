@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from conformance.reports import Status, StepResult
 from conformance.verify._checks import (
@@ -18,13 +18,13 @@ from conformance.verify._kit_steps import conformance_suite, mutant_selftest, tr
 from conformance.verify._outcome import Outcome, VerifyContext
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from pathlib import Path
 
-__all__ = ["STEP_NAMES", "VerifyResult", "run_verify"]
+__all__ = ["DEFAULT_STEPS", "STEP_NAMES", "VerifyProgress", "VerifyResult", "run_verify"]
 
 
-_STEPS: tuple[tuple[str, Callable[[VerifyContext], Outcome]], ...] = (
+DEFAULT_STEPS: tuple[tuple[str, Callable[[VerifyContext], Outcome]], ...] = (
     ("spec lint", spec_lint),
     ("schemas + examples", schemas_and_examples),
     ("freeze lock", partial(check_module_tool, "contracts.freeze")),
@@ -35,8 +35,18 @@ _STEPS: tuple[tuple[str, Callable[[VerifyContext], Outcome]], ...] = (
     ("gate status", gate_status),
 )
 
-STEP_NAMES = tuple(name for name, _ in _STEPS)
+STEP_NAMES = tuple(name for name, _ in DEFAULT_STEPS)
 """The steps of ``srdh verify``, in the order they run."""
+
+
+class VerifyProgress(Protocol):
+    """Receives progress: ``start(step name)`` before a step, ``end(result)`` after it."""
+
+    def start(self, name: str) -> None:
+        """A step begins."""
+
+    def end(self, result: StepResult) -> None:
+        """A step ended."""
 
 
 @dataclass(frozen=True)
@@ -61,27 +71,28 @@ def run_verify(
     repo: Path,
     kit_schemas: Path,
     *,
-    on_start: Callable[[str], None] | None = None,
-    on_end: Callable[[StepResult], None] | None = None,
+    progress: VerifyProgress | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    steps: Sequence[tuple[str, Callable[[VerifyContext], Outcome]]] = DEFAULT_STEPS,
 ) -> VerifyResult:
     """Run every step on ``repo`` (its ``openspec/``) and the kit's schemas in ``kit_schemas``.
 
-    ``on_start``/``on_end`` report progress. A step raises nothing the kit documents: such errors
-    become FAILED steps inside the step functions; anything else propagates (a kit bug).
+    ``steps`` defaults to :data:`DEFAULT_STEPS`; ``clock`` (seconds) times each step;
+    ``progress`` is told when each step starts and ends. The kit's documented errors become
+    FAILED steps inside the step functions; anything else propagates (a kit bug).
     """
     ctx = VerifyContext(repo=repo, kit_schemas=kit_schemas)
     results: list[StepResult] = []
     payloads: dict[str, Any] = {}
-    for name, step in _STEPS:
-        if on_start is not None:
-            on_start(name)
+    for name, step in steps:
+        if progress is not None:
+            progress.start(name)
         began = clock()
         outcome = step(ctx)
         result = StepResult(name, outcome.status, outcome.detail, max(0.0, clock() - began))
         results.append(result)
         if outcome.payload is not None:
             payloads[name] = outcome.payload
-        if on_end is not None:
-            on_end(result)
+        if progress is not None:
+            progress.end(result)
     return VerifyResult(tuple(results), payloads)

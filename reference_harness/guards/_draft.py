@@ -28,12 +28,14 @@ _OBSERVATION = "OBSERVATION"
 _NEGATIVE = "NEGATIVE_OBSERVATION"
 
 
-def _citation(kind: str, view: InvocationView | None, at: tuple[object, ...]) -> Violation | None:
-    """Return the violation of one Tool Call ID cited by an analysis of `kind`, if any."""
+def _citation_code(kind: str, view: InvocationView) -> str | None:
+    """Return the code of a known invocation cited by an analysis of `kind`, or None if allowed.
+
+    One code per citation, the most fundamental first: ERROR evidence (READY with an in-band
+    error, or ERROR), then not READY (PROJECTING), then the kind rules of NO_EVIDENCE.
+    """
     code: str | None = None
-    if view is None:
-        code = ViolationCode.UNKNOWN_TOOL_CALL_ID
-    elif view.evidence_status == ERROR:
+    if view.evidence_status == ERROR:
         code = ViolationCode.ERROR_EVIDENCE_CITED
     elif view.status != READY:
         code = ViolationCode.INVOCATION_NOT_READY
@@ -41,22 +43,22 @@ def _citation(kind: str, view: InvocationView | None, at: tuple[object, ...]) ->
         code = ViolationCode.NO_EVIDENCE_NOT_NEGATIVE
     elif view.evidence_status != NO_EVIDENCE and kind == _NEGATIVE:
         code = ViolationCode.NEGATIVE_WITHOUT_NO_EVIDENCE
-    return None if code is None else Violation(code, pointer(at))
+    return code
 
 
 def _analysis(
     index: int, analysis: dict[str, Any], views: Mapping[str, InvocationView]
 ) -> Iterator[Violation]:
+    """Yield the violations of analysis `index`: each citation, then scope, then evidence."""
     kind = analysis["kind"]
     found_evidence = False
     scope_too_wide = False
     for position, tool_call_id in enumerate(analysis["tool_call_ids"]):
         view = views.get(tool_call_id)
-        violation = _citation(kind, view, ("analyses", index, "tool_call_ids", position))
-        if violation is not None:
-            yield violation
-            continue
-        if view is None:  # unreachable: an unknown id is a violation
+        code = ViolationCode.UNKNOWN_TOOL_CALL_ID if view is None else _citation_code(kind, view)
+        if code is not None or view is None:
+            at = ("analyses", index, "tool_call_ids", position)
+            yield Violation(code or ViolationCode.UNKNOWN_TOOL_CALL_ID, pointer(at))
             continue
         found_evidence = found_evidence or view.evidence_status == EVIDENCE_FOUND
         if kind == _NEGATIVE and view.query_scope is not None:

@@ -16,4 +16,4 @@ def repair_request(violations: Iterable[Violation]) -> dict[str, list[dict[str, 
     Only violation codes and pointers, in the given order: never draft text, never Tool payloads
     (DESIGN section 5). The shape is the `data` of the STRUCTURAL_REPAIR_REQUESTED trace event.
     """
-    return {"violations": [{"code": v.code, "pointer": v.pointer} for v in violations]}
+    return {"violations": [{"code": str(v.code), "pointer": v.pointer} for v in violations]}

@@ -4,10 +4,12 @@ A submitted document is first walked once (iteratively, linear in its size) to m
 JSON value the validators and the RFC 8785 encoder can take: only JSON types, string keys, bounded
 nesting, integers within the I-JSON safe range, finite floats, strings without lone surrogates.
 Then the contract's JSON Schema validator (`contracts.validator_for`) reports every schema error;
-then the Pydantic model is built. Every failure becomes a `SCHEMA_INVALID` violation with the JSON
-pointer of the offending value, except two that have their own stable code: an analysis without
-Tool Call IDs (`MISSING_TOOL_CALL_IDS`) and a knowledge item without references
-(`ITEM_WITHOUT_REFERENCES`).
+then the contract invariants (`contracts.check_invariants`) run; the Pydantic model is built last.
+Every failure becomes a `SCHEMA_INVALID` violation with the JSON pointer of the offending value,
+except those with their own stable code: an analysis without Tool Call IDs
+(`MISSING_TOOL_CALL_IDS`), a knowledge item without references (`ITEM_WITHOUT_REFERENCES`),
+duplicate analysis/item ids (`DUPLICATE_ANALYSIS_ID`, `DUPLICATE_ITEM_ID`) and a reference to a
+call other than the lookup (`REFERENCE_OTHER_CALL`).
 """
 
 from __future__ import annotations

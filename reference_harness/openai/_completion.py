@@ -98,15 +98,23 @@ class _Partial:
     id: object = MISSING
     name: object = None
     arguments: str = ""
+    null_id: bool = False
+
+    def presented_id(self) -> object:
+        """The first non-null id sent; ``None`` if only ``null`` was; ``MISSING`` if none was."""
+        if self.id is MISSING and self.null_id:
+            return None
+        return self.id
 
 
 def from_chunks(chunks: Iterable[object]) -> Completion:
     """Assemble a streamed completion from its ``chat.completion.chunk`` JSON objects.
 
     Content deltas are concatenated. Tool-call deltas are accumulated by ``index``: the id is the
-    first one any delta of that index carried (``null`` does not count as carrying one; ``""``
-    does), ``MISSING`` if none did; the name is the first one sent; argument fragments are
-    concatenated, then parsed as JSON (kept as text if they do not parse).
+    first non-null one any delta of that index carried (``""`` counts), ``MISSING`` if no delta
+    had an ``id`` key; the name is the first one sent; argument fragments are
+    concatenated, then parsed as JSON (kept as text if they do not parse). If the deltas of an
+    index carried only ``"id": null``, the id is ``None`` (the key was sent, with null).
 
     Raises:
         MalformedCompletionError: the stream ended without a ``finish_reason`` (it was cut).
@@ -136,14 +144,17 @@ def from_chunks(chunks: Iterable[object]) -> Completion:
         reason = "the stream ended before any choice carried a finish_reason"
         raise MalformedCompletionError(reason)
     calls_out = tuple(
-        RawToolCall(p.id, p.name, parse_json_or_text(p.arguments)) for p in partials.values()
+        RawToolCall(p.presented_id(), p.name, parse_json_or_text(p.arguments))
+        for p in partials.values()
     )
     text = "".join(content) if saw_content or not partials else None
     return Completion(text, calls_out)
 
 
 def _accumulate(partial: _Partial, delta: Mapping[str, object]) -> None:
-    if partial.id is MISSING and delta.get("id") is not None:
+    if "id" in delta and delta["id"] is None:
+        partial.null_id = True
+    elif partial.id is MISSING and "id" in delta:
         partial.id = delta["id"]
     function = delta.get("function")
     if isinstance(function, dict):

@@ -1,14 +1,16 @@
 """The chat entry over server-sent events (Starlette + sse-starlette + uvicorn).
 
 ``create_app(harness_factory=…, public_entry=…)`` builds the app (routes in :mod:`._app`);
-``serve(host, port, repo, public_entry=…)`` runs it in the foreground for ``srdh serve``;
+``serve(host, port, harness_factory=…, public_entry=…)`` runs it in the foreground for
+``srdh serve`` (:func:`openai_harness_factory` builds Harnesses on the OpenAI-compatible ports);
 :class:`LoopbackServer` runs it on ``127.0.0.1`` in a thread for tests.
 """
 
 from reference_harness.sse._app import INTERNAL_CHAT_PATH, PUBLIC_CHAT_PATH, PublicEntry, create_app
+from reference_harness.sse._factory import openai_harness_factory
 from reference_harness.sse._request import ChatRequest, ChatRequestError, parse_chat_request
 from reference_harness.sse._runs import ActiveRun, ChatHarness, TraceLog
-from reference_harness.sse._serve import LoopbackServer, serve_app
+from reference_harness.sse._serve import LoopbackServer, serve, serve_app
 
 __all__ = [
     "INTERNAL_CHAT_PATH",
@@ -21,6 +23,8 @@ __all__ = [
     "PublicEntry",
     "TraceLog",
     "create_app",
+    "openai_harness_factory",
     "parse_chat_request",
+    "serve",
     "serve_app",
 ]

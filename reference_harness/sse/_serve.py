@@ -13,12 +13,17 @@ from typing import TYPE_CHECKING, Final, Self
 
 import uvicorn
 
+from reference_harness.sse._app import PublicEntry, create_app
+
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import TracebackType
 
     from starlette.applications import Starlette
 
-__all__ = ["LoopbackServer", "serve_app"]
+    from reference_harness.sse._runs import ChatHarness
+
+__all__ = ["LoopbackServer", "serve", "serve_app"]
 
 _STOP_WAIT_S: Final = 60.0
 
@@ -26,6 +31,22 @@ _STOP_WAIT_S: Final = 60.0
 def serve_app(app: Starlette, host: str, port: int) -> None:
     """Serve ``app`` on ``host:port`` until interrupted (SIGINT/SIGTERM); blocking."""
     uvicorn.run(app, host=host, port=port, log_level="warning", lifespan="on")
+
+
+def serve(
+    host: str,
+    port: int,
+    *,
+    harness_factory: Callable[[], ChatHarness],
+    public_entry: PublicEntry,
+) -> None:
+    """Serve the chat entry (``srdh serve``) until interrupted; blocking.
+
+    ``public_entry`` is the phase gate's decision for the repository (``LEGACY`` until stage 6B
+    is archived and committed); the caller computes it (``conformance.gate.public_entry_of``):
+    ``reference_harness`` does not import the kit.
+    """
+    serve_app(create_app(harness_factory=harness_factory, public_entry=public_entry), host, port)
 
 
 class LoopbackServer:

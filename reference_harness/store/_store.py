@@ -59,7 +59,6 @@ BUSY_TIMEOUT_S = 5.0
 """Seconds SQLite waits for another writer's lock before a write fails (no retry follows)."""
 
 _WRITE = "srdh_write"
-_SEED = "<seed>"
 _PUBLIC_INTERNAL_ERROR = {"kind": "PUBLIC_ERROR", "public_error": {"error_code": "INTERNAL_ERROR"}}
 
 Intent = Literal["DIAGNOSIS", "KNOWLEDGE_QUERY"]
@@ -309,12 +308,9 @@ class RunStore:
             rows.append(row_of(document))
         if not rows:
             return
-        try:
-            with self._write() as connection:
-                connection.execute(insert(diagnosis_run), rows)
-        except IntegrityError as error:
-            detail = "a seeded run_id or (session_id, seq) pair is already stored"
-            raise DuplicateRunError(_SEED, detail) from error
+        with self._write() as connection:
+            _refuse_clashes(connection, rows)
+            connection.execute(insert(diagnosis_run), rows)
 
     # ------------------------------------------------------------------------------------ reads
 
@@ -419,6 +415,30 @@ class RunStore:
         if row["state"] in TERMINAL_STATES:
             raise TerminalStateError(run_id, row["state"])
         return document_of_row(row)
+
+
+def _refuse_clashes(connection: Connection, rows: list[dict[str, object]]) -> None:
+    """Raise DuplicateRunError naming the first seeded Run whose id or session seq is taken.
+
+    Runs inside the seed's write transaction, so nothing can slip in between check and insert.
+    """
+    seen_ids: set[object] = set()
+    seen_seqs: set[tuple[object, object]] = set()
+    t = diagnosis_run
+    for row in rows:
+        run_id, key = row["run_id"], (row["session_id"], row["seq"])
+        stored = connection.execute(
+            select(t.c.run_id).where(
+                (t.c.run_id == run_id) | ((t.c.session_id == key[0]) & (t.c.seq == key[1]))
+            )
+        ).first()
+        if run_id in seen_ids or (stored is not None and stored.run_id == run_id):
+            raise DuplicateRunError(str(run_id), "a diagnosis_run row has this run_id")
+        if key in seen_seqs or stored is not None:
+            detail = f"session {key[0]!r} already has a Run with seq {key[1]}"
+            raise DuplicateRunError(str(run_id), detail)
+        seen_ids.add(run_id)
+        seen_seqs.add(key)
 
 
 _TERMINAL_COLUMNS = ("state", "published_result", "fallback_type", "error_code", "finished_at_ms")

@@ -40,15 +40,14 @@ class GitRepo:
         return done.stdout
 
     @classmethod
-    def create(cls, root: Path) -> GitRepo:
+    def create(cls, root: Path, *, initial_commit: bool = True) -> GitRepo:
         root.mkdir(parents=True, exist_ok=True)
         repo = cls(root)
         repo.git("init", "-q", "-b", "main")
-        repo.git("config", "commit.gpgsign", "false")
         (root / "openspec" / "changes" / "archive").mkdir(parents=True)
         (root / "openspec" / "config.yaml").write_text("schema: spec-driven\n")
-        repo.git("add", "openspec/config.yaml")
-        repo.git("commit", "-q", "-m", "init")
+        if initial_commit:
+            repo.commit_all("init")
         return repo
 
     def archive_dir(self, change_id: str, date: str = "2026-07-21") -> Path:

@@ -102,25 +102,29 @@ def test_gate_decision_matches_reference_on_states(layout, stage) -> None:
 
 
 def _build(make_git_repo, root: Path, layout: list[Spec]):
-    repo = make_git_repo(root)
+    repo = make_git_repo(root, initial_commit=False)
     later: list[tuple[Path, str]] = []
+    to_add = ["openspec/config.yaml"]
     for change, spec in zip(CHANGES, layout, strict=True):
         if spec.presence == "active":
             repo.write_active(change.change_id)
         elif spec.archived:
             folder = repo.write_archive(change.change_id)
             if spec.finish != "never_added":
-                repo.git("add", str(folder))
+                to_add.append(str(folder))
             later.append((folder, spec.finish))
-    repo.git("commit", "-q", "--allow-empty", "-m", "layout")
+    repo.git("add", "--", *to_add)
+    repo.git("commit", "-q", "-m", "layout")
+    staged = []
     for folder, finish in later:
         if finish == "modified":
             (folder / "proposal.md").write_text("# edited after commit\n")
-        elif finish == "staged":
-            (folder / "extra.md").write_text("staged, not committed\n")
-            repo.git("add", str(folder / "extra.md"))
-        elif finish == "untracked":
-            (folder / "extra.md").write_text("never added\n")
+        elif finish in {"staged", "untracked"}:
+            (folder / "extra.md").write_text(f"{finish}, not committed\n")
+            if finish == "staged":
+                staged.append(str(folder / "extra.md"))
+    if staged:
+        repo.git("add", "--", *staged)
     return repo
 
 

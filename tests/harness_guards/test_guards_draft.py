@@ -82,6 +82,25 @@ def test_an_id_that_is_no_invocation_of_this_run_is_unknown(build, cited):
     assert codes(verdict) == [("UNKNOWN_TOOL_CALL_ID", "/analyses/0/tool_call_ids/1")]
 
 
+def test_an_entry_filed_under_another_id_is_unknown(build):
+    """An invocation whose own Tool Call ID differs from its mapping key is not citable by key."""
+    invocations = {"call_1": build.invocation("call_1"), "call_2": build.invocation("call_3")}
+    submitted = build.draft(build.analysis("a1", "OBSERVATION", "call_1", "call_2"))
+    verdict = check_draft(submitted, run_id=RUN, invocations=invocations)
+    assert codes(verdict) == [("UNKNOWN_TOOL_CALL_ID", "/analyses/0/tool_call_ids/1")]
+
+
+def test_an_inverted_scope_is_schema_invalid_not_too_wide(build):
+    """A scope ending before it starts breaks the QueryScope invariant: SCHEMA_INVALID there."""
+    invocations = build.by_id(build.invocation("call_1", evidence="NO_EVIDENCE"))
+    inverted = build.scope(start_ms=build.END_MS, end_ms=build.END_MS - 1)
+    submitted = build.draft(
+        build.analysis("a1", "NEGATIVE_OBSERVATION", "call_1", the_scope=inverted)
+    )
+    verdict = check_draft(submitted, run_id=RUN, invocations=invocations)
+    assert codes(verdict) == [("SCHEMA_INVALID", "/analyses/0/scope/time_range/end_ms")]
+
+
 def test_a_projecting_invocation_is_not_ready(build):
     """An analysis citing an invocation still PROJECTING is INVOCATION_NOT_READY."""
     invocations = build.by_id(

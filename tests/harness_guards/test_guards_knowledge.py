@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from contracts import KnowledgeAnswer
-from reference_harness.guards import canonical_release, check_knowledge_answer
+from reference_harness.guards import (
+    canonical_release,
+    check_knowledge_answer,
+    repair_request,
+    safe_fallback,
+)
 
 RUN = "run-1"
 
@@ -32,6 +37,29 @@ def test_field_case_7_a_fabricated_document_id_is_rejected(build):
     assert not verdict.valid
     assert verdict.document is None
     assert codes(verdict) == [("FABRICATED_DOCUMENT_ID", "/items/0/references/1/document_id")]
+
+
+def test_field_case_7_a_repair_still_citing_d9_ends_in_a_sourceless_fallback(build):
+    """Initial answer and its repair both cite d9: both rejected, fallback has no sources."""
+    invocations = build.by_id(build.lookup("call_1", "d1", "d2"))
+    first = build.answer("call_1", ("i1", [("call_1", "d1"), ("call_1", "d9")]))
+    repaired = build.answer("call_1", ("i1", [("call_1", "d9")]), ("i2", [("call_1", "d2")]))
+    verdicts = [
+        check_knowledge_answer(body, run_id=RUN, invocations=invocations)
+        for body in (first, repaired)
+    ]
+    assert [codes(v) for v in verdicts] == [
+        [("FABRICATED_DOCUMENT_ID", "/items/0/references/1/document_id")],
+        [("FABRICATED_DOCUMENT_ID", "/items/0/references/0/document_id")],
+    ]
+    assert repair_request(verdicts[0].violations) == {
+        "violations": [
+            {"code": "FABRICATED_DOCUMENT_ID", "pointer": "/items/0/references/1/document_id"}
+        ]
+    }
+    fallback = safe_fallback("EVIDENCE_VALIDATION_FAILED").model_dump(mode="json")
+    assert fallback["verified_sources"] == []
+    assert fallback["message_code"] == "EVIDENCE_NOT_VERIFIED"
 
 
 @pytest.mark.parametrize(

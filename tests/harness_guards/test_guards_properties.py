@@ -8,10 +8,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from contracts import Violation as TraceViolation
-from contracts import check_invariants
+from contracts import check_invariants, validate_document
 from reference_harness.guards import (
     ViolationCode,
     build_snapshot,
+    canonical_release,
     check_draft,
     check_knowledge_answer,
 )
@@ -127,11 +128,13 @@ def test_check_draft_never_raises_on_any_json_value(document):
 def test_draft_shaped_values_get_a_verdict_and_valid_ones_a_sound_snapshot(
     build, document, evidence
 ):
-    """Draft-shaped values never raise; an accepted one snapshots to a contract-valid snapshot."""
+    """Draft-shaped values never raise; an accepted one is released byte-identical and snapshots
+    to a contract-valid snapshot whose citations obey the evidence rules."""
     invocations = some_invocations(build, evidence)
     verdict = check_draft(document, run_id=RUN, invocations=invocations)
     assert {v.code for v in verdict.violations} <= CODES
     if verdict.valid:
+        assert canonical_release(verdict.document) == canonical_release(document)
         snapshot = build_snapshot(run_id=RUN, document=verdict.document, invocations=invocations)
         as_json = snapshot.model_dump(mode="json", exclude_none=True)
         assert check_invariants("verified-snapshot", as_json) == []
@@ -140,6 +143,23 @@ def test_draft_shaped_values_get_a_verdict_and_valid_ones_a_sound_snapshot(
                 evidence = invocations[cited].evidence_status.value
                 assert evidence != "ERROR"
                 assert (evidence == "NO_EVIDENCE") == (analysis["kind"] == "NEGATIVE_OBSERVATION")
+
+
+STRUCTURAL = {
+    "SCHEMA_INVALID",
+    "MISSING_TOOL_CALL_IDS",
+    "DUPLICATE_ANALYSIS_ID",
+}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(document=draft_like)
+def test_structural_verdict_agrees_with_the_contracts_validation(document):
+    """The guard finds a structural fault iff `contracts.validate_document` finds one."""
+    verdict = check_draft(document, run_id=RUN, invocations={})
+    guard_says_malformed = any(v.code in STRUCTURAL for v in verdict.violations)
+    contracts_say_malformed = bool(validate_document(document, "diagnosis-draft"))
+    assert guard_says_malformed == contracts_say_malformed
 
 
 class CountingMapping(Mapping):

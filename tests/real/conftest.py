@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
 from reference_harness.openai import OpenAIConfig
 from reference_harness.openai.testing import ScriptedOpenAIServer
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 TIMEOUT_S = 2.0
 """Per-call timeout of the adapters under test: bounds every blocking call of these tests."""

@@ -1,21 +1,25 @@
-"""The OpenAI-compatible ports against the scripted server: requests sent, answers read untouched."""
+"""The OpenAI-compatible ports against the scripted server: what is sent, what is read back."""
 
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 import pytest
 
 from reference_harness.openai import OpenAIAgent, OpenAIConfig, OpenAIReviewer, OpenAIRouter
-from reference_harness.openai.testing import ScriptedOpenAIServer
 from reference_harness.ports import (
     MISSING,
     AgentRequest,
     FinalAnswer,
+    ReviewRequest,
     RouterRequest,
     ToolCallsAnswer,
     ToolSpec,
 )
+
+if TYPE_CHECKING:
+    from reference_harness.openai.testing import ScriptedOpenAIServer
 
 _SPEC = ToolSpec(
     "search_logs",
@@ -37,7 +41,7 @@ def _agent_request() -> AgentRequest:
 def test_router_returns_the_intent_of_a_json_answer(
     server: ScriptedOpenAIServer, config: OpenAIConfig
 ) -> None:
-    """The Router port sends one request marked ROUTER and returns the intent value the model wrote."""
+    """The Router port sends one request marked ROUTER and returns the intent the model wrote."""
     server.enqueue("ROUTER", {"kind": "intent", "intent": "KNOWLEDGE_QUERY"})
     answer = OpenAIRouter(config).classify(RouterRequest("what is a runbook?"), threading.Event())
     assert answer.content == "KNOWLEDGE_QUERY"
@@ -160,8 +164,6 @@ def test_reviewer_sends_only_the_snapshot(
         def model_dump_json(self, *, exclude_none: bool) -> str:
             assert exclude_none
             return '{"digest": "ab"}'
-
-    from reference_harness.ports import ReviewRequest
 
     request = ReviewRequest(_Snapshot())  # type: ignore[arg-type]
     answer = OpenAIReviewer(config).review(request, threading.Event())

@@ -39,7 +39,7 @@ _REQUEST = AgentRequest(
 def test_fault_is_one_request_and_model_unavailable(
     server: ScriptedOpenAIServer, config: OpenAIConfig, fault: Fault
 ) -> None:
-    """Invalid JSON, 429, 500, 503, a reset and a cut body each raise ModelUnavailable after one request."""
+    """Invalid JSON, 429, 500, 503, a reset, a cut body: one request each, ModelUnavailable."""
     server.enqueue("DIAGNOSIS_AGENT", fault)
     with pytest.raises(ModelUnavailable):
         OpenAIAgent(config).step(_REQUEST, threading.Event())
@@ -56,7 +56,7 @@ def test_no_answer_is_one_request_and_model_timeout(server: ScriptedOpenAIServer
 
 
 def test_fixture_error_turns_map_to_their_outcomes(server: ScriptedOpenAIServer) -> None:
-    """The fixture's ``error: UNAVAILABLE`` and ``error: TIMEOUT`` turns become the two port errors."""
+    """The fixture's ``error: UNAVAILABLE`` / ``error: TIMEOUT`` turns become the port errors."""
     config = OpenAIConfig(server.base_url, "m", "k", timeout_s=0.2)
     server.enqueue(
         "SEMANTIC_GUARD",
@@ -80,7 +80,7 @@ def test_fixture_error_turns_map_to_their_outcomes(server: ScriptedOpenAIServer)
 def test_empty_tool_call_id_is_one_request_passed_through(
     server: ScriptedOpenAIServer, config: OpenAIConfig
 ) -> None:
-    """A tool call with an empty id is one request; the ``""`` reaches the Harness to be rejected."""
+    """A tool call with an empty id is one request; ``""`` reaches the Harness to be rejected."""
     call = {"id": "", "name": "list_alerts", "arguments": {}}
     server.enqueue("DIAGNOSIS_AGENT", {"kind": "tool_calls", "tool_calls": [call]})
     answer = OpenAIAgent(config).step(_REQUEST, threading.Event())

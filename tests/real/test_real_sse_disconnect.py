@@ -10,9 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
@@ -24,6 +22,10 @@ from reference_harness.openai import OpenAIAgent, OpenAIConfig, OpenAIReviewer, 
 from reference_harness.openai.testing import Fault, Hold, ScriptedOpenAIServer
 from reference_harness.sse import INTERNAL_CHAT_PATH, LoopbackServer, TraceLog, create_app
 from reference_harness.store import RunStore
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
 
 WAIT_S = 30.0
 """Bound of every wait on an event in these tests."""

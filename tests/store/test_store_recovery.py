@@ -58,9 +58,13 @@ def test_store_seed_is_all_or_nothing(store, helpers) -> None:
         store.seed([good, broken])
     assert store.list_session("s") == []
     clash = fallback.model_copy(update={"run_id": "clash", "seq": good.seq})
-    with pytest.raises(DuplicateRunError):
+    with pytest.raises(DuplicateRunError, match=r"'clash'.*seq 1"):
         store.seed([good, clash])
     assert store.list_session("s") == []
+    store.seed([good])
+    with pytest.raises(DuplicateRunError, match=r"'s-r1' already exists: .*run_id"):
+        store.seed([fallback, good])
+    assert store.list_session("s") == [good]
 
 
 def test_store_missing_folder_is_one_clear_error(tmp_path) -> None:

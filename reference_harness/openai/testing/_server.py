@@ -212,6 +212,11 @@ class ScriptedOpenAIServer:
         with self._changed:
             return {c: len(q) for c, q in self._scripts.items() if q}
 
+    def script_errors(self) -> tuple[str, ...]:
+        """Requests that found no reply (script exhausted) or no component marker, in order."""
+        with self._changed:
+            return tuple(self._errors)
+
     def check_consumed(self) -> None:
         """Raise unless every script was consumed and no request went unanswered by the script.
 

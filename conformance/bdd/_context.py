@@ -1,0 +1,97 @@
+"""The per-scenario state shared by the Given, When and Then steps."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from conformance.fixtures import FixtureBuilder
+
+if TYPE_CHECKING:
+    import pytest
+
+    from conformance.adapters import Adapter
+
+__all__ = ["ScenarioContext", "scenario_identity", "scenario_name"]
+
+_ID_CHARS = re.compile(r"[^A-Za-z0-9._:-]+")
+_MAX_ID = 128
+
+
+@dataclass
+class ScenarioContext:
+    """What one Gherkin scenario has built and observed so far.
+
+    Attributes:
+        iut: the adapter of the implementation under test.
+        builder: the Scenario Fixture under construction (Given steps).
+        fixture: the fixture that was run (When), ``None`` before.
+        observations: the RunObservations of the fixture's runs, in order.
+        contracts: the stage-zero contract data read by contract-only scenarios
+            (``"component-registry"``, ``"phase-plan"``).
+    """
+
+    iut: Adapter | None = None
+    builder: FixtureBuilder = field(default_factory=FixtureBuilder)
+    fixture: dict[str, Any] | None = None
+    observations: list[dict[str, Any]] = field(default_factory=list)
+    contracts: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def observation(self) -> dict[str, Any]:
+        """The (first) RunObservation.
+
+        Raises:
+            AssertionError: no run happened yet (a Then step before any When).
+        """
+        assert self.observations, "no Run was executed before this Then step"  # noqa: S101
+        return self.observations[0]
+
+    @property
+    def ran_fixture(self) -> dict[str, Any]:
+        """The fixture that was run.
+
+        Raises:
+            AssertionError: no run happened yet.
+        """
+        assert self.fixture is not None, "no Run was executed before this Then step"  # noqa: S101
+        return self.fixture
+
+
+def _marker_value(item: pytest.Item, name: str) -> str | None:
+    marker = item.get_closest_marker(name)
+    return str(marker.args[0]) if marker is not None and marker.args else None
+
+
+def scenario_name(item: pytest.Item) -> str:
+    """Return the Gherkin scenario name of a pytest-bdd test item (its test name otherwise)."""
+    from pytest_bdd.scenario import (  # noqa: PLC0415 - pytest-bdd's own lookup (generation.py)
+        scenario_wrapper_template_registry,
+    )
+
+    template = scenario_wrapper_template_registry.get(getattr(item, "obj", None))  # type: ignore[arg-type]  # the registry accepts any key
+    if template is not None:
+        return str(template.name)
+    doc = getattr(getattr(item, "obj", None), "__doc__", None) or ""
+    _, separator, name = doc.partition(": ")
+    return name if separator else item.name
+
+
+def scenario_identity(item: pytest.Item) -> tuple[str | None, str | None, str]:
+    """Return (requirement id, scenario id, fixture id) of a Gherkin test item.
+
+    Ids come from the ``@requirement:``/``@scenario:`` tags; an extension scenario without a
+    scenario tag gets the kebab slug of its name. The fixture id adds the example id of a
+    Scenario Outline and is trimmed to the identifier grammar.
+    """
+    from conformance.openspec import slugify  # noqa: PLC0415 - only needed once per test
+
+    requirement = _marker_value(item, "srdh_requirement")
+    scenario = _marker_value(item, "srdh_scenario")
+    if scenario is None:
+        scenario = slugify(scenario_name(item))
+    callspec = getattr(item, "callspec", None)
+    suffix = f"-{callspec.id}" if callspec is not None else ""
+    fixture_id = _ID_CHARS.sub("-", f"{scenario}{suffix}").strip("-.:_")[:_MAX_ID]
+    return requirement, scenario, fixture_id or "scenario"

@@ -1,0 +1,153 @@
+"""Given steps: build the Scenario Fixture in plain words (registered by the plugin)."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from pytest_bdd import given, parsers
+
+from conformance.bdd._shapes import document_for, presented_id, quoted
+
+if TYPE_CHECKING:
+    from conformance.bdd._context import ScenarioContext
+
+__all__: list[str] = []
+
+
+@given("the stage-zero contracts")
+def _stage_zero_contracts(srdh_context: ScenarioContext) -> None:
+    from contracts import load_component_registry, load_phase_plan  # noqa: PLC0415 - heavy import
+
+    srdh_context.contracts = {
+        "component-registry": load_component_registry().model_dump(mode="json"),
+        "phase-plan": load_phase_plan().model_dump(mode="json"),
+    }
+
+
+@given(parsers.re(r'a user asks (?P<message>".*")'))
+def _asks(srdh_context: ScenarioContext, message: str) -> None:
+    srdh_context.builder.ask(json.loads(message))
+
+
+@given(parsers.re(r'a user asks the knowledge question (?P<message>".*")'))
+def _asks_knowledge(srdh_context: ScenarioContext, message: str) -> None:
+    srdh_context.builder.ask(json.loads(message), "KNOWLEDGE_QUERY")
+
+
+@given("the session has these earlier Runs:")
+def _earlier_runs(srdh_context: ScenarioContext, datatable: list[list[str]]) -> None:
+    header, *rows = datatable
+    for row in rows:
+        cells = dict(zip(header, row, strict=True))
+        srdh_context.builder.add_prior_run(int(cells["seq"]), cells["intent"], cells["state"])
+
+
+@given(
+    parsers.re(
+        r"in step (?P<step>\d+) the agent calls (?P<tool>\w+) "
+        r"with the Tool Call ID (?P<presented>.+)"
+    )
+)
+def _calls(srdh_context: ScenarioContext, step: str, tool: str, presented: str) -> None:
+    srdh_context.builder.add_call(int(step), tool, presented_id(presented))
+
+
+@given(
+    parsers.re(
+        r"in step (?P<step>\d+) the agent calls (?P<tool>\w+) twice, "
+        r"both with the Tool Call ID (?P<presented>.+)"
+    )
+)
+def _calls_twice(srdh_context: ScenarioContext, step: str, tool: str, presented: str) -> None:
+    for _ in range(2):
+        srdh_context.builder.add_call(int(step), tool, presented_id(presented))
+
+
+@given(parsers.re(r"each (?P<tool>\w+) execution returns a different matching line"))
+def _returns_lines(srdh_context: ScenarioContext, tool: str) -> None:
+    srdh_context.builder.returns_lines(tool)
+
+
+@given(parsers.re(r"(?P<tool>\w+) finds nothing"))
+def _finds_nothing(srdh_context: ScenarioContext, tool: str) -> None:
+    srdh_context.builder.finds_nothing(tool)
+
+
+@given(parsers.re(r'(?P<tool>\w+) answers with the in-band error "(?P<code>[^"]+)"'))
+def _in_band_error(srdh_context: ScenarioContext, tool: str, code: str) -> None:
+    srdh_context.builder.answers_in_band_error(tool, code)
+
+
+@given(parsers.re(r"lookup_documents returns the documents (?P<documents>.+)"))
+def _returns_documents(srdh_context: ScenarioContext, documents: str) -> None:
+    srdh_context.builder.returns_documents(quoted(documents))
+
+
+@given(parsers.re(r"the agent then submits (?P<words>.+)"))
+def _submits(srdh_context: ScenarioContext, words: str) -> None:
+    builder = srdh_context.builder
+    builder.submit(document_for(builder, words))
+
+
+@given(parsers.re(r"the agent submits (?P<words>.+) every time"))
+def _submits_every_time(srdh_context: ScenarioContext, words: str) -> None:
+    builder = srdh_context.builder
+    builder.submit(document_for(builder, words), every_time=True)
+
+
+@given(parsers.re(r"the structural repair submits (?P<words>.+)"))
+def _repair_submits(srdh_context: ScenarioContext, words: str) -> None:
+    builder = srdh_context.builder
+    builder.submit_repair(document_for(builder, words))
+
+
+@given(
+    parsers.re(
+        r"the agent's next model call blocks until the Run is cancelled, "
+        r"then answers late with (?P<words>.+)"
+    )
+)
+def _blocks(srdh_context: ScenarioContext, words: str) -> None:
+    builder = srdh_context.builder
+    builder.wrap_submission("block", document_for(builder, words))
+
+
+@given(
+    parsers.re(
+        r"the agent's next model call swallows the cancellation and answers with (?P<words>.+)"
+    )
+)
+def _swallows(srdh_context: ScenarioContext, words: str) -> None:
+    builder = srdh_context.builder
+    builder.wrap_submission("ignore", document_for(builder, words))
+
+
+@given("the client disconnects when that model call starts")
+def _disconnects(srdh_context: ScenarioContext) -> None:
+    srdh_context.builder.disconnect_during_submission()
+
+
+@given(parsers.re(r"the SemanticGuard supports the (?:draft|answer)"))
+def _supports(srdh_context: ScenarioContext) -> None:
+    srdh_context.builder.review("supports")
+
+
+@given("the SemanticGuard first returns an invalid verdict, then supports the draft")
+def _invalid_then_supports(srdh_context: ScenarioContext) -> None:
+    srdh_context.builder.review("invalid_then_supports")
+
+
+@given("the SemanticGuard returns an invalid verdict twice")
+def _invalid_twice(srdh_context: ScenarioContext) -> None:
+    srdh_context.builder.review("invalid_twice")
+
+
+@given("the SemanticGuard is unavailable")
+def _unavailable(srdh_context: ScenarioContext) -> None:
+    srdh_context.builder.review("unavailable")
+
+
+@given(parsers.re(r'the SemanticGuard finds the analysis "(?P<analysis_id>[^"]+)" unsupported'))
+def _unsupported(srdh_context: ScenarioContext, analysis_id: str) -> None:
+    srdh_context.builder.review("unsupported", analysis_id)

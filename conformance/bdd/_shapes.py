@@ -1,0 +1,96 @@
+"""The plain-words vocabulary of Given steps: what the agent writes, and presented Tool Call IDs."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+
+from conformance.fixtures import ABSENT, FixtureBuilder
+
+__all__ = ["StepVocabularyError", "document_for", "presented_id", "quoted"]
+
+_QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_LONG_ID = re.compile(r"a (\d+)-character ID")
+
+
+class StepVocabularyError(ValueError):
+    """A Given step used words the vocabulary does not know; the message lists what it knows."""
+
+
+def quoted(text: str) -> list[str]:
+    """Return the JSON string literals in ``text`` (``"a" and "b"`` → ``["a", "b"]``)."""
+    return [json.loads(f'"{raw}"') for raw in _QUOTED.findall(text)]
+
+
+def presented_id(text: str) -> object:
+    r"""Return the presented Tool Call ID written as ``text``.
+
+    ``absent`` is a missing key, ``a 300-character ID`` a too-long valid-looking id, anything
+    else a JSON literal (``""``, ``null``, ``"call\u0000x"``).
+
+    Raises:
+        StepVocabularyError: ``text`` is none of these.
+    """
+    text = text.strip()
+    if text == "absent":
+        return ABSENT
+    if match := _LONG_ID.fullmatch(text):
+        return "a" * int(match.group(1))
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        message = f"a Tool Call ID must be 'absent', 'a N-character ID' or JSON, got {text!r}"
+        raise StepVocabularyError(message) from error
+
+
+_Shape = Callable[[FixtureBuilder, list[str]], dict[str, object]]
+
+_SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
+    (
+        re.compile(r'a draft observing (".+") with (".+") as a limitation'),
+        lambda b, g: b.observing_draft(quoted(g[0]), limited=quoted(g[1])),
+    ),
+    (re.compile(r'a draft observing (".+")'), lambda b, g: b.observing_draft(quoted(g[0]))),
+    (
+        re.compile(r'a draft with a NEGATIVE_OBSERVATION on (".+") within its query scope'),
+        lambda b, g: b.negative_draft(quoted(g[0])[0], wider=False),
+    ),
+    (
+        re.compile(
+            r'a draft with a NEGATIVE_OBSERVATION on (".+") about every service for a whole day'
+        ),
+        lambda b, g: b.negative_draft(quoted(g[0])[0], wider=True),
+    ),
+    (
+        re.compile(r'a draft with three analyses citing (".+")'),
+        lambda b, g: b.three_analyses_draft(quoted(g[0])),
+    ),
+    (re.compile(r"a draft whose analyses have no Tool Call IDs()"), lambda b, _: b.unbound_draft()),
+    (
+        re.compile(r'a draft repeating the analysis ID (".+") for (".+")'),
+        lambda b, g: b.duplicate_analysis_draft(quoted(g[0])[0], quoted(g[1])[0]),
+    ),
+    (
+        re.compile(r'an answer citing the documents (".+") from (".+")'),
+        lambda b, g: b.answer(quoted(g[1])[0], quoted(g[0])),
+    ),
+    (
+        re.compile(r'an answer with zero items from (".+")'),
+        lambda b, g: b.answer(quoted(g[0])[0], []),
+    ),
+]
+
+
+def document_for(builder: FixtureBuilder, words: str) -> dict[str, object]:
+    """Return the draft or answer described by ``words`` (e.g. ``a draft observing "call_1"``).
+
+    Raises:
+        StepVocabularyError: ``words`` match no known shape.
+    """
+    for pattern, build in _SHAPES:
+        if match := pattern.fullmatch(words.strip()):
+            return build(builder, list(match.groups()))
+    known = "; ".join(p.pattern for p, _ in _SHAPES)
+    message = f"unknown draft or answer {words!r}; known shapes: {known}"
+    raise StepVocabularyError(message)

@@ -1,0 +1,74 @@
+"""When steps: run the fixture through the IUT adapter (or read the stage-zero contracts)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pytest_bdd import when
+
+from conformance.bdd._context import ScenarioContext, scenario_identity
+
+__all__ = ["SPEC_RUN_SENTENCES"]
+
+SPEC_RUN_SENTENCES = (
+    "two Tool actions in one Run present the same framework Tool Call ID",
+    "a Tool executes successfully and its bounded projection contains zero matching evidence",
+    "a Diagnosis Draft cites a NO_EVIDENCE Tool result",
+    "the Diagnosis Agent emits a structured Draft",
+    "an answer item references a document ID absent from the bounded lookup result",
+    "initial validation and the single no-Tool structural repair both fail",
+    "the latest same-session Run ended with FALLBACK",
+    "an SSE client disconnects while a synchronous model call is in flight",
+    "the first SemanticGuard attempt returns an invalid structured result",
+)
+"""The spec's WHEN sentences whose step runs the scenario's fixture once."""
+
+
+def _required_capabilities(request: pytest.FixtureRequest, fixture: dict[str, Any]) -> set[str]:
+    needed = {str(m.args[0]) for m in request.node.iter_markers("srdh_capability") if m.args}
+    router = fixture.get("router") or [{}]
+    needed.add("KNOWLEDGE_QUERY" if router[0].get("intent") == "KNOWLEDGE_QUERY" else "DIAGNOSIS")
+    return needed
+
+
+def _run(request: pytest.FixtureRequest, context: ScenarioContext, times: int) -> None:
+    requirement, scenario, fixture_id = scenario_identity(request.node)
+    fixture = context.builder.build(
+        fixture_id, requirement_id=requirement, scenario_id=scenario, description=request.node.name
+    )
+    iut = context.iut
+    assert iut is not None  # noqa: S101 - the srdh_context fixture always sets it
+    missing = sorted(_required_capabilities(request, fixture) - iut.capabilities)
+    if missing:
+        pytest.skip(f"IUT lacks capability {', '.join(missing)} (declared in its hello)")
+    context.fixture = fixture
+    context.observations = [iut.run(fixture) for _ in range(times)]
+
+
+@when("the Run is executed")
+def _executed(request: pytest.FixtureRequest, srdh_context: ScenarioContext) -> None:
+    _run(request, srdh_context, 1)
+
+
+@when("the Run is executed twice")
+def _executed_twice(request: pytest.FixtureRequest, srdh_context: ScenarioContext) -> None:
+    _run(request, srdh_context, 2)
+
+
+def _spec_run_step(request: pytest.FixtureRequest, srdh_context: ScenarioContext) -> None:
+    _run(request, srdh_context, 1)
+
+
+for _sentence in SPEC_RUN_SENTENCES:
+    when(_sentence)(_spec_run_step)
+
+
+@when("a later phase reads the stage-zero contracts")
+def _reads_contracts(srdh_context: ScenarioContext) -> None:
+    assert "component-registry" in srdh_context.contracts  # noqa: S101 - set by the Given step
+
+
+@when("stage 4 passes its focused tests but stage 5 Guards are not implemented")
+def _stage_four_done(srdh_context: ScenarioContext) -> None:
+    assert "phase-plan" in srdh_context.contracts  # noqa: S101 - set by the Given step

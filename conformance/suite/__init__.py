@@ -1,0 +1,35 @@
+"""Run the SRDH Gherkin suite programmatically against one IUT adapter.
+
+:func:`run_suite` starts a nested pytest session over the packaged features and steps and
+returns a :class:`SuiteResult` keyed by requirement id and scenario id. The CLI's ``srdh run``
+wraps it.
+"""
+
+from conformance.suite._catalogue import (
+    LEVEL_STRENGTH,
+    CatalogueError,
+    ScenarioEntry,
+    features_dir,
+    load_catalogue,
+)
+from conformance.suite._results import (
+    ExampleResult,
+    RequirementResult,
+    ScenarioResult,
+    SuiteResult,
+)
+from conformance.suite._run import SuiteSetupError, run_suite
+
+__all__ = [
+    "LEVEL_STRENGTH",
+    "CatalogueError",
+    "ExampleResult",
+    "RequirementResult",
+    "ScenarioEntry",
+    "ScenarioResult",
+    "SuiteResult",
+    "SuiteSetupError",
+    "features_dir",
+    "load_catalogue",
+    "run_suite",
+]

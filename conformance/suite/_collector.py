@@ -1,0 +1,84 @@
+"""A pytest plugin that selects suite scenarios and records their outcomes and messages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import pytest
+
+from conformance.bdd import scenario_identity
+from conformance.bdd.plugin import ADAPTER_KEY
+
+if TYPE_CHECKING:
+    from collections.abc import Generator
+
+    from conformance.adapters import Adapter
+
+__all__ = ["Outcome", "ResultCollector"]
+
+
+@dataclass
+class Outcome:
+    """What happened to one test item, merged over its setup, call and teardown phases."""
+
+    scenario_id: str
+    outcome: str = "passed"
+    message: str = ""
+    duration_s: float = 0.0
+
+
+def _message(call: pytest.CallInfo[None]) -> str:
+    excinfo = call.excinfo
+    if excinfo is None:
+        return ""
+    if isinstance(excinfo.value, pytest.skip.Exception):
+        return str(excinfo.value.msg)
+    text = str(excinfo.value)
+    return text if isinstance(excinfo.value, AssertionError) and text else excinfo.exconly()
+
+
+@dataclass
+class ResultCollector:
+    """Keeps only the ``wanted`` scenario ids, stashes the adapter, and records every item."""
+
+    adapter: Adapter
+    wanted: set[str]
+    outcomes: dict[str, Outcome] = field(default_factory=dict)
+
+    def pytest_configure(self, config: pytest.Config) -> None:
+        """Hand the caller's adapter to the plugin's ``iut`` fixture."""
+        config.stash[ADAPTER_KEY] = self.adapter
+
+    def pytest_collection_modifyitems(
+        self, config: pytest.Config, items: list[pytest.Item]
+    ) -> None:
+        """Deselect the scenarios that were not asked for."""
+        kept, dropped = [], []
+        for item in items:
+            _, scenario_id, _ = scenario_identity(item)
+            if scenario_id in self.wanted:
+                kept.append(item)
+                self.outcomes[item.nodeid] = Outcome(scenario_id=str(scenario_id))
+            else:
+                dropped.append(item)
+        items[:] = kept
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        """Record the outcome and the precise message of each phase."""
+        report = yield
+        outcome = self.outcomes.get(item.nodeid)
+        if outcome is not None:
+            outcome.duration_s += report.duration
+            if report.failed:
+                outcome.outcome = "failed"
+                outcome.message = outcome.message or _message(call)
+            elif report.skipped and outcome.outcome != "failed":
+                outcome.outcome = "skipped"
+                outcome.message = _message(call)
+        return report

@@ -1,0 +1,151 @@
+"""``run_suite``: the Gherkin suite against one adapter, programmatically (``srdh run``)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from conformance.bdd import plugin
+from conformance.suite._catalogue import LEVEL_STRENGTH, ScenarioEntry, load_catalogue
+from conformance.suite._collector import ResultCollector
+from conformance.suite._results import (
+    ExampleResult,
+    RequirementResult,
+    ScenarioResult,
+    SuiteResult,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from conformance.adapters import Adapter
+
+__all__ = ["SuiteSetupError", "run_suite"]
+
+_HERE = Path(__file__).resolve().parent
+_BOUND_MODULE = _HERE / "_gherkin_suite.py"
+_INI = _HERE / "_pytest.ini"
+_SETUP_FAILURES = {
+    pytest.ExitCode.INTERRUPTED,
+    pytest.ExitCode.INTERNAL_ERROR,
+    pytest.ExitCode.USAGE_ERROR,
+    pytest.ExitCode.NO_TESTS_COLLECTED,
+}
+
+
+class SuiteSetupError(ValueError):
+    """The suite could not run as asked.
+
+    An unknown scenario id or level, or pytest itself failed before running scenarios (the
+    message then carries its output).
+    """
+
+
+class _Bootstrap:
+    """Registers the conformance plugin in the nested session (once, whatever loaded it)."""
+
+    def pytest_configure(self, config: pytest.Config) -> None:
+        if not config.pluginmanager.is_registered(plugin):
+            config.pluginmanager.register(plugin, "srdh-conformance")
+
+
+def _select(
+    catalogue: list[ScenarioEntry], scenario_ids: Iterable[str] | None, level: str | None
+) -> list[ScenarioEntry]:
+    known = {entry.scenario_id for entry in catalogue}
+    asked = None if scenario_ids is None else list(scenario_ids)
+    unknown = sorted(set(asked or ()) - known)
+    if unknown:
+        message = (
+            f"unknown scenario id(s) {', '.join(unknown)}; known ids: {', '.join(sorted(known))}"
+        )
+        raise SuiteSetupError(message)
+    if level is not None and level not in LEVEL_STRENGTH:
+        message = f"unknown level {level!r}; expected one of {', '.join(LEVEL_STRENGTH)}"
+        raise SuiteSetupError(message)
+    minimum = LEVEL_STRENGTH[level] if level is not None else 0
+    return [
+        entry
+        for entry in catalogue
+        if (asked is None or entry.scenario_id in asked)
+        and LEVEL_STRENGTH.get(entry.level or "", 0) >= minimum
+    ]
+
+
+def run_suite(
+    adapter: Adapter,
+    *,
+    scenario_ids: Iterable[str] | None = None,
+    level: str | None = None,
+    report: Path | str | None = None,
+) -> SuiteResult:
+    """Run the Gherkin suite against ``adapter`` and return the results.
+
+    Args:
+        adapter: the IUT adapter (:class:`~conformance.adapters.InProcessAdapter` or
+            :class:`~conformance.adapters.StdioAdapter`); the caller keeps it and closes it.
+        scenario_ids: only these scenario ids (``@scenario:`` tag, or the slug of an extension
+            scenario's name); ``None`` runs them all.
+        level: only requirements at least this binding (``MUST``/``SHALL`` > ``SHOULD`` > ``MAY``).
+        report: when given, the result's JSON (:meth:`SuiteResult.to_dict`) is written there.
+
+    Returns:
+        Results keyed by requirement id, then scenario id: outcome (passed, failed, skipped with
+        its reason, or not-run), messages and the requirement's RFC 2119 level.
+
+    Raises:
+        SuiteSetupError: an unknown scenario id or level, or pytest failed before the scenarios.
+        AdapterError: the IUT's hello failed.
+    """
+    selected = _select(load_catalogue(), scenario_ids, level)
+    hello = adapter.hello()
+    collector = ResultCollector(adapter=adapter, wanted={e.scenario_id for e in selected})
+    args = [
+        str(_BOUND_MODULE),
+        "-c",
+        str(_INI),
+        "--rootdir",
+        str(_HERE),
+        "-p",
+        "no:cacheprovider",
+        "-W",
+        "ignore::pytest.PytestAssertRewriteWarning",
+        "-q",
+    ]
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output):
+        exit_code = pytest.main(args, plugins=[_Bootstrap(), collector])
+    if exit_code in _SETUP_FAILURES:
+        message = f"the suite did not run (pytest exit code {int(exit_code)}):\n{output.getvalue()}"
+        raise SuiteSetupError(message)
+    result = SuiteResult(
+        implementation=dict(hello.get("implementation", {})),
+        capabilities=list(hello.get("capabilities", [])),
+        exit_code=int(exit_code),
+        output=output.getvalue(),
+    )
+    for entry in selected:
+        requirement = result.requirements.setdefault(
+            entry.requirement_id,
+            RequirementResult(entry.requirement_id, entry.requirement, entry.level),
+        )
+        requirement.scenarios[entry.scenario_id] = ScenarioResult(
+            scenario_id=entry.scenario_id,
+            name=entry.name,
+            kind=entry.kind,
+            requirement_id=entry.requirement_id,
+            level=entry.level,
+        )
+    for nodeid, outcome in collector.outcomes.items():
+        scenario = result.scenario(outcome.scenario_id)
+        scenario.examples.append(
+            ExampleResult(nodeid, outcome.outcome, outcome.message, outcome.duration_s)
+        )
+    if report is not None:
+        Path(report).write_text(json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8")
+    return result

@@ -1,0 +1,124 @@
+"""Read the Gherkin mirror with pytest-bdd's own parser (``features/*.feature``).
+
+Each scenario becomes a :class:`FeatureScenario`: where it is, its tags, and its steps with the
+type pytest-bdd resolves (``And``/``But`` inherit the previous type). A Scenario Outline yields one
+rendered step list per example row, exactly as pytest-bdd renders it before matching.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pytest_bdd.exceptions import GherkinParseError
+from pytest_bdd.parser import FeatureParser, ScenarioTemplate
+
+from conformance.traceability._model import TraceIssue
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+__all__ = ["FeatureScenario", "GherkinStep", "read_features"]
+
+
+@dataclass(frozen=True, slots=True)
+class GherkinStep:
+    """One step: resolved ``type`` (given/when/then), its text and 1-based line."""
+
+    type: str
+    text: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class FeatureScenario:
+    """A scenario of a feature file.
+
+    Attributes:
+        path: the feature file, relative to the repository (POSIX separators).
+        line: the line of its ``Scenario:`` keyword.
+        name: the scenario name.
+        feature_name: the name of its Feature.
+        tags: its tags without ``@``, sorted.
+        steps: its steps as written (an outline's ``<placeholders>`` kept).
+        variants: the steps pytest-bdd runs: one rendered list per example (one list when the
+            scenario is not an outline).
+    """
+
+    path: str
+    line: int
+    name: str
+    feature_name: str
+    tags: tuple[str, ...]
+    steps: tuple[GherkinStep, ...]
+    variants: tuple[tuple[GherkinStep, ...], ...]
+
+    @property
+    def location(self) -> str:
+        """``path:line``."""
+        return f"{self.path}:{self.line}"
+
+    def tag_value(self, name: str) -> str | None:
+        """Return the value of the first ``@name:<value>`` tag, or ``None``."""
+        values = self.tag_values(name)
+        return values[0] if values else None
+
+    def tag_values(self, name: str) -> tuple[str, ...]:
+        """Return the values of every ``@name:<value>`` tag, sorted."""
+        prefix = f"{name}:"
+        return tuple(t[len(prefix) :] for t in self.tags if t.startswith(prefix))
+
+
+def _steps(template: ScenarioTemplate) -> tuple[GherkinStep, ...]:
+    return tuple(GherkinStep(s.type, s.name, s.line_number) for s in template.steps)
+
+
+def _variants(template: ScenarioTemplate) -> tuple[tuple[GherkinStep, ...], ...]:
+    contexts = [c for examples in template.examples for c in examples.as_contexts()]
+    if not template.templated or not contexts:
+        return (_steps(template),)
+    rendered = []
+    for context in contexts:
+        scenario = template.render(context)
+        rendered.append(tuple(GherkinStep(s.type, s.name, s.line_number) for s in scenario.steps))
+    return tuple(rendered)
+
+
+def read_features(
+    features_dir: Path, repo: Path
+) -> tuple[list[FeatureScenario], list[TraceIssue]]:
+    """Parse every ``*.feature`` under ``features_dir`` (sorted by path).
+
+    Returns:
+        The scenarios in file order, and a ``TRACE_FEATURE_UNREADABLE`` issue per file that
+        pytest-bdd cannot parse (naming the file and line).
+    """
+    scenarios: list[FeatureScenario] = []
+    issues: list[TraceIssue] = []
+    for file in sorted(features_dir.rglob("*.feature")):
+        relative = file.relative_to(repo).as_posix()
+        try:
+            feature = FeatureParser(str(file.parent), file.name).parse()
+        except (GherkinParseError, UnicodeDecodeError, OSError) as error:
+            line = getattr(error, "line", 0) or 0
+            issues.append(
+                TraceIssue(
+                    "TRACE_FEATURE_UNREADABLE",
+                    f"cannot parse as Gherkin: {error}",
+                    f"{relative}:{line}" if line else relative,
+                )
+            )
+            continue
+        for template in feature.scenarios.values():
+            scenarios.append(
+                FeatureScenario(
+                    path=relative,
+                    line=template.line_number,
+                    name=template.name,
+                    feature_name=feature.name,
+                    tags=tuple(sorted(template.tags)),
+                    steps=_steps(template),
+                    variants=_variants(template),
+                )
+            )
+    return scenarios, issues

@@ -1,0 +1,172 @@
+"""Value types of the traceability matrix: rows, step bindings, issues and the matrix itself.
+
+Serves DESIGN section 9 ("Gherkin mirror", "Levels and reports"): every spec Scenario is traced
+requirement -> spec scenario -> feature scenario -> step implementations -> property test ->
+result, and every break in that chain is an issue with a stable code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+__all__ = [
+    "ISSUE_CODES",
+    "Matrix",
+    "MirrorRef",
+    "StepBinding",
+    "TraceIssue",
+    "TraceRow",
+]
+
+ISSUE_CODES: Final = {
+    "TRACE_SPEC_MISSING": "the repository has no openspec/specs/*/spec.md with requirements",
+    "TRACE_FEATURE_UNREADABLE": "a .feature file cannot be parsed as Gherkin",
+    "TRACE_NO_MIRROR": "a spec Scenario has no feature scenario mirroring it",
+    "TRACE_RENAMED_MIRROR": "the mirror's name differs from the spec Scenario's name",
+    "TRACE_REWORDED_MIRROR": "the mirror's When/Then text differs from the spec's WHEN/THEN",
+    "TRACE_MISSING_SPEC_TAG": "a mirror lacks the @spec tag",
+    "TRACE_WRONG_IDS": "a mirror's @requirement/@scenario tags do not name its spec Scenario",
+    "TRACE_DUPLICATE_MIRROR": "two feature scenarios mirror the same spec Scenario",
+    "TRACE_UNIMPLEMENTED_STEP": "no pytest-bdd step definition matches a step",
+    "TRACE_AMBIGUOUS_STEP": "more than one pytest-bdd step definition matches a step",
+    "TRACE_NO_PROPERTY": "a spec Scenario has no property test in the registry",
+    "TRACE_MUST_NOT_TESTED": "a MUST/SHALL scenario is not tested (RFC 2119: that fails)",
+}
+"""Every issue code :func:`build_matrix` can report, with what it means."""
+
+
+@dataclass(frozen=True, slots=True)
+class TraceIssue:
+    """One break in the chain.
+
+    Attributes:
+        code: a key of :data:`ISSUE_CODES`.
+        message: what is wrong and what was expected.
+        location: ``path:line`` of the offending text (spec or feature), relative to the repo.
+        scenario_id: the spec scenario concerned, ``""`` when none.
+    """
+
+    code: str
+    message: str
+    location: str
+    scenario_id: str = ""
+
+    def __str__(self) -> str:
+        """Render as ``location: CODE message``."""
+        return f"{self.location}: {self.code} {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class StepBinding:
+    """A Gherkin step and the pytest-bdd step definition that implements it.
+
+    Attributes:
+        keyword: ``given``, ``when`` or ``then`` (the step's resolved type; ``And`` inherits).
+        text: the step text as written (a Scenario Outline's example values rendered in).
+        line: its 1-based line in the feature file.
+        definitions: ``module:function`` of every matching step definition (one when bound).
+    """
+
+    keyword: str
+    text: str
+    line: int
+    definitions: tuple[str, ...]
+
+    @property
+    def bound(self) -> bool:
+        """Whether exactly one step definition implements the step."""
+        return len(self.definitions) == 1
+
+
+@dataclass(frozen=True, slots=True)
+class MirrorRef:
+    """The feature scenario that mirrors a spec Scenario: ``path:line``, name and tags."""
+
+    path: str
+    line: int
+    name: str
+    tags: tuple[str, ...]
+
+    @property
+    def location(self) -> str:
+        """``path:line``."""
+        return f"{self.path}:{self.line}"
+
+    @property
+    def capabilities(self) -> tuple[str, ...]:
+        """The IUT capabilities the scenario needs (its ``@capability:<NAME>`` tags)."""
+        return tuple(sorted(t.partition(":")[2] for t in self.tags if t.startswith("capability:")))
+
+
+@dataclass(frozen=True, slots=True)
+class TraceRow:
+    """One spec Scenario, traced.
+
+    Attributes:
+        requirement_id: kebab slug of the requirement name.
+        requirement_name: the requirement as written.
+        level: its RFC 2119 level, normalized to ``MUST``, ``SHOULD`` or ``MAY``.
+        scenario_id: kebab slug of the scenario name.
+        scenario_name: the scenario as written in the spec.
+        spec_location: ``path:line`` of the ``#### Scenario:`` header.
+        mirror: the mirroring feature scenario, ``None`` when missing.
+        steps: every step of the mirror with its step definition(s).
+        property_test: the registered property test (pytest node id), ``None`` when missing.
+        result: the scenario's status in the last suite run (``PASSED``, ``FAILED``, ``SKIPPED``
+            …), ``None`` when no result was given.
+        skip_reason: why the last run skipped it (``""`` when it did not).
+    """
+
+    requirement_id: str
+    requirement_name: str
+    level: str
+    scenario_id: str
+    scenario_name: str
+    spec_location: str
+    mirror: MirrorRef | None
+    steps: tuple[StepBinding, ...]
+    property_test: str | None
+    result: str | None = None
+    skip_reason: str = ""
+
+    @property
+    def implemented(self) -> bool:
+        """Whether the mirror exists and every one of its steps is bound to one definition."""
+        return self.mirror is not None and bool(self.steps) and all(s.bound for s in self.steps)
+
+
+@dataclass(frozen=True)
+class Matrix:
+    """The traceability matrix of a repository.
+
+    Attributes:
+        rows: one per spec Scenario, in spec order.
+        issues: every break found, in the order found.
+        notes: reported facts that are not failures (e.g. a scenario skipped because the IUT
+            declares it lacks a capability).
+    """
+
+    rows: tuple[TraceRow, ...]
+    issues: tuple[TraceIssue, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def complete(self) -> bool:
+        """True when there is no issue: every spec Scenario is mirrored, implemented and tested."""
+        return not self.issues
+
+    def codes(self) -> set[str]:
+        """Return the set of issue codes present."""
+        return {issue.code for issue in self.issues}
+
+    def row(self, scenario_id: str) -> TraceRow:
+        """Return the row of ``scenario_id``.
+
+        Raises:
+            KeyError: no spec Scenario has that id.
+        """
+        for row in self.rows:
+            if row.scenario_id == scenario_id:
+                return row
+        raise KeyError(scenario_id)

@@ -1,0 +1,60 @@
+"""``openai_harness_factory``: Harnesses on the OpenAI-compatible ports, for ``srdh serve``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from reference_harness._harness import Harness
+from reference_harness._limits import Limits
+from reference_harness.openai import OpenAIAgent, OpenAIConfig, OpenAIReviewer, OpenAIRouter
+from reference_harness.store import RunStore
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from reference_harness.ports import ToolBackend
+
+__all__ = ["openai_harness_factory"]
+
+
+def openai_harness_factory(
+    store_path: Path,
+    *,
+    tools: ToolBackend,
+    config: OpenAIConfig | None = None,
+    limits: Limits | None = None,
+) -> Callable[[], Harness]:
+    """Return a factory of Harnesses sharing one run store, OpenAI ports and tool backend.
+
+    Args:
+        store_path: the SQLite file of the ``diagnosis_run`` store (created if absent).
+        tools: the tool backend every Run dispatches to.
+        config: the endpoint; ``OpenAIConfig.from_env()`` when ``None``.
+        limits: the Runs' budgets (defaults otherwise); the adapters' HTTP timeout is 90 % of
+            ``model_call_timeout_ms`` so a blocking call ends inside the Harness's bound.
+
+    Raises:
+        ConfigError: ``config`` is ``None`` and the ``SRDH_OPENAI_*`` variables are not set.
+    """
+    limits = limits if limits is not None else Limits()
+    endpoint = config if config is not None else OpenAIConfig.from_env()
+    endpoint = endpoint.with_timeout(limits.model_call_timeout_ms / 1000 * 0.9)
+    store = RunStore(store_path)
+    router, agent, reviewer = (
+        OpenAIRouter(endpoint),
+        OpenAIAgent(endpoint),
+        OpenAIReviewer(endpoint),
+    )
+
+    def factory() -> Harness:
+        return Harness(
+            store=store,
+            router=router,
+            agent=agent,
+            reviewer=reviewer,
+            tools=tools,
+            limits=limits,
+        )
+
+    return factory

@@ -1,0 +1,145 @@
+"""`srdh run`: the IUT options and every bad input, each one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+import sys
+import xml.etree.ElementTree as ET
+from typing import TYPE_CHECKING
+
+import pytest
+
+from conformance.cli import EXIT_FAILED, EXIT_OK, EXIT_SETUP, app
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ([], 'exactly one of --iut "CMD" or --iut-module MOD:FACTORY'),
+        (["--iut", "x", "--iut-module", "a:b"], "exactly one of"),
+        (["--iut", "   "], "the IUT command is empty"),
+        (["--iut-module", "no_colon"], "expected MODULE:FACTORY"),
+        (["--iut", "srdh-no-such-binary-here"], "cannot start the IUT 'srdh-no-such-binary-here'"),
+        (
+            ["--iut", f"{sys.executable} -c pass"],
+            "IUT exited (exit code 0) before sending the hello",
+        ),
+        (["--iut-module", "no_such_module_xyz:create"], "no_such_module_xyz"),
+        (["--iut", "x", "--level", "OUGHT"], "--level 'OUGHT': expected one of MUST, SHOULD, MAY"),
+    ],
+    ids=[
+        "no-iut",
+        "both",
+        "empty-command",
+        "module-without-factory",
+        "missing-command",
+        "exits-at-once",
+        "unknown-module",
+        "bad-level",
+    ],
+)
+def test_bad_iut_input_is_one_line_and_exit_2(
+    runner: CliRunner, args: list[str], expected: str
+) -> None:
+    """Each bad IUT option yields exit 2 and a single stderr line naming the problem."""
+    result = runner.invoke(app, ["run", *args])
+    assert result.exit_code == EXIT_SETUP
+    assert expected in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.output
+
+
+def test_unwritable_report_dir_is_refused_before_the_iut_starts(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """--report under a regular file: exit 2 naming the directory; the IUT is never started."""
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    marker = tmp_path / "started"
+    command = f"{sys.executable} -c \"open('{marker}', 'w')\""
+    result = runner.invoke(app, ["run", "--iut", command, "--report", str(blocker / "r")])
+    assert result.exit_code == EXIT_SETUP
+    assert "is not writable" in result.stderr
+    assert not marker.exists()
+
+
+_BROKEN_IUT = '''
+"""A broken IUT: the reference harness, minus every TOOL_CALL_REJECTED trace event."""
+
+from reference_harness.iut import create as _create
+
+
+class _Broken:
+    def __init__(self):
+        self._inner = _create()
+
+    def hello(self):
+        return self._inner.hello()
+
+    def run(self, fixture):
+        observation = self._inner.run(fixture)
+        kept = [e for e in observation["trace"] if e["type"] != "TOOL_CALL_REJECTED"]
+        for seq, event in enumerate(kept, start=1):
+            event["seq"] = seq
+        observation["trace"] = kept
+        observation["client_frames"] = [
+            f for f in observation["client_frames"]
+            if f["event"] != "run_event" or f["data"]["type"] != "TOOL_CALL_REJECTED"
+        ]
+        return observation
+
+    def close(self):
+        self._inner.close()
+
+
+def create():
+    return _Broken()
+'''
+
+DUPLICATE = "duplicate-tool-call-id-is-proposed"
+
+
+def test_run_over_stdio_passes_and_writes_parseable_reports(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """The reference harness over stdio passes a scenario; the reports name it and the IUT."""
+    out = tmp_path / "reports"
+    command = f"{sys.executable} -m reference_harness.stdio"
+    args = ["run", "--iut", command, "--scenario", DUPLICATE, "--report", str(out)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == EXIT_OK, result.output
+    doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert doc["iut"]["name"] == "srdh-reference-harness"
+    (requirement,) = doc["requirements"].values()
+    assert requirement["scenarios"][DUPLICATE]["status"] == "PASSED"
+    assert doc["compliance"]["MUST"]["compliant"] is True
+    root = ET.parse(out / "junit.xml").getroot()  # noqa: S314 - the kit's own output
+    assert [c.get("name") for c in root.iter("testcase")] == [DUPLICATE]
+
+
+def test_run_against_a_broken_iut_exits_1(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An IUT that hides its Tool Call ID rejections fails the duplicate-id scenario: exit 1."""
+    (tmp_path / "broken_iut_for_cli.py").write_text(_BROKEN_IUT, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = runner.invoke(
+        app, ["run", "--iut-module", "broken_iut_for_cli:create", "--scenario", DUPLICATE]
+    )
+    assert result.exit_code == EXIT_FAILED, result.output
+    assert "FAILED" in result.stdout
+    assert "MUST 0/1 requirements passed" in result.stdout
+
+
+def test_run_with_an_unknown_scenario_id_is_a_setup_error(runner: CliRunner) -> None:
+    """An unknown --scenario id: exit 2, one line naming it."""
+    args = ["run", "--iut-module", "reference_harness.iut:create", "--scenario", "no-such-id"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == EXIT_SETUP
+    assert "no-such-id" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1

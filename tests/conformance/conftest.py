@@ -1,0 +1,12 @@
+"""Wires the conformance plugin into the project's own test run."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.bdd import plugin
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not config.pluginmanager.is_registered(plugin):
+        config.pluginmanager.register(plugin, "srdh-conformance")

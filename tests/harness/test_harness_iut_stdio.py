@@ -1,0 +1,127 @@
+"""The reference Harness as an IUT: in process (`reference_harness.iut`) and over stdio NDJSON."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+
+import pytest
+
+from contracts import ContractError, validate_document
+from reference_harness.iut import create
+
+
+def _without_ts(observation):
+    text = json.dumps(observation)
+    document = json.loads(text)
+    for event in document["trace"]:
+        event.pop("ts_ms", None)
+    for frame in document["client_frames"]:
+        if frame["event"] == "run_event":
+            frame["data"].pop("ts_ms", None)
+    for run in document["runs"]:
+        run.pop("created_at_ms")
+        run.pop("finished_at_ms")
+    return document
+
+
+def test_hello_is_a_valid_adapter_message():
+    """hello: protocol 1.0, the implementation, all seven capabilities; valid against its schema."""
+    hello = create().hello()
+    assert validate_document(hello, "adapter-message") == []
+    assert hello["protocol_version"] == "1.0"
+    assert len(hello["capabilities"]) == 7
+
+
+def test_the_same_fixture_twice_gives_the_same_observation(h):
+    """Determinism: two runs of one fixture differ at most in volatile times."""
+    fixture = h.fixture(prior_runs=[h.prior_run("p1", 1, "SUCCESS")])
+    iut = create()
+    first, second = iut.run(fixture), iut.run(fixture)
+    assert _without_ts(first) == _without_ts(second)
+    assert first["run_id"] == second["run_id"]
+
+
+def test_an_invalid_fixture_is_refused_with_a_pointer(h):
+    """A fixture that breaks its contract raises ContractError naming the JSON pointer."""
+    fixture = h.fixture(router=[{"kind": "intent", "intent": "PLANNING"}])
+    with pytest.raises(ContractError) as caught:
+        create().run(fixture)
+    assert caught.value.pointer.startswith("/router/0")
+
+
+def test_an_exhausted_script_is_an_error_of_the_fixture_run(h):
+    """An agent call with no turn left: observation.error SCRIPT_EXHAUSTED; Run INTERNAL_ERROR."""
+    observation = h.run(h.fixture(agent=[h.tool_calls(h.call())], semantic_guard=[]))
+    assert observation["error"]["code"] == "SCRIPT_EXHAUSTED"
+    assert "agent" in observation["error"]["message"]
+    run = h.final_run(observation)
+    assert (run["state"], run["error_code"]) == ("FAILED", "INTERNAL_ERROR")
+
+
+def test_an_unconsumed_script_is_an_error_of_the_fixture_run(h):
+    """Turns nobody asked for: observation.error SCRIPT_UNCONSUMED naming the script."""
+    observation = h.run(h.fixture(semantic_guard=[h.supported(), h.supported()]))
+    assert observation["error"]["code"] == "SCRIPT_UNCONSUMED"
+    assert "semantic_guard: 1" in observation["error"]["message"]
+    assert h.final_run(observation)["state"] == "SUCCESS"
+
+
+def test_run_works_from_inside_an_event_loop(h):
+    """iut.run called from a coroutine (a running loop) still runs the fixture."""
+
+    async def inside():
+        return create().run(h.fixture())
+
+    observation = asyncio.run(inside())
+    assert h.final_run(observation)["state"] == "SUCCESS"
+
+
+def test_a_closed_iut_refuses_to_run(h):
+    """After close(), run raises RuntimeError."""
+    iut = create()
+    iut.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        iut.run(h.fixture())
+
+
+def _stdio(lines: list[str]) -> tuple[int, list[dict]]:
+    completed = subprocess.run(
+        [sys.executable, "-m", "reference_harness.stdio"],
+        input="".join(line + "\n" for line in lines).encode(),
+        capture_output=True,
+        timeout=90,
+        check=False,
+    )
+    messages = [json.loads(line) for line in completed.stdout.decode().splitlines()]
+    for message in messages:
+        assert validate_document(message, "adapter-message") == [], message
+    return completed.returncode, messages
+
+
+def test_stdio_speaks_the_adapter_protocol(h):
+    """hello first; run → observation; malformed/invalid lines → error naming the problem; bye."""
+    run = json.dumps({"type": "run", "request_id": "r1", "fixture": h.fixture()})
+    invalid = json.dumps({"type": "run", "request_id": "r2", "fixture": {"fixture_id": "x"}})
+    code, messages = _stdio(
+        [run, "{not json", invalid, json.dumps({"type": "bye"}), run],
+    )
+    assert code == 0
+    assert [m["type"] for m in messages] == ["hello", "observation", "error", "error"]
+    observation = messages[1]
+    assert observation["request_id"] == "r1"
+    assert observation["observation"]["runs"][-1]["state"] == "SUCCESS"
+    malformed, refused = messages[2], messages[3]
+    assert (malformed["request_id"], malformed["code"]) == (None, "MALFORMED_MESSAGE")
+    assert malformed["message"].startswith("line 2:")
+    assert (refused["request_id"], refused["code"]) == ("r2", "INVALID_MESSAGE")
+    assert refused["message"].startswith("line 3: /fixture")
+
+
+def test_stdio_exits_zero_at_end_of_input():
+    """Without bye, end of input ends the session with status 0 after hello."""
+    code, messages = _stdio([])
+    assert code == 0
+    assert [m["type"] for m in messages] == ["hello"]
