@@ -53,11 +53,18 @@ Feature: Invocation status and evidence status SHALL be independent
     And every global invariant holds
 
   @extension @requirement:invocation-status-and-evidence-status-shall-be-independent @capability:STRUCTURAL_REPAIR
-  Scenario: A NEGATIVE_OBSERVATION is wider than its query
+  Scenario Outline: A NEGATIVE_OBSERVATION is wider than its query
     Given a user asks "Did checkout log any errors in the last 15 minutes?"
     And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
     And search_logs finds nothing
-    And the agent submits a draft with a NEGATIVE_OBSERVATION on "call_1" about every service for a whole day every time
+    And the agent submits a draft with a NEGATIVE_OBSERVATION on "call_1" widened to <widening> every time
     When the Run is executed
     Then EvidenceGuard rejects both drafts with NEGATIVE_SCOPE_TOO_WIDE and the Run falls back with EVIDENCE_VALIDATION_FAILED and no verified sources
     And every global invariant holds
+
+    Examples:
+      | widening                      |
+      | every service                 |
+      | a whole day                   |
+      | any query                     |
+      | every service and a whole day |

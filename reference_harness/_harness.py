@@ -12,6 +12,7 @@ Diagnosis Agent authors every body that can be released, byte for byte.
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -153,6 +154,8 @@ class Harness:
         Raises:
             InvalidRunError: ``session_id`` or ``user_message`` break the ``diagnosis-run``
                 contract (nothing is written).
+            asyncio.CancelledError: the task running the Run was cancelled; the Run is first
+                finished CANCELLED (cause ``OPERATOR``) with the layered events.
         """
         scope = cancel if cancel is not None else CancelScope()
         run_id = self._run_ids()
@@ -164,10 +167,16 @@ class Harness:
         trace.emit("RUN_STARTED", {"session_id": session_id, "run_seq": row.seq})
         scope.bind(ctx.on_cancel)
         outcome: Outcome | None
+        stopped: asyncio.CancelledError | None = None
         try:
             outcome = await self._work(ctx, session_id, user_message, row.seq)
         except RunCancelledError:
             outcome = None
+        except asyncio.CancelledError as cancelled:
+            # The task running this Run is cancelled (e.g. server shutdown): an operator cancel.
+            ctx.on_cancel("OPERATOR")
+            outcome = None
+            stopped = cancelled
         except RunFailedError as failure:
             outcome = failed(failure.error_code)
         except Exception:  # noqa: BLE001 - any other fault is the fixed INTERNAL_ERROR, no text
@@ -177,6 +186,8 @@ class Harness:
             journal.events = trace.events
             journal.invocations = ctx.ledger.documents()
             journal.published_result = published
+        if stopped is not None:
+            raise stopped
         return final
 
     async def _work(

@@ -116,7 +116,13 @@ async def _attempt(  # noqa: PLR0913 - the Attempt Record has exactly these part
         value = check(future.result())
         outcome: AttemptOutcome = "INVALID_SCHEMA" if value is None else "VALID"
         finished(outcome)
-        return outcome, value
+        return outcome, value  # noqa: TRY300 - every exit of the attempt is inside the try
+    except asyncio.CancelledError:
+        # The Run's task itself is cancelled (shutdown): an operator cancel; the attempt is not
+        # waited for (the loop is going away) but it is still recorded as CANCELLED.
+        ctx.on_cancel("OPERATOR")
+        finished("CANCELLED")
+        raise
     finally:
         ctx.interrupts.discard(interrupt)
 

@@ -61,9 +61,11 @@ async def execute_tool(
             is then ``ERROR``/``ERROR`` ``CANCELLED`` if it had started).
     """
     tool_call_id = record["tool_call_id"]
-    if ctx.gate_closed:  # accepted, but the gate closed before it could start
+    try:
+        ctx.check_open()
+    except RunCancelledError:  # accepted, but the gate closed before it could start
         ctx.ledger.fail(tool_call_id, "CANCELLED")
-        raise RunCancelledError
+        raise
     tool_name = record["tool_name"]
     arguments = record["arguments"]
     call = AcceptedToolCall(

@@ -28,7 +28,15 @@ from reference_harness.store import RunStore
 if TYPE_CHECKING:
     from collections.abc import Callable, Coroutine, Iterator
 
-__all__ = ["CAPABILITIES", "IMPLEMENTATION_NAME", "PROTOCOL_VERSION", "ReferenceIUT", "create"]
+__all__ = [
+    "CAPABILITIES",
+    "IMPLEMENTATION_NAME",
+    "PROTOCOL_VERSION",
+    "ObservationContractError",
+    "ReferenceIUT",
+    "SimulatedClient",
+    "create",
+]
 
 PROTOCOL_VERSION: Final = "1.0"
 IMPLEMENTATION_NAME: Final = "srdh-reference-harness"

@@ -82,8 +82,8 @@ def scenario_identity(item: pytest.Item) -> tuple[str | None, str | None, str]:
     """Return (requirement id, scenario id, fixture id) of a Gherkin test item.
 
     Ids come from the ``@requirement:``/``@scenario:`` tags; an extension scenario without a
-    scenario tag gets the kebab slug of its name. The fixture id adds the example id of a
-    Scenario Outline and is trimmed to the identifier grammar.
+    scenario tag gets the kebab slug of its name. The fixture id adds ``-example-N`` (1-based row)
+    for a Scenario Outline and is trimmed to the identifier grammar.
     """
     from conformance.openspec import slugify  # noqa: PLC0415 - only needed once per test
 
@@ -92,6 +92,9 @@ def scenario_identity(item: pytest.Item) -> tuple[str | None, str | None, str]:
     if scenario is None:
         scenario = slugify(scenario_name(item))
     callspec = getattr(item, "callspec", None)
-    suffix = f"-{callspec.id}" if callspec is not None else ""
+    suffix = ""
+    if callspec is not None:
+        index = callspec.indices.get("_pytest_bdd_example")
+        suffix = f"-example-{index + 1}" if index is not None else f"-{callspec.id}"
     fixture_id = _ID_CHARS.sub("-", f"{scenario}{suffix}").strip("-.:_")[:_MAX_ID]
     return requirement, scenario, fixture_id or "scenario"

@@ -44,6 +44,23 @@ def presented_id(text: str) -> object:
         raise StepVocabularyError(message) from error
 
 
+_WIDENINGS = {"every service": "target", "a whole day": "time", "any query": "query"}
+
+
+def _widening(words: str) -> list[str]:
+    """Return the scope parts named by ``every service``, ``a whole day`` and ``any query``.
+
+    Raises:
+        StepVocabularyError: ``words`` name none of them, or something else.
+    """
+    parts = [p.strip() for p in re.split(r",| and ", words) if p.strip()]
+    unknown = [p for p in parts if p not in _WIDENINGS]
+    if unknown or not parts:
+        message = f"cannot widen a scope to {words!r}; say {' / '.join(_WIDENINGS)}"
+        raise StepVocabularyError(message)
+    return [_WIDENINGS[p] for p in parts]
+
+
 _Shape = Callable[[FixtureBuilder, list[str]], dict[str, object]]
 
 _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
@@ -54,13 +71,11 @@ _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
     (re.compile(r'a draft observing (".+")'), lambda b, g: b.observing_draft(quoted(g[0]))),
     (
         re.compile(r'a draft with a NEGATIVE_OBSERVATION on (".+") within its query scope'),
-        lambda b, g: b.negative_draft(quoted(g[0])[0], wider=False),
+        lambda b, g: b.negative_draft(quoted(g[0])[0]),
     ),
     (
-        re.compile(
-            r'a draft with a NEGATIVE_OBSERVATION on (".+") about every service for a whole day'
-        ),
-        lambda b, g: b.negative_draft(quoted(g[0])[0], wider=True),
+        re.compile(r'a draft with a NEGATIVE_OBSERVATION on (".+") widened to (.+)'),
+        lambda b, g: b.negative_draft(quoted(g[0])[0], widen=_widening(g[1])),
     ),
     (
         re.compile(r'a draft with three analyses citing (".+")'),

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from pytest_bdd import when
 
-from conformance.bdd._context import ScenarioContext, scenario_identity
+from conformance.bdd._context import ScenarioContext, scenario_identity, scenario_name
 
 __all__ = ["SPEC_RUN_SENTENCES"]
 
@@ -35,7 +35,10 @@ def _required_capabilities(request: pytest.FixtureRequest, fixture: dict[str, An
 def _run(request: pytest.FixtureRequest, context: ScenarioContext, times: int) -> None:
     requirement, scenario, fixture_id = scenario_identity(request.node)
     fixture = context.builder.build(
-        fixture_id, requirement_id=requirement, scenario_id=scenario, description=request.node.name
+        fixture_id,
+        requirement_id=requirement,
+        scenario_id=scenario,
+        description=scenario_name(request.node),
     )
     iut = context.iut
     assert iut is not None  # noqa: S101 - the srdh_context fixture always sets it

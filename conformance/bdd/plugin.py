@@ -78,6 +78,7 @@ def pytest_configure(config: pytest.Config) -> None:
             config.pluginmanager.register(module, f"srdh-steps-{module.__name__}")
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_bdd_apply_tag(tag: str, function: Callable[..., Any]) -> Callable[..., Any] | None:
     """Turn a Gherkin tag of the suite into a registered marker; leave other tags to pytest-bdd."""
     name, separator, value = tag.partition(":")

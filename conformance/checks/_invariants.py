@@ -2,8 +2,8 @@
 
 DESIGN sections 1, 5, 6 and 8: nothing unvalidated is released; a release is byte-identical
 (canonical JSON) to what the agent submitted; a fallback carries no draft text; at most one
-structural repair; no more model-call attempts than the retry policy allows; the observation,
-its trace events and its run rows are valid contract documents.
+structural repair; no more model-call attempts than the retry policy allows; earlier Runs stay
+as they were; the observation, its trace events and its run rows are valid contract documents.
 """
 
 from __future__ import annotations
@@ -37,7 +37,30 @@ def check_global_invariants(observation: dict[str, Any], fixture: dict[str, Any]
     _fallback_is_clean(found, observation, fixture)
     _bounded_attempts(found, observation)
     _outcome_agrees(found, observation)
+    _prior_runs_untouched(found, observation, fixture)
     return found.result()
+
+
+def _prior_runs_untouched(
+    found: Findings, observation: dict[str, Any], fixture: dict[str, Any]
+) -> None:
+    rows = {row.get("run_id"): row for row in observation.get("runs", [])}
+    for prior in fixture.get("prior_runs", []):
+        found.expect(
+            rows.get(prior["run_id"]) == prior,
+            f"earlier Run {prior['run_id']!r} changed or vanished (terminal rows are immutable)",
+        )
+    current = current_run(observation) or {}
+    seqs = [
+        p["seq"]
+        for p in fixture.get("prior_runs", [])
+        if p["session_id"] == current.get("session_id")
+    ]
+    if seqs and current:
+        found.expect(
+            current.get("seq", 0) > max(seqs),
+            f"the Run's seq {current.get('seq')} does not follow the session's {max(seqs)}",
+        )
 
 
 def _trace_order(found: Findings, observation: dict[str, Any]) -> None:
@@ -121,10 +144,15 @@ def _fallback_is_clean(
     found: Findings, observation: dict[str, Any], fixture: dict[str, Any]
 ) -> None:
     published = observation.get("published_result") or {}
-    if published.get("kind") == "SAFE_FALLBACK":
-        text = json.dumps(published, ensure_ascii=False)
+    if published.get("kind") not in {"DIAGNOSIS_DRAFT", "KNOWLEDGE_ANSWER"}:
+        text = json.dumps(
+            [published, current_run(observation), observation.get("client_frames")],
+            ensure_ascii=False,
+        )
         leaked = [t for t in _draft_texts(fixture) if t in text]
-        found.expect(not leaked, f"the Safe Fallback carries draft text {leaked}")
+        found.expect(
+            not leaked, f"unreleased draft text reached the fallback, run row or client: {leaked}"
+        )
     output = json.dumps(
         [observation.get("client_frames"), observation.get("runs"), observation.get("trace")],
         ensure_ascii=False,
@@ -141,18 +169,20 @@ def _bounded_attempts(found: Findings, observation: dict[str, Any]) -> None:
         len(submitted) == len(set(submitted)) and set(submitted) <= {1, 2},
         f"DRAFT_SUBMITTED attempts {submitted} (at most attempt 1 and one repair, 2)",
     )
-    calls: dict[tuple[str, str, int], list[int]] = defaultdict(list)
-    for event in events(observation, "MODEL_CALL_FINISHED"):
-        data = event["data"]
-        calls[data.get("component"), data.get("purpose"), data.get("call_index")].append(
-            data.get("attempt")
-        )
-    for (component, purpose, index), attempts in calls.items():
-        limit = ATTEMPT_POLICY.get(component, 1)
-        found.expect(
-            attempts == list(range(1, len(attempts) + 1)) and len(attempts) <= limit,
-            f"{component} {purpose} call {index} made attempts {attempts} (policy allows {limit})",
-        )
+    for event_type in ("MODEL_CALL_STARTED", "MODEL_CALL_FINISHED"):
+        calls: dict[tuple[str, str, int], list[int]] = defaultdict(list)
+        for event in events(observation, event_type):
+            data = event["data"]
+            calls[data.get("component"), data.get("purpose"), data.get("call_index")].append(
+                data.get("attempt")
+            )
+        for (component, purpose, index), attempts in calls.items():
+            limit = ATTEMPT_POLICY.get(component, 1)
+            found.expect(
+                attempts == list(range(1, len(attempts) + 1)) and len(attempts) <= limit,
+                f"{component} {purpose} call {index}: {event_type} attempts {attempts} "
+                f"(policy allows {limit})",
+            )
 
 
 def _outcome_agrees(found: Findings, observation: dict[str, Any]) -> None:

@@ -15,7 +15,9 @@ __all__ = [
     "validations",
 ]
 
+
 JSON = Any
+"""Any JSON value (observations are plain parsed JSON)."""
 
 
 def canonical(value: JSON) -> bytes:

@@ -9,7 +9,6 @@ import typer
 
 from conformance.cli._errors import EXIT_FAILED
 from conformance.cli._output import Output
-from conformance.gate import evaluate_gate, read_repo_state
 
 __all__ = ["gate"]
 
@@ -24,6 +23,8 @@ def gate(
 
     Exit 0 when allowed, 1 when refused, 2 when the repository or stage cannot be read.
     """
+    from conformance.gate import evaluate_gate, read_repo_state  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
     out = Output()
     decision = evaluate_gate(read_repo_state(repo), stage)
     verdict = "allowed" if decision.allowed else "refused"

@@ -7,30 +7,13 @@ from typing import Annotated
 
 import typer
 
-from conformance.adapters import DEFAULT_TIMEOUT_S, Adapter, InProcessAdapter, StdioAdapter
-from conformance.cli._errors import EXIT_FAILED, CliSetupError
-from conformance.cli._kit import kit_schemas_dir
+from conformance.cli._errors import EXIT_FAILED
 from conformance.cli._output import Output
-from conformance.cli._suite import run_conformance
-from conformance.reports import LEVELS, check_report_dir, write_reports
 
-__all__ = ["run"]
+__all__ = ["DEFAULT_TIMEOUT_S", "run"]
 
-
-def _adapter(command: str | None, module: str | None, timeout_s: float) -> Adapter:
-    if (command is None) == (module is None):
-        msg = 'name the IUT with exactly one of --iut "CMD" or --iut-module MOD:FACTORY'
-        raise CliSetupError(msg)
-    if module is not None:
-        if ":" not in module:
-            msg = f"--iut-module {module!r}: expected MODULE:FACTORY"
-            raise CliSetupError(msg)
-        return InProcessAdapter(module)
-    assert command is not None  # noqa: S101 - exactly one is set (checked above)
-    if not command.strip():
-        msg = "--iut: the IUT command is empty"
-        raise CliSetupError(msg)
-    return StdioAdapter(command, timeout_s)
+DEFAULT_TIMEOUT_S = 30.0
+"""Seconds to wait for each IUT message (``conformance.adapters.DEFAULT_TIMEOUT_S``)."""
 
 
 def run(  # noqa: PLR0913 - one parameter per documented option
@@ -62,36 +45,16 @@ def run(  # noqa: PLR0913 - one parameter per documented option
     Exit 0 when every MUST requirement passed, 1 when one failed or was not tested, 2 when the
     IUT cannot be started, a scenario id is unknown or the report directory is not writable.
     """
-    out = Output()
-    if level is not None and level.upper() not in LEVELS:
-        msg = f"--level {level!r}: expected one of {', '.join(LEVELS)}"
-        raise CliSetupError(msg)
-    if report is not None:
-        check_report_dir(report)
-    adapter = _adapter(iut, iut_module, timeout)
-    try:
-        adapter.hello()
-        with out.status("running the conformance suite"):
-            result = run_conformance(
-                adapter,
-                scenario_ids=tuple(scenario or ()),
-                level=level.upper() if level else None,
-                examples=examples,
-            )
-    finally:
-        adapter.close()
-    rows = [
-        [r.requirement_id, r.level, s.scenario_id, s.status.value, s.message]
-        for r in result.requirements
-        for s in r.scenarios
-    ]
-    headers = ["requirement", "level", "scenario", "status", "message"]
-    out.table(f"srdh run: {result.iut.name} {result.iut.version}", headers, rows)
-    must = result.compliance()["MUST"]
-    verdict = "PASSED" if result.passed else "FAILED"
-    out.line(f"run {verdict}: MUST {must.passed}/{must.requirements} requirements passed")
-    if report is not None:
-        for path in write_reports(result, report, kit_schemas_dir()):
-            out.line(f"wrote {path}")
-    if not result.passed:
+    from conformance.cli._run_impl import RunOptions, run_against_iut  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
+    options = RunOptions(
+        iut=iut,
+        iut_module=iut_module,
+        scenarios=tuple(scenario or ()),
+        level=level,
+        examples=examples,
+        report=report,
+        timeout_s=timeout,
+    )
+    if not run_against_iut(options, Output()):
         raise typer.Exit(EXIT_FAILED)

@@ -1,4 +1,8 @@
-"""``srdh serve``: the reference harness's chat entry over SSE (Starlette + uvicorn)."""
+"""``srdh serve``: the reference harness's chat entry over SSE (Starlette + uvicorn).
+
+The models are the OpenAI-compatible endpoint of the ``SRDH_OPENAI_*`` variables; the run store
+and the tool backends are the reference harness's defaults (``reference_harness.sse.serve``).
+"""
 
 from __future__ import annotations
 
@@ -7,10 +11,8 @@ from typing import Annotated
 
 import typer
 
-from conformance.cli._errors import CliSetupError
 from conformance.cli._output import Output
 from conformance.cli._repo import require_openspec
-from conformance.verify._kit_steps import optional_attr
 
 __all__ = ["serve"]
 
@@ -22,14 +24,16 @@ def serve(
         Path, typer.Option("--repo", help="Repository whose phase gate picks the public entry.")
     ] = Path(),
 ) -> None:
-    """Serve the reference harness's chat entry until interrupted.
+    """Serve the reference harness's SSE chat entry until interrupted.
 
-    The public chat entry is LEGACY or SINGLE_REACT as the phase gate of REPO allows.
+    The public chat entry is LEGACY or SINGLE_REACT as the phase gate of REPO allows (computed
+    before anything listens). Exit 2 when REPO has no openspec/, is not a git repository, or
+    the SRDH_OPENAI_* variables are not set.
     """
+    from conformance.gate import public_entry_of, read_repo_state  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+    from reference_harness.sse import serve as serve_chat  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
     require_openspec(repo)
-    run = optional_attr("reference_harness.sse", "serve")
-    if run is None:
-        msg = "reference_harness.sse.serve is not available in this installation"
-        raise CliSetupError(msg)
-    Output().err.print(f"srdh serve: http://{host}:{port} (repo {repo})", markup=False)
-    run(host, port, repo)
+    entry = public_entry_of(read_repo_state(repo))
+    Output().err.print(f"srdh serve: http://{host}:{port} public entry {entry}", markup=False)
+    serve_chat(host, port, repo, public_entry=entry)

@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 
 from conformance.cli._errors import EXIT_FAILED
-from conformance.cli._matrix import build_matrix_rows
 from conformance.cli._output import Output
 from conformance.cli._repo import require_openspec
 
@@ -22,6 +21,8 @@ def trace(
 
     Drift is a scenario renamed, reworded, missing, unimplemented or failing. Exit 1 on drift.
     """
+    from conformance.cli._matrix import build_matrix_rows  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
     out = Output()
     matrix = build_matrix_rows(require_openspec(repo))
     rows = [

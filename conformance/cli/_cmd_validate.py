@@ -7,10 +7,8 @@ from typing import Annotated
 
 import typer
 
-from conformance.cli._documents import contract_for, read_documents
 from conformance.cli._errors import EXIT_FAILED, CliSetupError
 from conformance.cli._output import Output
-from contracts import CONTRACTS, validate_document
 
 __all__ = ["validate"]
 
@@ -28,6 +26,9 @@ def validate(
     error reads FILE:LINE: POINTER: what was expected [rule]. Exit 1 if any document is invalid,
     2 if a file is missing or no contract can be determined.
     """
+    from conformance.cli._documents import contract_for, read_documents  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+    from contracts import CONTRACTS, validate_document  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
     out = Output()
     if contract is not None and contract not in CONTRACTS:
         msg = f"unknown contract {contract!r}: expected one of {', '.join(CONTRACTS)}"

@@ -8,13 +8,10 @@ from typing import Annotated
 import typer
 
 from conformance.cli._errors import EXIT_FAILED
-from conformance.cli._kit import kit_schemas_dir
 from conformance.cli._output import Output
 from conformance.cli._progress import step_progress
 from conformance.cli._repo import require_openspec
-from conformance.cli._verify_report import verify_report
 from conformance.reports import check_report_dir, write_reports
-from conformance.verify import STEP_NAMES, run_verify
 
 __all__ = ["verify"]
 
@@ -32,6 +29,10 @@ def verify(
     freeze lock and codegen are the kit's own contract set; lint, traceability and gate read
     REPO/openspec. Exit 0 only if every step passed, 1 otherwise, 2 on setup errors.
     """
+    from conformance.cli._kit import kit_schemas_dir  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+    from conformance.cli._verify_report import verify_report  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+    from conformance.verify import STEP_NAMES, run_verify  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
     out = Output()
     require_openspec(repo)
     if report is not None:
@@ -45,7 +46,7 @@ def verify(
     failed = sum(s.status.value != "PASSED" for s in result.steps)
     out.line(f"verify {verdict}: {len(result.steps) - failed}/{len(result.steps)} steps passed")
     if report is not None:
-        for path in write_reports(verify_report(result), report, schemas):
+        for path in write_reports(verify_report(result, repo), report, schemas):
             out.line(f"wrote {path}")
     if not result.passed:
         raise typer.Exit(EXIT_FAILED)

@@ -6,12 +6,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from conformance.cli._errors import CliSetupError
-from conformance.verify._kit_steps import optional_attr
+from conformance.traceability import REPORT_COLUMNS, build_matrix, report_rows
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from conformance.reports import MatrixRow
+    from conformance.suite import SuiteResult
 
 __all__ = ["MatrixView", "build_matrix_rows"]
 
@@ -25,16 +26,17 @@ class MatrixView:
     problems: tuple[str, ...]
 
 
-def build_matrix_rows(repo: Path) -> MatrixView:
-    """Build the matrix of ``repo``.
+def build_matrix_rows(repo: Path, results: SuiteResult | None = None) -> MatrixView:
+    """Build the matrix of ``repo`` (with the suite's ``results`` when given).
 
     Raises:
-        CliSetupError: ``conformance.traceability`` is not part of this installation.
+        CliSetupError: a part of the kit the matrix reads is not installed.
+        ParseError: a spec file cannot be read.
     """
-    build = optional_attr("conformance.traceability", "build_matrix")
-    if build is None:
-        msg = "the traceability matrix (conformance.traceability.build_matrix) is not available"
-        raise CliSetupError(msg)
-    del repo
-    msg = "the traceability integration is pending"
-    raise CliSetupError(msg)
+    try:
+        matrix = build_matrix(repo, results=results)
+    except ImportError as exc:
+        msg = f"the traceability matrix is not available: {exc}"
+        raise CliSetupError(msg) from None
+    problems = tuple(str(issue) for issue in matrix.issues)
+    return MatrixView(report_rows(matrix), tuple(REPORT_COLUMNS), problems)

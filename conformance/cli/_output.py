@@ -49,7 +49,7 @@ class Output:
         if self.rich:
             table = Table(title=title)
             for header in headers:
-                table.add_column(header)
+                table.add_column(header, overflow="fold")
             for row in rows:
                 table.add_row(*row)
             self.out.print(table)

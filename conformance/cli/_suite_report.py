@@ -1,98 +1,17 @@
-"""Turn the suite's result (``conformance.suite.SuiteResult``) into a :class:`Report`.
-
-Outcome mapping: ``passed`` → PASSED, ``failed`` → FAILED, ``skipped`` and ``not-run`` →
-NOT_TESTED (a MUST scenario that did not run is a failure of the report, never a skip).
-"""
+"""Turn the suite's result into a :class:`Report` for ``srdh run``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from conformance.cli._kit import KIT_NAME, kit_version
-from conformance.reports import (
-    Report,
-    RequirementResult,
-    ScenarioResult,
-    Status,
-    Versions,
-    matrix_from_results,
-)
+from conformance.reports import Report, Versions, matrix_from_results
+from conformance.verify import requirements_from_suite
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from conformance.verify import SuiteResultLike
 
-__all__ = ["SuiteResultLike", "report_from_suite", "requirements_from_suite"]
-
-_STATUS = {"passed": Status.PASSED, "failed": Status.FAILED}
-_MAX_MESSAGE = 500
-
-
-class _ExampleLike(Protocol):
-    @property
-    def message(self) -> str: ...
-    @property
-    def duration_s(self) -> float: ...
-
-
-class _ScenarioLike(Protocol):
-    @property
-    def scenario_id(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def outcome(self) -> str: ...
-    @property
-    def messages(self) -> list[str]: ...
-    @property
-    def examples(self) -> Sequence[_ExampleLike]: ...
-
-
-class _RequirementLike(Protocol):
-    @property
-    def requirement_id(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def level(self) -> str | None: ...
-    @property
-    def scenarios(self) -> Mapping[str, _ScenarioLike]: ...
-
-
-class SuiteResultLike(Protocol):
-    """The shape of ``conformance.suite.SuiteResult`` this module reads."""
-
-    @property
-    def requirements(self) -> Mapping[str, _RequirementLike]: ...
-    @property
-    def implementation(self) -> Mapping[str, object]: ...
-
-
-def _message(scenario: _ScenarioLike) -> str:
-    text = " | ".join(" ".join(m.split()) for m in scenario.messages)
-    return text if len(text) <= _MAX_MESSAGE else text[: _MAX_MESSAGE - 1] + "…"
-
-
-def requirements_from_suite(result: SuiteResultLike) -> tuple[RequirementResult, ...]:
-    """The suite's outcomes as report requirements, keyed (in order) by requirement id."""
-    return tuple(
-        RequirementResult(
-            requirement_id=req.requirement_id,
-            name=req.name,
-            level=req.level or "MUST",
-            scenarios=tuple(
-                ScenarioResult(
-                    scenario_id=sc.scenario_id,
-                    name=sc.name,
-                    status=_STATUS.get(sc.outcome, Status.NOT_TESTED),
-                    seconds=sum(e.duration_s for e in sc.examples),
-                    message=_message(sc),
-                    examples=len(sc.examples),
-                )
-                for sc in req.scenarios.values()
-            ),
-        )
-        for req in result.requirements.values()
-    )
+__all__ = ["report_from_suite"]
 
 
 def report_from_suite(result: SuiteResultLike, title: str) -> Report:

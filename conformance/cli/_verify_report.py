@@ -4,21 +4,50 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from conformance.cli._errors import CliSetupError
 from conformance.cli._kit import KIT_NAME, kit_version
-from conformance.reports import Report, Versions
+from conformance.cli._matrix import build_matrix_rows
+from conformance.openspec import ParseError
+from conformance.reports import Report, Versions, matrix_from_results
+from conformance.suite import SuiteResult
+from conformance.verify import requirements_from_suite
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from conformance.reports import MatrixRow
     from conformance.verify import VerifyResult
 
 __all__ = ["verify_report"]
 
+SUITE_STEP = "conformance suite"
 
-def verify_report(result: VerifyResult) -> Report:
-    """The verify report: its steps, plus suite results and matrix when steps produced them."""
+
+def verify_report(result: VerifyResult, repo: Path) -> Report:
+    """The verify report: its steps, the suite's results and the traceability matrix.
+
+    The matrix is rebuilt with the suite's results (so it shows each scenario's outcome); when
+    the traceability matrix cannot be built, the report falls back to a results-only matrix.
+    """
+    suite = result.payloads.get(SUITE_STEP)
+    suite_result = suite if isinstance(suite, SuiteResult) else None
+    requirements = requirements_from_suite(suite_result) if suite_result else ()
+    impl = suite_result.implementation if suite_result else {}
+    rows: tuple[MatrixRow, ...]
+    try:
+        view = build_matrix_rows(repo, suite_result)
+        rows, columns = view.rows, view.columns
+    except (CliSetupError, ParseError):
+        rows, columns = matrix_from_results(requirements)
     return Report(
         title="srdh verify",
         kit=Versions(KIT_NAME, kit_version()),
-        iut=Versions("reference_harness", kit_version()),
-        requirements=(),
+        iut=Versions(
+            str(impl.get("name", "srdh-reference-harness")),
+            str(impl.get("version", kit_version())),
+        ),
+        requirements=requirements,
         steps=result.steps,
+        matrix=rows,
+        matrix_columns=columns,
     )

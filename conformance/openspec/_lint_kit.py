@@ -23,7 +23,7 @@ def lint_requirements(requirements: Iterable[Requirement]) -> list[LintIssue]:
     seen_ids: dict[str, Requirement] = {}
     for req in requirements:
         other = seen_ids.get(req.id)
-        if other is not None and other.name != req.name:
+        if other is not None:
             issues.append(
                 LintIssue(
                     "ERROR",

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from conformance.openspec._blocks import (
-    REQUIREMENT_HEADER,
     body_text,
     contains_shall_or_must,
     normalize_name,
@@ -29,6 +28,8 @@ MIN_PURPOSE_LENGTH = 50
 _DELTA_HEADER = re.compile(
     r"^##\s+(ADDED|MODIFIED|REMOVED|RENAMED)\s+Requirements\s*$", re.IGNORECASE
 )
+# The structure check of the CLI wants a blank after ``###``; the block reader does not.
+_STRUCTURE_REQUIREMENT = re.compile(r"^###\s+Requirement:\s*(.+)\s*$", re.IGNORECASE)
 _PLACEHOLDER_PREFIX = "TBD - created by archiving change "
 _PLACEHOLDER_SUFFIX = ". Update Purpose after archive."
 _SHOUTED = re.compile(r"^(?:TBD|TODO)(?![\w])")
@@ -164,7 +165,7 @@ def _structure(src: Source) -> list[LintIssue]:
                 )
             )
             continue
-        match = REQUIREMENT_HEADER.match(line)
+        match = _STRUCTURE_REQUIREMENT.match(line)
         if match is None:
             continue
         if span is None or not span[0] < i < span[1]:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 _MD = MarkdownIt("commonmark")
+_BULLETS = frozenset("-*+")
 _HEADER = re.compile(r"^(#{1,6})\s+(.+)$")
 
 
@@ -59,15 +60,12 @@ class Source:
     def _index(self) -> None:
         tokens = _MD.parse(self.text)
         for i, token in enumerate(tokens):
-            if token.type in {"fence", "code_block"} and token.map is not None:
-                start, end = token.map
-                for n in range(start, min(end, len(self.lines))):
-                    self.fenced[n] = token.type == "fence" or self.fenced[n]
-            elif (
-                token.type == "list_item_open"
-                and token.map is not None
-                and token.markup in {"-", "*", "+"}
-            ):
+            if token.map is None:
+                continue
+            if token.type == "fence":
+                for n in range(token.map[0], min(token.map[1], len(self.lines))):
+                    self.fenced[n] = True
+            elif token.type == "list_item_open" and token.level == 1 and token.markup in _BULLETS:
                 inline = next(
                     (t for t in tokens[i + 1 : i + 4] if t.type == "inline"),
                     None,

@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Diagram", "Edge", "build_diagrams"]
 
+_RETRIED = ("INVALID_SCHEMA", "UNAVAILABLE")
+"""Attempt outcomes on which the Harness retries SemanticGuard (DESIGN §6)."""
+
 
 @dataclass(frozen=True)
 class Edge:
@@ -73,19 +76,22 @@ def _release(schemas: Path) -> Diagram:
     outcomes = property_enum(schemas, "attempt-record", "outcome")
     fallbacks = property_enum(schemas, "safe-fallback", "fallback_type")
     supported, unsupported = verdicts[0], verdicts[-1]
-    invalid = next((o for o in outcomes if o.startswith("INVALID")), outcomes[-1])
-    unavailable = [o for o in outcomes if o not in {"VALID", invalid}]
+    # DESIGN §6: SemanticGuard gets a second attempt on these outcomes (same snapshot); any other
+    # failed outcome ends the review (CANCELLED ends the Run instead, not drawn here).
+    retried = [o for o in outcomes if o in _RETRIED]
+    final = [o for o in outcomes if o not in {*_RETRIED, "VALID", "CANCELLED"}]
     # DESIGN §5: which guard outcome ends in which fallback type (by position in the enum).
     trigger = dict(zip(("evidence", "unsupported", "unavailable"), fallbacks, strict=False))
+    release = "release (SUCCESS)"
     edges = [
         Edge("agent draft", "EvidenceGuard (1)"),
         Edge("EvidenceGuard (1)", "structural repair", "violations"),
         Edge("structural repair", "EvidenceGuard (2)"),
         Edge("EvidenceGuard (1)", "SemanticGuard (1)", "valid"),
         Edge("EvidenceGuard (2)", "SemanticGuard (1)", "valid"),
-        Edge("SemanticGuard (1)", "release", supported),
-        Edge("SemanticGuard (1)", "SemanticGuard (2)", f"{invalid} (same snapshot)"),
-        Edge("SemanticGuard (2)", "release", supported),
+        Edge("SemanticGuard (1)", release, supported),
+        Edge("SemanticGuard (1)", "SemanticGuard (2)", " | ".join(retried) + " (same snapshot)"),
+        Edge("SemanticGuard (2)", release, supported),
     ]
     if "evidence" in trigger:
         edges.append(Edge("EvidenceGuard (2)", trigger["evidence"], "violations"))
@@ -95,8 +101,11 @@ def _release(schemas: Path) -> Diagram:
             for guard in ("SemanticGuard (1)", "SemanticGuard (2)")
         )
     if "unavailable" in trigger:
-        label = f"{invalid} | " + " | ".join(unavailable)
-        edges.append(Edge("SemanticGuard (2)", trigger["unavailable"], label))
+        if final:
+            edges.append(Edge("SemanticGuard (1)", trigger["unavailable"], " | ".join(final)))
+        edges.append(
+            Edge("SemanticGuard (2)", trigger["unavailable"], " | ".join([*retried, *final]))
+        )
     nodes: list[str] = []
     for edge in edges:
         nodes += [n for n in (edge.source, edge.target) if n not in nodes]

@@ -12,6 +12,7 @@ from conformance.suite._catalogue import (
     features_dir,
     load_catalogue,
 )
+from conformance.suite._export import FixtureRecorder, export_fixtures, fixture_json
 from conformance.suite._results import (
     ExampleResult,
     RequirementResult,
@@ -24,12 +25,15 @@ __all__ = [
     "LEVEL_STRENGTH",
     "CatalogueError",
     "ExampleResult",
+    "FixtureRecorder",
     "RequirementResult",
     "ScenarioEntry",
     "ScenarioResult",
     "SuiteResult",
     "SuiteSetupError",
+    "export_fixtures",
     "features_dir",
+    "fixture_json",
     "load_catalogue",
     "run_suite",
 ]

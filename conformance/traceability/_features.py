@@ -84,9 +84,7 @@ def _variants(template: ScenarioTemplate) -> tuple[tuple[GherkinStep, ...], ...]
     return tuple(rendered)
 
 
-def read_features(
-    features_dir: Path, repo: Path
-) -> tuple[list[FeatureScenario], list[TraceIssue]]:
+def read_features(features_dir: Path, repo: Path) -> tuple[list[FeatureScenario], list[TraceIssue]]:
     """Parse every ``*.feature`` under ``features_dir`` (sorted by path).
 
     Returns:

@@ -6,6 +6,7 @@ Kit-internal data (schemas, examples, freeze lock, codegen) is the kit's own con
 spec side (lint, traceability, gate) is the repository's ``openspec/``.
 """
 
+from conformance.verify._kit_steps import REFERENCE_IUT
 from conformance.verify._outcome import Outcome, VerifyContext
 from conformance.verify._runner import (
     DEFAULT_STEPS,
@@ -14,13 +15,22 @@ from conformance.verify._runner import (
     VerifyResult,
     run_verify,
 )
+from conformance.verify._suite_results import (
+    SuiteResultLike,
+    describe_error,
+    requirements_from_suite,
+)
 
 __all__ = [
     "DEFAULT_STEPS",
+    "REFERENCE_IUT",
     "STEP_NAMES",
     "Outcome",
+    "SuiteResultLike",
     "VerifyContext",
     "VerifyProgress",
     "VerifyResult",
+    "describe_error",
+    "requirements_from_suite",
     "run_verify",
 ]

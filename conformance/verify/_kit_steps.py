@@ -9,12 +9,27 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from conformance.verify._outcome import Outcome, not_available
+from conformance.adapters import AdapterError, InProcessAdapter
+from conformance.openspec import ParseError
+from conformance.reports import Status, normalize_level
+from conformance.suite import CatalogueError, SuiteSetupError, run_suite
+from conformance.traceability import build_matrix
+from conformance.verify._outcome import Outcome, failed, not_available, passed
+from conformance.verify._suite_results import describe_error, requirements_from_suite
 
 if TYPE_CHECKING:
     from conformance.verify._outcome import VerifyContext
 
-__all__ = ["conformance_suite", "mutant_selftest", "optional_attr", "traceability"]
+__all__ = [
+    "REFERENCE_IUT",
+    "conformance_suite",
+    "mutant_selftest",
+    "optional_attr",
+    "traceability",
+]
+
+REFERENCE_IUT = "reference_harness.iut:create"
+"""The in-process factory of the reference harness."""
 
 
 def optional_attr(module: str, name: str) -> Any:  # noqa: ANN401 - whatever the module exports
@@ -29,21 +44,53 @@ def optional_attr(module: str, name: str) -> Any:  # noqa: ANN401 - whatever the
 
 
 def traceability(ctx: VerifyContext) -> Outcome:
-    """Build the traceability matrix of ``<repo>/openspec`` (spec ↔ Gherkin ↔ tests)."""
-    build = optional_attr("conformance.traceability", "build_matrix")
-    if build is None:
-        return not_available("conformance.traceability.build_matrix")
-    del ctx
-    return not_available("conformance.traceability (integration pending)")
+    """Build the traceability matrix of ``<repo>/openspec`` and ``<repo>/features``.
+
+    PASSED when the matrix is complete (every spec Scenario mirrored, its steps bound, a property
+    test registered). The payload is the :class:`~conformance.traceability.Matrix`.
+    """
+    try:
+        matrix = build_matrix(ctx.repo)
+    except ParseError as exc:
+        return failed(str(exc))
+    except ImportError as exc:  # a part the matrix reads (e.g. the property registry) is missing
+        return failed(f"not available: {exc}")
+    detail = f"{len(matrix.rows)} spec scenario(s), {len(matrix.issues)} issue(s)"
+    if matrix.issues:
+        return failed(f"{detail}; first: {matrix.issues[0]}", matrix)
+    return passed(detail, matrix)
 
 
 def conformance_suite(ctx: VerifyContext) -> Outcome:
-    """Run the conformance suite against the reference harness, in process."""
-    run = optional_attr("conformance.suite", "run_suite")
-    if run is None:
-        return not_available("conformance.suite.run_suite")
+    """Run the conformance suite against the reference harness, in process.
+
+    PASSED when every MUST requirement passed (a MUST scenario not run is a failure). The payload
+    is the suite's result, for the reports.
+    """
     del ctx
-    return not_available("conformance.suite (integration pending)")
+    adapter = InProcessAdapter(REFERENCE_IUT)
+    try:
+        result = run_suite(adapter)
+    except (AdapterError, SuiteSetupError, CatalogueError) as exc:
+        return failed(describe_error(exc))
+    finally:
+        adapter.close()
+    requirements = requirements_from_suite(result)
+    states = [s.status for r in requirements for s in r.scenarios]
+    detail = (
+        f"{len(states)} scenario(s): {states.count(Status.PASSED)} passed, "
+        f"{states.count(Status.FAILED)} failed, {states.count(Status.NOT_TESTED)} not tested"
+    )
+    must = [r for r in requirements if normalize_level(r.level) == "MUST"]
+    if all(r.status is Status.PASSED for r in must):
+        return passed(detail, result)
+    first = next(
+        f"{r.requirement_id}/{s.scenario_id} {s.status.value}"
+        for r in must
+        for s in r.scenarios
+        if s.status is not Status.PASSED
+    )
+    return failed(f"{detail}; first: {first}", result)
 
 
 def mutant_selftest(ctx: VerifyContext) -> Outcome:

@@ -24,7 +24,7 @@ import json
 import time
 from typing import TYPE_CHECKING, Any, Final
 
-import httpx2
+import httpx
 import openai
 
 from reference_harness.errors import ModelTimeout, ModelUnavailable
@@ -43,6 +43,36 @@ if TYPE_CHECKING:
 __all__ = ["ChatClient"]
 
 _DONE: Final = "[DONE]"
+
+
+def _transport_errors() -> tuple[tuple[type[Exception], ...], tuple[type[Exception], ...]]:
+    """(timeout errors, other HTTP errors) of the HTTP libraries the SDK may stream through.
+
+    ``openai`` 3.x reads responses with ``httpx2``, earlier versions with ``httpx``; errors
+    raised while a streamed body is read are that library's own, not the SDK's.
+    """
+    timeouts: list[type[Exception]] = [httpx.TimeoutException]
+    others: list[type[Exception]] = [httpx.HTTPError]
+    try:
+        import httpx2  # noqa: PLC0415 - optional: present with openai >= 3
+    except ImportError:  # pragma: no cover - older openai SDKs use httpx only
+        pass
+    else:
+        timeouts.append(httpx2.TimeoutException)
+        others.append(httpx2.HTTPError)
+    return tuple(timeouts), tuple(others)
+
+
+_TRANSPORT_TIMEOUTS, _TRANSPORT_ERRORS = _transport_errors()
+_TIMEOUT_ERRORS: Final[tuple[type[Exception], ...]] = (openai.APITimeoutError, *_TRANSPORT_TIMEOUTS)
+"""Raised when no (complete) answer came in time: outcome TIMEOUT."""
+_UNAVAILABLE_ERRORS: Final[tuple[type[Exception], ...]] = (
+    openai.APIError,
+    *_TRANSPORT_ERRORS,
+    MalformedCompletionError,
+    ValueError,
+)
+"""Raised for a status error, a failed connection, a cut or non-JSON answer: UNAVAILABLE."""
 
 
 class ChatClient:
@@ -105,9 +135,9 @@ class ChatClient:
                 return from_body(json.loads(response.read()))
             finally:
                 response.close()
-        except (openai.APITimeoutError, httpx2.TimeoutException) as error:
+        except _TIMEOUT_ERRORS as error:
             raise ModelTimeout(_describe(error)) from error
-        except (openai.APIError, httpx2.HTTPError, MalformedCompletionError, ValueError) as error:
+        except _UNAVAILABLE_ERRORS as error:
             raise ModelUnavailable(_describe(error)) from error
 
 

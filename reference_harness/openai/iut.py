@@ -11,6 +11,8 @@ Two factories:
     the real adapter code must equal the scripted ones. The turns already force each scenario's
     WHEN, so ``perturbations`` are not applied. ``block_until_cancelled`` turns are held by the
     server until the Harness sets the call's ``interrupt`` (cancellation or its own timeout).
+``reference_harness.openai.iut:create_streaming``
+    The same, with every answer streamed (server-sent event chunks assembled by the adapter).
 ``reference_harness.openai.iut:create_real``
     The Harness with the adapters on the endpoint named by ``SRDH_OPENAI_BASE_URL``,
     ``SRDH_OPENAI_MODEL``, ``SRDH_OPENAI_API_KEY``: a real model plays the model turns (the
@@ -32,11 +34,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from contracts import ContractError, DiagnosisRun, load_document, validate_document
-from reference_harness._cancellation import CancelScope
-from reference_harness._client import SimulatedClient
-from reference_harness._harness import Harness, RunJournal
-from reference_harness._limits import Limits
-from reference_harness._scripted import ScriptedTools
+from reference_harness import CancelScope, Harness, Limits, RunJournal, ScriptedTools
+from reference_harness._client import SimulatedClient  # private, same package: the fixture's client
 from reference_harness.iut import (
     CAPABILITIES,
     CLOCK_START_MS,
@@ -64,7 +63,14 @@ if TYPE_CHECKING:
         ReviewRequest,
     )
 
-__all__ = ["IMPLEMENTATION_NAME", "NO_ENDPOINT", "OpenAIIUT", "create", "create_real"]
+__all__ = [
+    "IMPLEMENTATION_NAME",
+    "NO_ENDPOINT",
+    "OpenAIIUT",
+    "create",
+    "create_real",
+    "create_streaming",
+]
 
 IMPLEMENTATION_NAME: Final = "srdh-reference-harness-openai"
 NO_ENDPOINT: Final = "no endpoint configured: set SRDH_OPENAI_BASE_URL"
@@ -289,6 +295,11 @@ def _script_error(
 def create() -> OpenAIIUT:
     """The Harness on OpenAI adapters against a scripted loopback server (no perturbations)."""
     return OpenAIIUT(endpoint="scripted", apply_perturbations=False)
+
+
+def create_streaming() -> OpenAIIUT:
+    """As :func:`create`, with every answer streamed as server-sent events (``stream: true``)."""
+    return OpenAIIUT(endpoint="scripted", apply_perturbations=False, stream=True)
 
 
 def create_real() -> OpenAIIUT:

@@ -14,12 +14,15 @@ A chat body is ``{"session_id": id, "message": string}`` (``422 {"error": "INVAL
 "pointer", "expected"}`` otherwise). The answer is ``text/event-stream`` of ``run_event``
 (RunTraceEvent), ``result`` (PublishedResult) and ``end`` (``{state}``) events, as the contract
 sheet's ``client_frames``. A client disconnect cancels the Run with ``CLIENT_DISCONNECTED``.
+If the harness factory fails, a chat route answers a fixed ``503 {"error": "HARNESS_UNAVAILABLE"}``
+(the cause is logged, never sent).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from typing import TYPE_CHECKING, Final, Literal, TypeAlias
 
 from sse_starlette import EventSourceResponse
@@ -43,6 +46,53 @@ PublicEntry: TypeAlias = Literal["LEGACY", "SINGLE_REACT"]
 PUBLIC_CHAT_PATH: Final = "/v1/chat"
 INTERNAL_CHAT_PATH: Final = "/internal/v1/chat"
 _SHUTDOWN_WAIT_S: Final = 30.0
+_LOG: Final = logging.getLogger(__name__)
+
+
+class _Routes:
+    """The route handlers of one app, sharing its harness factory, trace log and Run tasks."""
+
+    def __init__(
+        self, harness_factory: Callable[[], ChatHarness], public_entry: PublicEntry, log: TraceLog
+    ) -> None:
+        self._factory = harness_factory
+        self._public_entry = public_entry
+        self._log = log
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    async def chat(self, request: Request) -> Response:
+        try:
+            body = parse_chat_request(await request.body())
+        except ChatRequestError as problem:
+            return JSONResponse(problem.as_json(), status_code=422)
+        try:
+            harness = self._factory()
+        except Exception:  # noqa: BLE001 - any setup failure is the same fixed 503, logged
+            _LOG.exception("the harness factory failed")
+            return JSONResponse({"error": "HARNESS_UNAVAILABLE"}, status_code=503)
+        run = ActiveRun(
+            harness, body.session_id, body.message, trace_log=self._log, tasks=self.tasks
+        )
+        return EventSourceResponse(run.frames(), client_close_handler_callable=run.on_disconnect)
+
+    async def public_chat(self, request: Request) -> Response:
+        if self._public_entry == "LEGACY":
+            return JSONResponse(
+                {"public_entry": "LEGACY", "internal_entry": INTERNAL_CHAT_PATH}, status_code=409
+            )
+        return await self.chat(request)
+
+    async def trace(self, request: Request) -> Response:
+        found = self._log.get(request.path_params["run_id"])
+        if found is None:
+            return JSONResponse({"error": "UNKNOWN_RUN"}, status_code=404)
+        return JSONResponse(found)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, _app: Starlette) -> AsyncIterator[None]:
+        yield
+        if self.tasks:  # Runs still finishing (e.g. cancelled, waiting out a blocking model call)
+            await asyncio.wait(set(self.tasks), timeout=_SHUTDOWN_WAIT_S)
 
 
 def create_app(
@@ -64,43 +114,14 @@ def create_app(
     if public_entry not in ("LEGACY", "SINGLE_REACT"):
         message = f"public_entry: expected LEGACY or SINGLE_REACT, got {public_entry!r}"
         raise ValueError(message)
-    log = trace_log if trace_log is not None else TraceLog()
-    tasks: set[asyncio.Task[None]] = set()
-
-    async def chat(request: Request) -> Response:
-        try:
-            body = parse_chat_request(await request.body())
-        except ChatRequestError as problem:
-            return JSONResponse(problem.as_json(), status_code=422)
-        run = ActiveRun(
-            harness_factory(), body.session_id, body.message, trace_log=log, tasks=tasks
-        )
-        return EventSourceResponse(run.frames(), client_close_handler_callable=run.on_disconnect)
-
-    async def public_chat(request: Request) -> Response:
-        if public_entry == "LEGACY":
-            return JSONResponse(
-                {"public_entry": "LEGACY", "internal_entry": INTERNAL_CHAT_PATH}, status_code=409
-            )
-        return await chat(request)
-
-    async def trace(request: Request) -> Response:
-        found = log.get(request.path_params["run_id"])
-        if found is None:
-            return JSONResponse({"error": "UNKNOWN_RUN"}, status_code=404)
-        return JSONResponse(found)
-
-    @contextlib.asynccontextmanager
-    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        yield
-        if tasks:  # Runs still finishing (e.g. cancelled, waiting out a blocking model call)
-            await asyncio.wait(set(tasks), timeout=_SHUTDOWN_WAIT_S)
-
+    routes = _Routes(
+        harness_factory, public_entry, trace_log if trace_log is not None else TraceLog()
+    )
     return Starlette(
         routes=[
-            Route(PUBLIC_CHAT_PATH, public_chat, methods=["POST"]),
-            Route(INTERNAL_CHAT_PATH, chat, methods=["POST"]),
-            Route("/internal/v1/runs/{run_id}/trace", trace, methods=["GET"]),
+            Route(PUBLIC_CHAT_PATH, routes.public_chat, methods=["POST"]),
+            Route(INTERNAL_CHAT_PATH, routes.chat, methods=["POST"]),
+            Route("/internal/v1/runs/{run_id}/trace", routes.trace, methods=["GET"]),
         ],
-        lifespan=lifespan,
+        lifespan=routes.lifespan,
     )

@@ -4,18 +4,33 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reference_harness._harness import Harness
-from reference_harness._limits import Limits
+from reference_harness import Harness, Limits
 from reference_harness.openai import OpenAIAgent, OpenAIConfig, OpenAIReviewer, OpenAIRouter
+from reference_harness.ports import InBandError
 from reference_harness.store import RunStore
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
-    from reference_harness.ports import ToolBackend
+    from reference_harness.ports import AcceptedToolCall, CancelToken, ToolBackend, ToolResult
 
-__all__ = ["openai_harness_factory"]
+__all__ = ["UNCONFIGURED_TOOL_CODE", "UnconfiguredTools", "openai_harness_factory"]
+
+UNCONFIGURED_TOOL_CODE = "NO_TOOL_BACKEND"
+"""The in-band error code every :class:`UnconfiguredTools` execution answers."""
+
+
+class UnconfiguredTools:
+    """A tool backend for a server without real backends: every call is an in-band error.
+
+    The invocation ends READY with evidence status ERROR (``BACKEND_ERROR``), so nothing can be
+    cited as evidence and no draft built on it is released.
+    """
+
+    async def execute(self, call: AcceptedToolCall, cancel: CancelToken) -> ToolResult:  # noqa: ARG002 - nothing to do
+        """Answer ``InBandError(UNCONFIGURED_TOOL_CODE)``."""
+        return InBandError(UNCONFIGURED_TOOL_CODE)
 
 
 def openai_harness_factory(

@@ -16,7 +16,7 @@ import logging
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
-from reference_harness._cancellation import CancelScope
+from reference_harness import CancelScope
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable, Mapping

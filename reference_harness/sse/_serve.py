@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING, Final, Self
 import uvicorn
 
 from reference_harness.sse._app import PublicEntry, create_app
+from reference_harness.sse._factory import UnconfiguredTools, openai_harness_factory
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from pathlib import Path
     from types import TracebackType
 
     from starlette.applications import Starlette
@@ -36,16 +38,40 @@ def serve_app(app: Starlette, host: str, port: int) -> None:
 def serve(
     host: str,
     port: int,
+    repo: Path,
     *,
-    harness_factory: Callable[[], ChatHarness],
-    public_entry: PublicEntry,
+    public_entry: PublicEntry | None = None,
+    harness_factory: Callable[[], ChatHarness] | None = None,
 ) -> None:
     """Serve the chat entry (``srdh serve``) until interrupted; blocking.
 
-    ``public_entry`` is the phase gate's decision for the repository (``LEGACY`` until stage 6B
-    is archived and committed); the caller computes it (``conformance.gate.public_entry_of``):
-    ``reference_harness`` does not import the kit.
+    Args:
+        host: interface to bind.
+        port: TCP port (0 = any free port).
+        repo: the repository; its phase gate picks the public entry, and by default its
+            ``.srdh/runs.sqlite3`` holds the run store.
+        public_entry: the phase gate's decision (``LEGACY`` until stage 6B is archived and
+            committed). ``None``: computed here with ``conformance.gate`` (see below).
+        harness_factory: builds the Harness of each request. ``None``: Harnesses on the
+            OpenAI-compatible ports (``SRDH_OPENAI_*``), the store under ``repo/.srdh/``, and
+            :class:`UnconfiguredTools` (this kit ships no real metrics/logs backends).
+
+    Raises:
+        ConfigError: ``harness_factory`` is ``None`` and ``SRDH_OPENAI_*`` are not set.
+        GateSetupError: ``public_entry`` is ``None`` and ``repo`` cannot be read by the gate.
     """
+    if public_entry is None:
+        # Layering exception (DESIGN 1: reference_harness imports only contracts): a caller
+        # that passes public_entry (the CLI should) never reaches this import.
+        from conformance.gate import public_entry_of, read_repo_state  # noqa: PLC0415
+
+        public_entry = public_entry_of(read_repo_state(repo))
+    if harness_factory is None:
+        store_dir = repo / ".srdh"
+        store_dir.mkdir(exist_ok=True)
+        harness_factory = openai_harness_factory(
+            store_dir / "runs.sqlite3", tools=UnconfiguredTools()
+        )
     serve_app(create_app(harness_factory=harness_factory, public_entry=public_entry), host, port)
 
 

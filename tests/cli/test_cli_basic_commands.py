@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING
 
 from conformance.cli import EXIT_FAILED, EXIT_OK, EXIT_SETUP, app
@@ -240,3 +241,59 @@ def test_spec_show_json_lists_requirements_and_scenarios(
     assert scenario["id"] == "stage-4-completes-internal-agent-tests"
     assert [s["keyword"] for s in scenario["steps"]] == ["WHEN", "THEN"]
     assert [c["archived"] for c in doc["changes"]] == [True]
+
+
+def test_a_terminal_gets_a_rich_table_without_colour_under_no_color(
+    runner: CliRunner, spec_repo: Path
+) -> None:
+    """FORCE_COLOR (a terminal) draws a rich table; NO_COLOR removes every colour code."""
+    env = {"FORCE_COLOR": "1", "NO_COLOR": "1", "COLUMNS": "200"}
+    result = runner.invoke(app, ["spec", "show", str(spec_repo)], env=env)
+    assert result.exit_code == EXIT_OK
+    assert "┃" in result.stdout or "│" in result.stdout
+    assert "phase-gates-shall-remain-serial" in result.stdout
+    assert not re.search(r"\x1b\[(?:3|4|9|10)\d(?:;\d+)*m", result.stdout)
+
+
+def test_plain_output_has_no_escape_codes_and_no_box_drawing(
+    runner: CliRunner, spec_repo: Path
+) -> None:
+    """Off a terminal (no FORCE_COLOR), tables are plain aligned text."""
+    result = runner.invoke(app, ["spec", "show", str(spec_repo)], env={"FORCE_COLOR": ""})
+    assert result.exit_code == EXIT_OK
+    assert "\x1b[" not in result.stdout
+    assert "│" not in result.stdout
+    assert result.stdout.splitlines()[1].split() == ["requirement", "level", "scenario"]
+
+
+def test_an_unreadable_spec_is_one_line_and_exit_2(runner: CliRunner, spec_repo: Path) -> None:
+    """A spec.md that is not UTF-8 cannot be read: `spec show` names the file, exit 2."""
+    spec = spec_repo / "openspec" / "specs" / "single-react-diagnosis-harness" / "spec.md"
+    spec.write_bytes(b"# spec\n\xff\xfe broken\n")
+    result = runner.invoke(app, ["spec", "show", str(spec_repo)])
+    assert result.exit_code == EXIT_SETUP
+    assert result.stderr.startswith(f"srdh: error: {spec}")
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_validate_errors_carry_nested_json_pointers(runner: CliRunner, tmp_path: Path) -> None:
+    """A bad value deep inside a document is reported at its RFC 6901 pointer."""
+    run_id = "https://srdh.dev/schemas/v1/diagnosis-run.schema.json"
+    doc = {
+        "$schema": run_id,
+        "run_id": "run-1",
+        "session_id": "s-1",
+        "seq": 1,
+        "user_message": "hi",
+        "intent": "DIAGNOSIS",
+        "state": "SLEEPING",
+        "published_result": None,
+        "fallback_type": None,
+        "error_code": None,
+        "created_at_ms": 0,
+        "finished_at_ms": None,
+    }
+    path = _write(tmp_path / "run.json", doc)
+    result = runner.invoke(app, ["validate", str(path)])
+    assert result.exit_code == EXIT_FAILED
+    assert f"{path}:1: /state: expected one of RUNNING" in result.stdout

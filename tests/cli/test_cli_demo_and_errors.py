@@ -8,7 +8,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from conformance.cli import EXIT_OK, EXIT_SETUP, _cmd_gate, app
+import conformance.gate
+import reference_harness.sse
+from conformance.cli import EXIT_OK, EXIT_SETUP, app
 from conformance.fixtures import (
     analysis,
     diagnosis_draft,
@@ -53,11 +55,23 @@ def test_demo_prints_the_trace_as_a_timeline(runner: CliRunner, tmp_path: Path) 
     assert "state SUCCESS, result DIAGNOSIS_DRAFT" in result.stdout
 
 
+def test_demo_by_scenario_id_shows_the_suite_s_fixture(runner: CliRunner) -> None:
+    """A spec scenario id runs that suite scenario; its Run's timeline shows the rejection."""
+    result = runner.invoke(app, ["demo", "duplicate-tool-call-id-is-proposed"])
+    assert result.exit_code == EXIT_OK, result.output
+    assert result.stdout.startswith("scenario duplicate-tool-call-id-is-proposed: passed")
+    assert any(
+        "TOOL_CALL_REJECTED" in ln and "reason=DUPLICATE_ID" in ln
+        for ln in result.stdout.splitlines()
+    )
+
+
 def test_demo_unknown_scenario_is_a_setup_error(runner: CliRunner) -> None:
-    """An id that names no scenario fixture: one line naming it, exit 2."""
+    """An id that names no scenario: one line naming it, exit 2."""
     result = runner.invoke(app, ["demo", "no-such-scenario"])
     assert result.exit_code == EXIT_SETUP
-    assert "unknown scenario 'no-such-scenario'" in result.stderr
+    assert "no-such-scenario" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
 
 
 def test_demo_invalid_fixture_file_names_file_and_pointer(
@@ -79,6 +93,32 @@ def test_serve_without_openspec_is_a_setup_error(runner: CliRunner, tmp_path: Pa
     assert "no openspec/ directory" in result.stderr
 
 
+def test_serve_passes_the_gate_s_public_entry_to_the_server(
+    runner: CliRunner, spec_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stage 6B not committed: the server is started with public entry LEGACY, host and port."""
+    calls: list[tuple[object, ...]] = []
+
+    def fake_serve(host: str, port: int, repo: Path, *, public_entry: str) -> None:
+        calls.append((host, port, repo, public_entry))
+
+    monkeypatch.setattr(reference_harness.sse, "serve", fake_serve)
+    args = ["serve", "--host", "127.0.0.1", "--port", "8123", "--repo", str(spec_repo)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == EXIT_OK, result.output
+    assert calls == [("127.0.0.1", 8123, spec_repo, "LEGACY")]
+
+
+def test_serve_without_model_configuration_is_a_setup_error(
+    runner: CliRunner, spec_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No SRDH_OPENAI_BASE_URL: exit 2 with the variable named, before anything listens."""
+    monkeypatch.delenv("SRDH_OPENAI_BASE_URL", raising=False)
+    result = runner.invoke(app, ["serve", "--repo", str(spec_repo), "--port", "0"])
+    assert result.exit_code == EXIT_SETUP
+    assert "srdh: error: SRDH_OPENAI_BASE_URL is not set" in result.stderr
+
+
 def test_an_unexpected_exception_is_one_line_and_exit_2(
     runner: CliRunner, spec_repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -88,7 +128,7 @@ def test_an_unexpected_exception_is_one_line_and_exit_2(
         msg = "boom"
         raise RuntimeError(msg)
 
-    monkeypatch.setattr(_cmd_gate, "evaluate_gate", broken)
+    monkeypatch.setattr(conformance.gate, "evaluate_gate", broken)
     result = runner.invoke(app, ["gate", "1", "--repo", str(spec_repo)])
     assert result.exit_code == EXIT_SETUP
     assert result.stderr.startswith("srdh: internal error: RuntimeError: boom")
@@ -114,3 +154,24 @@ def test_console_script_reports_a_missing_file_in_one_plain_line(tmp_path: Path)
     assert done.returncode == EXIT_SETUP
     assert done.stderr == f"srdh: error: {missing}: no such file\n"
     assert done.stdout == ""
+
+
+def test_the_cli_starts_without_importing_the_heavy_parts() -> None:
+    """`import conformance.cli` loads no suite, contracts, OpenAI client or SQLAlchemy."""
+    code = (
+        "import sys, conformance.cli; "
+        "print(sorted(m for m in ('contracts', 'conformance.suite', 'openai', 'sqlalchemy') "
+        "if m in sys.modules))"
+    )
+    done = subprocess.run(  # noqa: S603 - our interpreter, fixed code
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "[]"
+
+
+def test_run_timeout_default_matches_the_adapters() -> None:
+    """`srdh run --timeout` defaults to the adapters' own per-message timeout."""
+    from conformance.adapters import DEFAULT_TIMEOUT_S  # noqa: PLC0415
+    from conformance.cli._cmd_run import DEFAULT_TIMEOUT_S as CLI_DEFAULT  # noqa: PLC0415
+
+    assert CLI_DEFAULT == DEFAULT_TIMEOUT_S

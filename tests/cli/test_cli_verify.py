@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from conformance.cli import EXIT_FAILED, EXIT_OK, EXIT_SETUP, _cmd_verify, app
+import conformance.verify
+from conformance.cli import EXIT_FAILED, EXIT_OK, EXIT_SETUP, app
 from conformance.cli._kit import kit_schemas_dir
 from conformance.gate import load_phase_plan, planned_changes
-from conformance.reports import Status, StepResult
+from conformance.reports import Status, StepResult, write_reports
 from conformance.verify import STEP_NAMES, VerifyContext, run_verify
 from conformance.verify._checks import (
     check_module_tool,
@@ -21,10 +23,11 @@ from conformance.verify._checks import (
 from conformance.verify._outcome import Outcome, failed, passed
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     import pytest
     from typer.testing import CliRunner
+
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class _Clock:
@@ -156,12 +159,12 @@ def test_gate_status_fails_outside_git(tmp_path: Path) -> None:
 
 def _fake_steps(monkeypatch: pytest.MonkeyPatch, outcome: Outcome) -> None:
     steps = [("spec lint", lambda _: passed("2 item(s)")), ("gate status", lambda _: outcome)]
-    real = _cmd_verify.run_verify
+    real = conformance.verify.run_verify
 
     def fake(repo: Path, schemas: Path, *, progress: _Recorder) -> object:
         return real(repo, schemas, steps=steps, progress=progress)
 
-    monkeypatch.setattr(_cmd_verify, "run_verify", fake)
+    monkeypatch.setattr(conformance.verify, "run_verify", fake)
 
 
 def test_verify_prints_a_summary_table_and_exits_0_when_all_pass(
@@ -208,3 +211,29 @@ def test_verify_with_an_unwritable_report_dir_stops_before_any_step(
     assert result.exit_code == EXIT_SETUP
     assert f"report directory {blocker / 'r'} is not writable" in result.stderr
     assert result.stdout == ""
+
+
+def test_verify_report_carries_suite_results_and_the_traced_matrix(tmp_path: Path) -> None:
+    """A verify result with a real suite payload: the report keys that scenario's result, and
+    the HTML matrix row shows its Gherkin mirror and the suite's outcome."""
+    from conformance.adapters import InProcessAdapter  # noqa: PLC0415
+    from conformance.cli._verify_report import verify_report  # noqa: PLC0415
+    from conformance.suite import run_suite  # noqa: PLC0415
+    from conformance.verify import REFERENCE_IUT, VerifyResult  # noqa: PLC0415
+
+    adapter = InProcessAdapter(REFERENCE_IUT)
+    try:
+        suite = run_suite(adapter, scenario_ids=["latest-run-is-a-fallback"])
+    finally:
+        adapter.close()
+    steps = (StepResult("conformance suite", Status.PASSED, "1 scenario", 1.0),)
+    result = VerifyResult(steps, {"conformance suite": suite})
+    report = verify_report(result, ROOT)
+    (requirement,) = report.requirements
+    assert [s.scenario_id for s in requirement.scenarios] == ["latest-run-is-a-fallback"]
+    row = next(m for m in report.matrix if m.scenario_id == "latest-run-is-a-fallback")
+    assert row.cells["gherkin"].startswith("features/07-")
+    assert row.cells["result"].upper() == "PASSED"
+    written = write_reports(report, tmp_path, kit_schemas_dir())
+    html = written[-1].read_text(encoding="utf-8")
+    assert row.cells["gherkin"] in html

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
+from typing import TYPE_CHECKING
 
 from conformance.bdd import plugin
+
+if TYPE_CHECKING:
+    import pytest
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -7,8 +7,9 @@ import threading
 
 import pytest
 
-from reference_harness import CancelScope, Limits
+from reference_harness import CancelScope, Harness, Limits, RunJournal, ScriptedPorts
 from reference_harness.ports import FinalAnswer, ToolRows
+from reference_harness.store import RunStore
 
 
 def test_disconnect_during_a_tool_cancels_its_work(h):
@@ -183,3 +184,74 @@ def test_a_tool_that_never_answers_times_out(h, direct):
     validations = [e["data"] for e in result.journal.events if e["type"] == "EVIDENCE_VALIDATION"]
     assert [v["violations"][0]["code"] for v in validations] == ["ERROR_EVIDENCE_CITED"] * 2
     assert result.row.fallback_type.value == "EVIDENCE_VALIDATION_FAILED"
+
+
+def test_a_cancel_after_the_verdict_still_closes_the_release_gate(h, direct):
+    """A cancel arriving after SUPPORTED but before the release: CANCELLED, nothing released."""
+    scope = CancelScope()
+    frames: list[dict] = []
+
+    def sink(frame):
+        frames.append(frame)
+        if frame["event"] == "run_event" and frame["data"]["type"] == "SEMANTIC_VERDICT":
+            scope.cancel("RUN_DEADLINE")  # synchronously, inside the last step of the work
+
+    result = direct(h.fixture(), sink=sink, scope=scope)
+    assert result.row.state.value == "CANCELLED"
+    assert result.journal.published_result is None
+    assert not any(f["event"] == "result" for f in frames)
+    assert result.types()[-5:] == [
+        "SEMANTIC_VERDICT",
+        "CANCEL_REQUESTED",
+        "NEW_WORK_PREVENTED",
+        "INTERRUPT_REQUESTED",
+        "RUN_FINISHED",
+    ]
+
+
+def test_cancelling_the_run_task_finishes_the_run_cancelled(h, tmp_path):
+    """Cancelling the asyncio task of a Run (shutdown) still writes CANCELLED, cause OPERATOR."""
+    fixture = h.fixture(agent=[], semantic_guard=[], tools={})
+    ports = ScriptedPorts.from_fixture(fixture)
+    agent = HangingAgent()
+    started = asyncio.Event()
+
+    def sink(frame):
+        data = frame["data"]
+        is_start = frame["event"] == "run_event" and data["type"] == "MODEL_CALL_STARTED"
+        if is_start and data["data"]["component"] == "DIAGNOSIS_AGENT":
+            started.set()
+
+    async def scenario():
+        harness = Harness(
+            store=store,
+            router=ports.router,
+            agent=agent,
+            reviewer=ports.reviewer,
+            tools=ports.tools,
+        )
+        task = asyncio.ensure_future(harness.run("session-1", "hi", sink=sink, journal=journal))
+        await started.wait()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    journal = RunJournal()
+    with RunStore(tmp_path / "runs.sqlite3") as store:
+        try:
+            asyncio.run(scenario())
+        finally:
+            agent.release.set()
+        [run] = store.list_session("session-1")
+    assert run.state.value == "CANCELLED"
+    assert run.published_result is None
+    types = [event["type"] for event in journal.events]
+    assert types[-5:] == [
+        "CANCEL_REQUESTED",
+        "NEW_WORK_PREVENTED",
+        "INTERRUPT_REQUESTED",
+        "MODEL_CALL_FINISHED",
+        "RUN_FINISHED",
+    ]
+    assert journal.events[-5]["data"] == {"cause": "OPERATOR"}
+    assert journal.events[-2]["data"]["outcome"] == "CANCELLED"

@@ -6,8 +6,8 @@ import threading
 
 import pytest
 
-from reference_harness.errors import ModelTimeout, ModelUnavailable
 from reference_harness import CancelScope
+from reference_harness.errors import ModelTimeout, ModelUnavailable
 from reference_harness.ports import FinalAnswer
 
 

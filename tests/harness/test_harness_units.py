@@ -6,13 +6,20 @@ from __future__ import annotations
 import pytest
 
 from contracts import validate_document
-from reference_harness import DEFAULT_RETRY_POLICY, TOOL_SPECS, Limits, RetryPolicy
+from reference_harness import DEFAULT_RETRY_POLICY, TOOL_SPECS, Limits, RetryPolicy, ScriptedPorts
 from reference_harness._ids import classify_tool_call_id, presented_id_text
 from reference_harness._invocations import InvocationLedger, InvocationStateError
 from reference_harness._projection import project
 from reference_harness._tools import valid_arguments
 from reference_harness._trace import TraceRecorder
-from reference_harness.ports import MISSING, ToolRows
+from reference_harness.ports import (
+    MISSING,
+    AgentPort,
+    ReviewerPort,
+    RouterPort,
+    ToolBackend,
+    ToolRows,
+)
 
 ARGS = {"target": "checkout", "time_range": {"start_ms": 0, "end_ms": 10}, "query": "q"}
 
@@ -215,3 +222,15 @@ def test_trace_numbers_events_and_survives_a_broken_sink():
     ]
     assert len(received) == 1
     assert all(validate_document(e, "run-trace-event") == [] for e in trace.events)
+
+
+def test_scripted_ports_satisfy_the_port_protocols():
+    """The shipped scripted doubles are Router, Agent, Reviewer and Tool ports."""
+    ports = ScriptedPorts.from_fixture(
+        {"router": [], "agent": [], "semantic_guard": [], "tools": {}}
+    )
+    assert isinstance(ports.router, RouterPort)
+    assert isinstance(ports.agent, AgentPort)
+    assert isinstance(ports.reviewer, ReviewerPort)
+    assert isinstance(ports.tools, ToolBackend)
+    assert ports.script_error() is None

@@ -5,21 +5,21 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from conformance.openspec import lint_items
 
 CORPUS = Path(__file__).parent / "corpus"
-CASES: dict[str, dict[str, object]] = json.loads(
-    (CORPUS / "cases.json").read_text(encoding="utf-8")
-)
+CASES: dict[str, dict[str, Any]] = json.loads((CORPUS / "cases.json").read_text(encoding="utf-8"))
 
 
-def _project(name: str, tmp_path: Path) -> Path:
-    target = tmp_path / name
-    shutil.copytree(CORPUS / name, target)
-    return target
+@pytest.fixture(scope="module")
+def corpus_copies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Each corpus case copied to its own temporary project root."""
+    base = tmp_path_factory.mktemp("corpus")
+    return {name: Path(shutil.copytree(CORPUS / name, base / name)) for name in CASES}
 
 
 def test_corpus_is_large_enough() -> None:
@@ -32,14 +32,15 @@ def test_corpus_is_large_enough() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_official_verdicts_match_cli(name: str, tmp_path: Path, openspec_cli) -> None:
+def test_official_verdicts_match_cli(
+    name: str, corpus_copies: dict[str, Path], openspec_cli
+) -> None:
     """Per item, the official-rule verdict equals ``openspec validate --all --strict``'s."""
-    project = _project(name, tmp_path)
-    report = openspec_cli(project)
+    report = openspec_cli(corpus_copies[name])
     cli = {(item["type"], item["id"]): item["valid"] for item in report["items"]}
     ours = {
         (r.kind, r.id): r.valid
-        for r in lint_items(project, strict=True, kit_rules=False)
+        for r in lint_items(corpus_copies[name], strict=True, kit_rules=False)
         if r.kind != "archived-change"
     }
     assert ours == cli
@@ -48,20 +49,34 @@ def test_official_verdicts_match_cli(name: str, tmp_path: Path, openspec_cli) ->
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_kit_reports_the_expected_codes(name: str, tmp_path: Path) -> None:
+def test_kit_reports_the_expected_codes(name: str, corpus_copies: dict[str, Path]) -> None:
     """Each malformed case yields the issue codes its rule names; valid cases yield none."""
-    project = _project(name, tmp_path)
-    reports = lint_items(project, strict=True)
+    reports = lint_items(corpus_copies[name], strict=True)
     codes = {issue.code for r in reports for issue in r.issues}
-    expected = set(CASES[name]["codes"])  # type: ignore[call-overload]
+    expected = set(CASES[name]["codes"])
     assert expected <= codes
     assert all(r.valid for r in reports) is (not expected)
     if not expected:
         assert codes == set()
 
 
-def test_non_strict_mode_drops_warnings(tmp_path: Path) -> None:
+def test_non_strict_mode_drops_warnings(corpus_copies: dict[str, Path]) -> None:
     """Without strict mode a Purpose that is too short is no longer reported (it is a WARNING)."""
-    project = _project("purpose-too-short", tmp_path)
+    project = corpus_copies["purpose-too-short"]
     assert [r.valid for r in lint_items(project, strict=False)] == [True]
     assert [r.valid for r in lint_items(project, strict=True)] == [False]
+
+
+def test_issues_name_file_and_line(corpus_copies: dict[str, Path]) -> None:
+    """A duplicate requirement is reported at the line of the second header, in its file."""
+    project = corpus_copies["duplicate-requirement-names"]
+    spec = project / "openspec/specs/alerting/spec.md"
+    headers = [
+        n
+        for n, line in enumerate(spec.read_text(encoding="utf-8").splitlines(), start=1)
+        if line.startswith("### Requirement: Alerts SHALL be deduplicated")
+    ]
+    (report,) = lint_items(project)
+    dup = [i for i in report.issues if i.code == "OPENSPEC_DUPLICATE_REQUIREMENT"]
+    assert [(i.location.path, i.location.line) for i in dup] == [(spec, headers[1])]
+    assert str(dup[0]).startswith(f"{spec}:{headers[1]}: ERROR OPENSPEC_DUPLICATE_REQUIREMENT")

@@ -38,6 +38,7 @@ The service SHOULD batch alerts and MUST collapse identical ones.
   within a minute
 - **THEN** one notification is sent
 - **AND** the duplicate is counted
+  - a nested detail is part of its step, not a step
 - THEN an unbolded bullet
 
 ### Requirement: Optional digest

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from conformance.bdd import plugin
 from reference_harness.openai import OpenAIConfig
 from reference_harness.openai.testing import ScriptedOpenAIServer
 
@@ -31,3 +32,9 @@ def server() -> Iterator[ScriptedOpenAIServer]:
 def config(request: pytest.FixtureRequest, server: ScriptedOpenAIServer) -> OpenAIConfig:
     """An adapter configuration pointing at ``server``, once with JSON answers, once streamed."""
     return OpenAIConfig(server.base_url, "scripted-model", "test-key", TIMEOUT_S, request.param)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the conformance plugin (Gherkin steps, ``iut`` fixture) for the Gherkin run."""
+    if not config.pluginmanager.is_registered(plugin):
+        config.pluginmanager.register(plugin, "srdh-conformance")

@@ -64,7 +64,7 @@ def _attempts(events: list[dict[str, Any]], component: str) -> list[str]:
 def test_agent_fault_is_one_request_one_unavailable_attempt(
     tmp_path: Path, fault: Fault, stream: bool
 ) -> None:
-    """An agent call hit by a fault: one request, one UNAVAILABLE record, FAILED AGENT_UNAVAILABLE."""
+    """An agent call hit by a fault: one request, one UNAVAILABLE record, AGENT_UNAVAILABLE."""
     row, events, server = _run(
         tmp_path, router=[fx.intent_turn("DIAGNOSIS")], agent=[fault], stream=stream
     )

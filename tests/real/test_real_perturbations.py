@@ -13,14 +13,14 @@ from typing import Any
 import pytest
 
 from conformance import fixtures as fx
-from reference_harness.openai import iut as openai_iut
-from reference_harness.openai._perturb import (
+from reference_harness.openai import (
     FABRICATED_DOCUMENT_ID,
     INVALID_REVIEW,
     ModelPorts,
     PerturbationError,
     perturb,
 )
+from reference_harness.openai import iut as openai_iut
 from reference_harness.ports import (
     AgentRequest,
     FinalAnswer,

@@ -166,3 +166,18 @@ def test_public_entry_must_be_a_known_value() -> None:
     """create_app refuses a public entry outside the contract's vocabulary."""
     with pytest.raises(ValueError, match="LEGACY or SINGLE_REACT"):
         create_app(harness_factory=lambda: None, public_entry="NEW")  # type: ignore[arg-type,return-value]
+
+
+def test_failing_harness_factory_is_a_fixed_503(caplog: pytest.LogCaptureFixture) -> None:
+    """A harness that cannot be built gives 503 with a fixed code, never the error text."""
+
+    def factory() -> Harness:
+        message = "SRDH_OPENAI_BASE_URL is not set: secret detail"
+        raise RuntimeError(message)
+
+    server = LoopbackServer(create_app(harness_factory=factory, public_entry="SINGLE_REACT"))
+    with server, httpx.Client(base_url=server.base_url, timeout=WAIT_S) as client:
+        response = client.post(PUBLIC_CHAT_PATH, json={"session_id": "s-1", "message": "hi"})
+    assert (response.status_code, response.json()) == (503, {"error": "HARNESS_UNAVAILABLE"})
+    assert "secret detail" not in response.text
+    assert any("harness factory failed" in record.message for record in caplog.records)

@@ -15,9 +15,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import pytest
 
-from reference_harness._harness import Harness
-from reference_harness._limits import Limits
-from reference_harness._scripted import ScriptedTools
+from reference_harness import Harness, Limits, ScriptedTools
 from reference_harness.openai import OpenAIAgent, OpenAIConfig, OpenAIReviewer, OpenAIRouter
 from reference_harness.openai.testing import Fault, Hold, ScriptedOpenAIServer
 from reference_harness.sse import INTERNAL_CHAT_PATH, LoopbackServer, TraceLog, create_app
@@ -221,3 +219,38 @@ def test_model_call_that_never_answers_is_bounded_by_its_timeout(
     run_id = events[0]["run_id"]
     assert _row_state(db, run_id)[0] == end_state[1]["state"]
     assert recorders[0].done.is_set()
+
+
+def test_disconnect_while_model_never_answers_ends_by_the_http_timeout(
+    model_server: ScriptedOpenAIServer, tmp_path: Path
+) -> None:
+    """Client gone, model silent: the blocked call ends by its HTTP timeout inside the bound.
+
+    The Run is CANCELLED; the call's end (a timeout error) arrives after the cancellation and is
+    discarded as a late result; the endpoint saw exactly one request.
+    """
+    model_server.enqueue("ROUTER", {"kind": "intent", "intent": "DIAGNOSIS"})
+    model_server.enqueue("DIAGNOSIS_AGENT", Fault.NEVER_ANSWER)
+    db = tmp_path / "runs.sqlite"
+    log = _WatchedTraceLog()
+    app_server, recorders, store = _app_server(model_server, db, 1_000, log)
+    with app_server, httpx.Client(base_url=app_server.base_url, timeout=WAIT_S) as client:
+        body = {"session_id": "s-1", "message": "why is checkout failing?"}
+        with client.stream("POST", INTERNAL_CHAT_PATH, json=body) as response:
+            for _event, data in _sse_events(response.iter_lines()):
+                if (
+                    data.get("type") == "MODEL_CALL_STARTED"
+                    and data["data"]["component"] == "DIAGNOSIS_AGENT"
+                ):
+                    run_id = data["run_id"]
+                    break
+            model_server.wait_for_requests("DIAGNOSIS_AGENT", 1, timeout_s=WAIT_S)
+        assert recorders[0].done.wait(WAIT_S)
+        trace = client.get(f"/internal/v1/runs/{run_id}/trace").json()
+    store.close()
+
+    assert _row_state(db, run_id) == ("CANCELLED", None)
+    types = [event["type"] for event in trace["events"]]
+    assert types.index("CANCEL_REQUESTED") < types.index("LATE_RESULT_DISCARDED")
+    assert types[-1] == "RUN_FINISHED"
+    assert model_server.request_count("DIAGNOSIS_AGENT") == 1

@@ -11,7 +11,10 @@ class _Wrapper:
     def hello(self):
         if self.mode == "bad-hello":
             return {"type": "hello", "protocol_version": "1.0"}
-        return self.inner.hello()
+        hello = self.inner.hello()
+        if self.mode == "no-cancellation":
+            hello["capabilities"] = [c for c in hello["capabilities"] if c != "CANCELLATION"]
+        return hello
 
     def run(self, fixture):
         if self.mode == "raises":
@@ -22,6 +25,8 @@ class _Wrapper:
             observation["trace"] = {1, 2}
         if self.mode == "other-fixture":
             observation["fixture_id"] = "someone-else"
+        if self.mode == "overwrite" and observation["invocations"]:
+            observation["invocations"][0]["arguments"]["query"] = "overwritten by a duplicate"
         return observation
 
     def close(self) -> None:
@@ -47,3 +52,11 @@ def bad_hello():
 def factory_fails():
     message = "no database"
     raise OSError(message)
+
+
+def overwrite():
+    return _Wrapper("overwrite")
+
+
+def no_cancellation():
+    return _Wrapper("no-cancellation")

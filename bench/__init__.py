@@ -1,0 +1,34 @@
+"""Benchmarks of the SRDH conformance kit (issue 7), run as ``python -m bench``.
+
+Every cost is measured as a ratio against a baseline run side by side in the same process,
+interleaved (A/B, then B/A) so machine noise hits both; results are medians with inter-quartile
+ranges. One module per benchmark, each with ``run(*, quick) -> BenchResult`` and a sized
+``measure(...)`` for smoke tests:
+
+- ``harness`` (:mod:`bench.harness_overhead`): Harness vs pydantic-ai agent loop, us per step;
+- ``guard`` (:mod:`bench.evidence_guard`): EvidenceGuard scaling vs python-jsonschema;
+- ``validation`` (:mod:`bench.validation`): documents/s of four validation paths, same verdicts;
+- ``suite`` (:mod:`bench.suite_throughput`): scenarios/s in-process vs stdio;
+- ``store`` (:mod:`bench.run_store`): previous-turn selection and inserts at 10k..1M Runs;
+- ``suite-wall`` (:mod:`bench.suite_wall`): in-process suite wall time.
+
+Public names: :data:`BENCHMARKS`, :func:`run_benchmark`, :class:`BenchResult`, :class:`Target`,
+:class:`Summary`, :func:`interleave`, :func:`paired_ratios`, :func:`timed_ns`, :func:`main`.
+"""
+
+from bench._cli import main
+from bench._registry import BENCHMARKS, run_benchmark
+from bench._result import BenchResult, Target
+from bench._stats import Summary, interleave, paired_ratios, timed_ns
+
+__all__ = [
+    "BENCHMARKS",
+    "BenchResult",
+    "Summary",
+    "Target",
+    "interleave",
+    "main",
+    "paired_ratios",
+    "run_benchmark",
+    "timed_ns",
+]

@@ -1,0 +1,69 @@
+"""The work of ``srdh demo``: run a scenario (or a fixture file), print each Run's timeline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from conformance.adapters import InProcessAdapter
+from conformance.cli._recording import RecordingAdapter
+from conformance.cli._timeline import timeline_rows
+from conformance.suite import run_suite
+from conformance.verify import REFERENCE_IUT
+from contracts import load_document
+
+if TYPE_CHECKING:
+    from conformance.cli._output import Output
+
+__all__ = ["run_demo"]
+
+
+def _looks_like_file(scenario: str) -> bool:
+    return scenario.endswith(".json") or Path(scenario).is_file()
+
+
+def _from_file(path: Path, adapter: RecordingAdapter) -> None:
+    model = load_document(path, "scenario-fixture")
+    fixture: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    adapter.run(fixture)
+
+
+def _show(out: Output, fixture: dict[str, Any], observation: dict[str, Any]) -> bool:
+    """Print one run's timeline; return True when its observation carries an error."""
+    title = f"fixture {fixture.get('fixture_id')}"
+    out.table(title, ["seq", "event", "details"], timeline_rows(observation))
+    run_id = observation.get("run_id")
+    rows = [r for r in observation.get("runs", []) if r.get("run_id") == run_id]
+    state = rows[0].get("state") if rows else "?"
+    result = observation.get("published_result") or {}
+    out.line(f"Run {run_id}: state {state}, result {result.get('kind', 'none')}")
+    out.line(f"client frames: {len(observation.get('client_frames', []))}")
+    error = observation.get("error")
+    if error:
+        out.line(f"error: {error.get('code')}: {error.get('message')}")
+    return bool(error)
+
+
+def run_demo(scenario: str, out: Output) -> bool:
+    """Run ``scenario`` (a suite scenario id or a fixture file) and print every Run's timeline.
+
+    Returns True when a Run's observation carries an error.
+
+    Raises:
+        SuiteSetupError: an unknown scenario id. ContractError: an invalid fixture file.
+        AdapterError: the reference harness broke the protocol.
+    """
+    adapter = RecordingAdapter(InProcessAdapter(REFERENCE_IUT))
+    try:
+        if _looks_like_file(scenario):
+            _from_file(Path(scenario), adapter)
+        else:
+            result = run_suite(adapter, scenario_ids=[scenario])
+            outcome = result.scenario(scenario).outcome
+            out.line(f"scenario {scenario}: {outcome} ({len(adapter.runs)} Run(s))")
+            if not adapter.runs:
+                out.line("this scenario checks contract data; it makes no Run to show")
+    finally:
+        adapter.close()
+    errors = [_show(out, fixture, observation) for fixture, observation in adapter.runs]
+    return any(errors)

@@ -1,0 +1,33 @@
+"""Property bodies of the SRDH conformance kit, reusable against any IUT adapter.
+
+Every spec Scenario has a property (:data:`PROPERTIES`): Hypothesis generates many Scenario
+Fixtures satisfying its WHEN (:mod:`conformance.strategies`) and checks its THEN with the same
+function the Gherkin Then step runs. :func:`run_invariants` checks the global invariants over a mix
+of every generator plus random faults, each fixture run twice. DESIGN section 9, "Properties".
+"""
+
+from conformance.properties._check import (
+    INVARIANTS,
+    PropertyResult,
+    property_settings,
+    run_invariants,
+    run_property,
+)
+from conformance.properties._registry import (
+    PROPERTIES,
+    PROPERTY_TESTS,
+    ScenarioProperty,
+    property_test_id,
+)
+
+__all__ = [
+    "INVARIANTS",
+    "PROPERTIES",
+    "PROPERTY_TESTS",
+    "PropertyResult",
+    "ScenarioProperty",
+    "property_settings",
+    "property_test_id",
+    "run_invariants",
+    "run_property",
+]

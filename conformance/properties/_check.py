@@ -1,0 +1,183 @@
+"""Run a scenario property, or the global invariants, against any adapter with Hypothesis.
+
+Each run returns a :class:`PropertyResult` (never raises for a failing IUT): how many examples
+ran, and for a failure the check's message and the (shrunk, unless shrinking is off) fixture.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from hypothesis import HealthCheck, Phase, given, settings
+
+from conformance.bdd import THEN_CHECKS, ScenarioContext
+from conformance.checks import check_global_invariants, check_same_normalized_trace
+from conformance.strategies import SCENARIO_STRATEGIES, any_fixtures
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from hypothesis import strategies as st
+
+    from conformance.adapters import Adapter
+    from conformance.properties._registry import ScenarioProperty
+
+__all__ = ["INVARIANTS", "PropertyResult", "property_settings", "run_invariants", "run_property"]
+
+INVARIANTS = "global-invariants"
+"""The name of the global invariants property in results."""
+
+Outcome = Literal["passed", "failed", "skipped"]
+
+
+@dataclass(frozen=True)
+class PropertyResult:
+    """The outcome of one property run.
+
+    Attributes:
+        name: the spec scenario id, or :data:`INVARIANTS`.
+        outcome: ``passed``, ``failed`` or ``skipped`` (the IUT lacks a needed capability).
+        examples: how many generated examples were run (shrinking replays included).
+        message: the failing check's message, the skip reason, or ``""``.
+        fixture: the failing Scenario Fixture (or contract document), ``None`` otherwise.
+        seconds: wall time of the run, in seconds.
+    """
+
+    name: str
+    outcome: Outcome
+    examples: int
+    message: str = ""
+    fixture: dict[str, Any] | None = None
+    seconds: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        """Whether the property held (a skip is not a pass)."""
+        return self.outcome == "passed"
+
+
+def property_settings(max_examples: int = 100, *, shrink: bool = True) -> settings:
+    """Return derandomized settings without deadline or example database.
+
+    ``shrink=False`` stops at the first failing example (what the mutant self-test wants).
+    """
+    phases = [Phase.explicit, Phase.generate, *([Phase.shrink] if shrink else [])]
+    return settings(
+        max_examples=max_examples,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        phases=phases,
+        report_multiple_bugs=False,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+
+
+class _Recorder:
+    def __init__(self) -> None:
+        self.examples = 0
+        self.failing: dict[str, Any] | None = None
+
+
+def _drive(
+    name: str,
+    strategy: st.SearchStrategy[Any],
+    body: Callable[[Any], None],
+    config: settings,
+) -> PropertyResult:
+    recorder = _Recorder()
+
+    def test(value: Any) -> None:  # noqa: ANN401 - a drawn fixture or contract variant
+        recorder.examples += 1
+        try:
+            body(value)
+        except Exception:
+            document = getattr(value, "document", value)
+            recorder.failing = document if isinstance(document, dict) else None
+            raise
+
+    started = time.perf_counter()
+    try:
+        config(given(strategy)(test))()
+    except Exception as error:  # noqa: BLE001 - any failure of the IUT or its check is a result
+        return PropertyResult(
+            name,
+            "failed",
+            recorder.examples,
+            f"{type(error).__name__}: {error}",
+            recorder.failing,
+            time.perf_counter() - started,
+        )
+    return PropertyResult(name, "passed", recorder.examples, seconds=time.perf_counter() - started)
+
+
+def run_property(
+    prop: ScenarioProperty, adapter: Adapter | None, *, config: settings | None = None
+) -> PropertyResult:
+    """Run ``prop`` with ``config`` (default: :func:`property_settings`).
+
+    A ``run`` property runs each generated fixture once through ``adapter`` and requires the
+    scenario's Then check; it is skipped when the adapter lacks a capability it needs. A
+    ``contract`` property checks each generated contract variant with the Then check and
+    requires its verdict to equal the variant's ``keeps_rule``, and the stage-zero document to
+    pass.
+
+    Raises:
+        ValueError: a ``run`` property without an adapter.
+    """
+    config = config or property_settings()
+    check = THEN_CHECKS[prop.then]
+    if prop.kind == "contract":
+
+        def contract_body(variant: Any) -> None:  # noqa: ANN401 - a ContractVariant
+            verdict = check(ScenarioContext(contracts={prop.contract: variant.document}))
+            if verdict.passed != variant.keeps_rule:
+                expected = "keeps" if variant.keeps_rule else "breaks"
+                message = f"{prop.contract} variant ({variant.change}) {expected} the rule but "
+                raise AssertionError(message + f"the check says: {verdict.message}")
+
+        return _drive(prop.scenario_id, prop.strategy(), contract_body, config)
+    if adapter is None:
+        message = f"property {prop.scenario_id} runs fixtures and needs an adapter"
+        raise ValueError(message)
+    missing = sorted(prop.capabilities - adapter.capabilities)
+    if missing:
+        reason = f"IUT lacks capability {', '.join(missing)} (declared in its hello)"
+        return PropertyResult(prop.scenario_id, "skipped", 0, reason)
+
+    def run_body(fixture: dict[str, Any]) -> None:
+        observation = adapter.run(fixture)
+        context = ScenarioContext(iut=adapter, fixture=fixture, observations=[observation])
+        check(context).require()
+
+    return _drive(prop.scenario_id, prop.strategy(), run_body, config)
+
+
+def run_invariants(adapter: Adapter, *, config: settings | None = None) -> PropertyResult:
+    """Run the global invariants over a mix of every scenario strategy plus random faults.
+
+    Each fixture runs twice: both observations keep every global invariant (nothing
+    unvalidated released, no draft text in a fallback, at most one repair, attempts within the
+    retry policy, …) and their normalized traces are identical. Fixtures needing a capability
+    the adapter lacks are not drawn.
+    """
+    from conformance.properties._registry import PROPERTIES  # noqa: PLC0415 - import cycle
+
+    usable = [
+        SCENARIO_STRATEGIES[p.scenario_id]
+        for p in PROPERTIES.values()
+        if p.kind == "run" and p.capabilities <= adapter.capabilities
+    ]
+
+    def body(fixture: dict[str, Any]) -> None:
+        first, second = adapter.run(fixture), adapter.run(fixture)
+        for result in (
+            check_global_invariants(first, fixture),
+            check_global_invariants(second, fixture),
+            check_same_normalized_trace(first, second),
+        ):
+            result.require()
+
+    return _drive(INVARIANTS, any_fixtures(usable), body, config or property_settings())

@@ -1,0 +1,143 @@
+"""Random extra faults over any generated fixture, for the global invariants.
+
+A fault keeps the fixture self-consistent (every scripted turn is still consumed by a conforming
+Harness) while adding trouble the scenario did not ask for: a Router answer to retry, a tool step
+whose backend fails with secret text, answers with an in-band error or an oversize payload,
+tight projection limits, an unavailable or unsupporting SemanticGuard, an agent that swallows
+cancellation.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING, Any, Final
+
+from hypothesis import strategies as st
+
+from conformance.checks import presented_calls
+from conformance.fixtures import (
+    error_turn,
+    failure,
+    in_band_error,
+    raw_turn,
+    supported_turn,
+    tool_call,
+    tool_calls_turn,
+    tool_script,
+    unsupported_turn,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+__all__ = ["FAULTS", "any_fixtures", "with_faults"]
+
+Fixture = dict[str, Any]
+
+FAULTS: Final = (
+    "router_retry",
+    "failing_tool",
+    "in_band_tool",
+    "oversize_tool",
+    "tight_limits",
+    "review_unavailable",
+    "review_unsupported",
+    "swallow_cancellation",
+)
+"""The extra faults :func:`with_faults` may add."""
+
+_SECRET: Final = "backend exploded at 10.0.0.7: token sk-live-0000"
+
+
+def _is_knowledge(fixture: Fixture) -> bool:
+    return any(t.get("intent") == "KNOWLEDGE_QUERY" for t in fixture["router"])
+
+
+def _shift_disconnect(fixture: Fixture) -> None:
+    target = fixture.get("client", {}).get("disconnect_on")
+    if target is not None and target["event_type"] == "MODEL_CALL_STARTED":
+        target["occurrence"] += 1
+
+
+def _extra_step(fixture: Fixture, tool: str, response: dict[str, object]) -> bool:
+    taken = {str(c.value) for c in presented_calls(fixture)}
+    call_id = next(f"fault_{n}" for n in range(1, 100) if f"fault_{n}" not in taken)
+    if _is_knowledge(fixture):
+        return False
+    fixture["agent"].insert(0, tool_calls_turn([tool_call(call_id, tool)]))
+    script = fixture["tools"].setdefault(tool, tool_script())
+    script.setdefault("responses", []).insert(0, response)
+    _shift_disconnect(fixture)
+    return True
+
+
+def _only_supported_review(fixture: Fixture) -> bool:
+    return fixture["semantic_guard"] == [supported_turn()]
+
+
+def _apply(draw: st.DrawFn, fixture: Fixture, fault: str) -> bool:  # noqa: PLR0911 - one per fault
+    if fault == "router_retry":
+        fixture["router"].insert(0, draw(st.sampled_from([raw_turn("DIAGNOSE"), error_turn()])))
+        _shift_disconnect(fixture)
+        return True
+    if fault == "failing_tool":
+        return _extra_step(
+            fixture, draw(st.sampled_from(["search_logs", "list_alerts"])), failure(_SECRET)
+        )
+    if fault == "in_band_tool":
+        return _extra_step(fixture, "query_metrics", in_band_error("UPSTREAM_5XX"))
+    if fault == "oversize_tool":
+        size = draw(st.integers(50_000, 400_000))
+        return _extra_step(fixture, "search_logs", {"kind": "oversize", "bytes": size})
+    if fault == "tight_limits":
+        fixture["limits"] = {
+            **fixture["limits"],
+            "max_items": draw(st.integers(1, 3)),
+            "max_item_chars": draw(st.integers(8, 64)),
+        }
+        return True
+    if not _only_supported_review(fixture):
+        return False
+    if fault == "review_unavailable":
+        fixture["semantic_guard"] = [error_turn(), error_turn()]
+        return True
+    if fault == "review_unsupported":
+        first = "i1" if _is_knowledge(fixture) else "a1"
+        fixture["semantic_guard"] = [unsupported_turn([first])]
+        return True
+    return False
+
+
+def _swallow(fixture: Fixture) -> bool:
+    changed = False
+    for turn in fixture["agent"]:
+        if turn.get("kind") == "block_until_cancelled":
+            turn["kind"] = "ignore_cancellation"
+            changed = True
+    return changed
+
+
+@st.composite
+def with_faults(draw: st.DrawFn, fixtures: st.SearchStrategy[Fixture]) -> Fixture:
+    """Draw a fixture from ``fixtures`` and add 0-3 faults of :data:`FAULTS` that fit it.
+
+    ``description`` lists the faults applied.
+    """
+    fixture = copy.deepcopy(draw(fixtures))
+    chosen = draw(st.lists(st.sampled_from(FAULTS), max_size=3, unique=True))
+    applied = []
+    for fault in chosen:
+        done = (
+            _swallow(fixture) if fault == "swallow_cancellation" else _apply(draw, fixture, fault)
+        )
+        if done:
+            applied.append(fault)
+    fixture["description"] = f"faults: {', '.join(applied) or 'none'}"
+    return fixture
+
+
+def any_fixtures(
+    strategies: list[Callable[[], st.SearchStrategy[Fixture]]],
+) -> st.SearchStrategy[Fixture]:
+    """A mix of every strategy in ``strategies``, with random extra faults."""
+    return with_faults(st.one_of([make() for make in strategies]))

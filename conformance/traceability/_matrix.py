@@ -1,0 +1,324 @@
+"""``build_matrix``: requirement -> spec scenario -> mirror -> step definitions -> property -> result.
+
+The spec is read with :mod:`conformance.openspec`, the Gherkin mirror with pytest-bdd's parser,
+steps are bound with pytest-bdd's own matching, property tests come from the registry of
+:mod:`conformance.properties`, results from a :class:`~conformance.suite.SuiteResult`.
+
+RFC 2119 (DESIGN section 9): a MUST or SHALL scenario that cannot be tested fails
+(``TRACE_MUST_NOT_TESTED``); a skip is allowed only when the scenario needs a capability the IUT
+declares it lacks, and is then reported as a note.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from conformance.openspec import Requirement, Scenario, load_tree
+from conformance.traceability._features import FeatureScenario, read_features
+from conformance.traceability._model import Matrix, MirrorRef, StepBinding, TraceIssue, TraceRow
+from conformance.traceability._steps import (
+    StepDefinition,
+    bind_step,
+    default_step_modules,
+    step_definitions,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from types import ModuleType
+
+    from conformance.suite import SuiteResult
+
+__all__ = ["build_matrix", "normalized_level"]
+
+_MUST = frozenset({"MUST", "SHALL", "REQUIRED"})
+_SHOULD = frozenset({"SHOULD", "RECOMMENDED"})
+
+
+def normalized_level(level: str | None) -> str:
+    """Map an RFC 2119 keyword to MUST, SHOULD or MAY (``None``, no keyword, counts as MUST)."""
+    word = (level or "MUST").upper()
+    if word in _MUST:
+        return "MUST"
+    return "SHOULD" if word in _SHOULD else "MAY"
+
+
+def _relative(path: Path, repo: Path) -> str:
+    try:
+        return path.resolve().relative_to(repo).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+class _Builder:
+    def __init__(
+        self, repo: Path, definitions: Sequence[StepDefinition], properties: Mapping[str, str]
+    ) -> None:
+        self.repo = repo
+        self.definitions = definitions
+        self.properties = properties
+        self.issues: list[TraceIssue] = []
+        self.notes: list[str] = []
+
+    def issue(self, code: str, message: str, location: str, scenario_id: str = "") -> None:
+        self.issues.append(TraceIssue(code, message, location, scenario_id))
+
+    # -- mirrors -----------------------------------------------------------------------------------
+
+    def find_mirror(
+        self, requirement: Requirement, scenario: Scenario, features: Sequence[FeatureScenario]
+    ) -> FeatureScenario | None:
+        by_tag = [f for f in features if scenario.id in f.tag_values("scenario")]
+        by_name = [f for f in features if f.name == scenario.name and f not in by_tag]
+        candidates = by_tag + by_name
+        if not candidates:
+            self.issue(
+                "TRACE_NO_MIRROR",
+                f"spec Scenario {scenario.name!r} ({scenario.id}) has no feature scenario tagged "
+                f"@scenario:{scenario.id} or named the same",
+                self.spec_location(scenario),
+                scenario.id,
+            )
+            return None
+        if len(candidates) > 1:
+            where = ", ".join(c.location for c in candidates)
+            self.issue(
+                "TRACE_DUPLICATE_MIRROR",
+                f"spec Scenario {scenario.id} is mirrored more than once: {where}",
+                candidates[1].location,
+                scenario.id,
+            )
+        mirror = candidates[0]
+        self.check_mirror(requirement, scenario, mirror)
+        return mirror
+
+    def spec_location(self, scenario: Scenario) -> str:
+        return f"{_relative(scenario.location.path, self.repo)}:{scenario.location.line}"
+
+    def check_mirror(
+        self, requirement: Requirement, scenario: Scenario, mirror: FeatureScenario
+    ) -> None:
+        where = mirror.location
+        if mirror.name != scenario.name:
+            self.issue(
+                "TRACE_RENAMED_MIRROR",
+                f"mirror is named {mirror.name!r}, the spec Scenario {scenario.name!r}",
+                where,
+                scenario.id,
+            )
+        if "spec" not in mirror.tags:
+            self.issue(
+                "TRACE_MISSING_SPEC_TAG",
+                f"mirror of {scenario.id} lacks the @spec tag",
+                where,
+                scenario.id,
+            )
+        scenario_tags = mirror.tag_values("scenario")
+        requirement_tags = mirror.tag_values("requirement")
+        if scenario_tags != (scenario.id,) or requirement_tags != (requirement.id,):
+            self.issue(
+                "TRACE_WRONG_IDS",
+                f"mirror is tagged @requirement:{','.join(requirement_tags) or '(none)'} "
+                f"@scenario:{','.join(scenario_tags) or '(none)'}; expected "
+                f"@requirement:{requirement.id} @scenario:{scenario.id}",
+                where,
+                scenario.id,
+            )
+        self.check_wording(scenario, mirror)
+
+    def check_wording(self, scenario: Scenario, mirror: FeatureScenario) -> None:
+        expected = _spec_groups(scenario)
+        observed = {
+            kind: [s for s in mirror.steps if s.type == kind] for kind in ("given", "when", "then")
+        }
+        for kind in ("when", "then"):
+            want = expected[kind]
+            have = observed[kind]
+            # When: exactly the spec's WHEN sentences. Then: the spec's THEN sentences first;
+            # the mirror may add further Then steps (e.g. the global invariants).
+            same = (
+                [s.text for s in have] == want
+                if kind == "when"
+                else ([s.text for s in have[: len(want)]] == want)
+            )
+            if not same:
+                line = have[0].line if have else mirror.line
+                self.issue(
+                    "TRACE_REWORDED_MIRROR",
+                    f"mirror's {kind.capitalize()} steps {[s.text for s in have]} do not carry "
+                    f"the spec's {kind.upper()} text {want}",
+                    f"{mirror.path}:{line}",
+                    scenario.id,
+                )
+
+    # -- steps -------------------------------------------------------------------------------------
+
+    def bind(self, scenario: FeatureScenario, scenario_id: str) -> tuple[StepBinding, ...]:
+        bindings: dict[tuple[int, str], StepBinding] = {}
+        for variant in scenario.variants:
+            for step in variant:
+                key = (step.line, step.text)
+                if key not in bindings:
+                    bindings[key] = bind_step(step, self.definitions)
+        for binding in bindings.values():
+            where = f"{scenario.path}:{binding.line}"
+            if not binding.definitions:
+                self.issue(
+                    "TRACE_UNIMPLEMENTED_STEP",
+                    f"no step definition matches {binding.keyword.capitalize()} "
+                    f"{binding.text!r} (scenario {scenario.name!r})",
+                    where,
+                    scenario_id,
+                )
+            elif len(binding.definitions) > 1:
+                self.issue(
+                    "TRACE_AMBIGUOUS_STEP",
+                    f"{binding.keyword.capitalize()} {binding.text!r} matches "
+                    f"{len(binding.definitions)} step definitions: {list(binding.definitions)}",
+                    where,
+                    scenario_id,
+                )
+        return tuple(bindings.values())
+
+
+def _spec_groups(scenario: Scenario) -> dict[str, list[str]]:
+    groups: dict[str, list[str]] = {"given": [], "when": [], "then": []}
+    current = "given"
+    for step in scenario.steps:
+        if step.keyword != "AND":
+            current = step.keyword.lower()
+        groups[current].append(step.text)
+    return groups
+
+
+def _result_of(results: SuiteResult | None, scenario_id: str) -> tuple[str | None, str]:
+    if results is None:
+        return None, ""
+    try:
+        found = results.scenario(scenario_id)
+    except KeyError:
+        return "not-run", ""
+    return found.outcome, "; ".join(found.messages)
+
+
+def _check_level(
+    builder: _Builder, row: TraceRow, results: SuiteResult | None, capabilities: set[str] | None
+) -> None:
+    if row.level != "MUST":
+        return
+    where = row.mirror.location if row.mirror is not None else row.spec_location
+    if not row.implemented and row.property_test is None:
+        builder.issue(
+            "TRACE_MUST_NOT_TESTED",
+            f"{row.scenario_id} is a MUST scenario with no runnable mirror and no property test",
+            where,
+            row.scenario_id,
+        )
+        return
+    if results is None or row.result in {"passed", "failed"}:
+        return
+    lacking = sorted(set(row.mirror.capabilities if row.mirror else ()) - (capabilities or set()))
+    if row.result == "skipped" and lacking:
+        builder.notes.append(
+            f"{row.scenario_id}: skipped, the IUT declares it lacks {', '.join(lacking)}"
+        )
+        return
+    builder.issue(
+        "TRACE_MUST_NOT_TESTED",
+        f"{row.scenario_id} is a MUST scenario and the last suite run did not test it "
+        f"(outcome {row.result}{': ' + row.skip_reason if row.skip_reason else ''})",
+        where,
+        row.scenario_id,
+    )
+
+
+def build_matrix(
+    repo: Path | str,
+    *,
+    results: SuiteResult | None = None,
+    properties: Mapping[str, str] | None = None,
+    step_modules: Sequence[ModuleType] | None = None,
+    features: str = "features",
+) -> Matrix:
+    """Build the traceability matrix of ``repo`` (a folder with ``openspec/`` and ``features/``).
+
+    Args:
+        repo: the repository root.
+        results: the last :func:`~conformance.suite.run_suite` result; fills each row's result
+            and applies the RFC 2119 rule to skips (capabilities from ``results.capabilities``).
+        properties: spec scenario id -> property test node id; defaults to
+            :data:`conformance.properties.PROPERTY_TESTS`.
+        step_modules: modules holding the pytest-bdd step definitions; defaults to the suite
+            plugin :mod:`conformance.bdd.plugin` and the step modules it imports.
+        features: the Gherkin mirror folder, relative to ``repo``.
+
+    Returns:
+        One row per spec Scenario and every issue found (codes in
+        :data:`~conformance.traceability.ISSUE_CODES`); ``matrix.complete`` when there is none.
+
+    Raises:
+        conformance.openspec.ParseError: a spec file cannot be read.
+    """
+    root = Path(repo).resolve()
+    if properties is None:
+        from conformance.properties import PROPERTY_TESTS  # noqa: PLC0415 - avoids an import cycle
+
+        properties = PROPERTY_TESTS
+    modules = default_step_modules() if step_modules is None else tuple(step_modules)
+    builder = _Builder(root, step_definitions(modules), properties)
+    tree = load_tree(root)
+    requirements = [r for spec in tree.specs.values() for r in spec.requirements]
+    if not requirements:
+        builder.issue(
+            "TRACE_SPEC_MISSING", "no requirement found under openspec/specs", "openspec/specs"
+        )
+    scenarios, unreadable = read_features(root / features, root)
+    builder.issues.extend(unreadable)
+    capabilities = set(results.capabilities) if results is not None else None
+    rows: list[TraceRow] = []
+    mirrored: set[tuple[str, int]] = set()
+    for requirement in requirements:
+        for scenario in requirement.scenarios:
+            mirror = builder.find_mirror(requirement, scenario, scenarios)
+            steps: tuple[StepBinding, ...] = ()
+            if mirror is not None:
+                mirrored.add((mirror.path, mirror.line))
+                steps = builder.bind(mirror, scenario.id)
+            prop = properties.get(scenario.id)
+            if prop is None:
+                builder.issue(
+                    "TRACE_NO_PROPERTY",
+                    f"spec Scenario {scenario.id} has no property test in the registry",
+                    builder.spec_location(scenario),
+                    scenario.id,
+                )
+            result, reason = _result_of(results, scenario.id)
+            row = TraceRow(
+                requirement_id=requirement.id,
+                requirement_name=requirement.name,
+                level=normalized_level(requirement.level),
+                scenario_id=scenario.id,
+                scenario_name=scenario.name,
+                spec_location=builder.spec_location(scenario),
+                mirror=None
+                if mirror is None
+                else MirrorRef(mirror.path, mirror.line, mirror.name, mirror.tags),
+                steps=steps,
+                property_test=prop,
+                result=result,
+                skip_reason=reason,
+            )
+            _check_level(builder, row, results, capabilities)
+            rows.append(row)
+    for extra in scenarios:
+        if (extra.path, extra.line) not in mirrored:
+            builder.bind(extra, "")
+            if "spec" in extra.tags:
+                builder.issue(
+                    "TRACE_WRONG_IDS",
+                    f"scenario {extra.name!r} is tagged @spec but mirrors no spec Scenario "
+                    f"(tags {list(extra.tags)})",
+                    extra.location,
+                )
+    return Matrix(rows=tuple(rows), issues=tuple(builder.issues), notes=tuple(builder.notes))

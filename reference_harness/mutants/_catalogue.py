@@ -1,0 +1,203 @@
+"""The mutant catalogue: every broken harness, and broken copies of the stage-zero contract data.
+
+IUT mutants (:data:`MUTANTS`) each break exactly one rule of one requirement and are factories
+``reference_harness.mutants:<name>``. Contract mutants (:data:`CONTRACT_MUTANTS`) break the rule of
+a requirement whose scenario reads contract data rather than a Run (component registry, phase
+plan). The conformance suite must fail every one of them (``conformance.selftest``).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Final
+
+from reference_harness._retry import RetryPolicy
+from reference_harness.mutants._iut import MutantIUT, MutantSpec, Patch
+from reference_harness.mutants._parts import (
+    FallbackTolerantStore,
+    GateLeakingHarness,
+    IdInventingAgent,
+    OverwritingHarness,
+    RewritingHarness,
+    SdkRetryingReviewer,
+    ignoring,
+    retyping_fallback,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+__all__ = ["CONTRACT_MUTANTS", "MUTANTS", "ContractMutant", "create"]
+
+_RELEASE = "reference_harness._release"
+
+_SPECS: Final = (
+    MutantSpec(
+        "harness_rewrites_draft",
+        "design-contracts-shall-separate-deterministic-control-from-diagnosis-reasoning",
+        "the Harness rewrites the conclusion of the draft it releases",
+        harness_class=RewritingHarness,
+    ),
+    MutantSpec(
+        "duplicate_overwrites_invocation",
+        "tool-invocation-identity-shall-use-the-framework-tool-call-id",
+        "a duplicate Tool Call ID is executed and overwrites the first canonical invocation",
+        harness_class=OverwritingHarness,
+    ),
+    MutantSpec(
+        "missing_id_executed",
+        "tool-invocation-identity-shall-use-the-framework-tool-call-id",
+        "a call with a missing Tool Call ID gets an invented id and is executed",
+        agent=IdInventingAgent,
+    ),
+    MutantSpec(
+        "no_evidence_as_observation",
+        "invocation-status-and-evidence-status-shall-be-independent",
+        "EvidenceGuard accepts a NO_EVIDENCE result cited by a non-NEGATIVE_OBSERVATION analysis",
+        patches=(Patch(_RELEASE, "check_draft", ignoring("NO_EVIDENCE_NOT_NEGATIVE")),),
+    ),
+    MutantSpec(
+        "negative_scope_unbounded",
+        "invocation-status-and-evidence-status-shall-be-independent",
+        "EvidenceGuard accepts a NEGATIVE_OBSERVATION wider than its query scope",
+        patches=(Patch(_RELEASE, "check_draft", ignoring("NEGATIVE_SCOPE_TOO_WIDE")),),
+    ),
+    MutantSpec(
+        "duplicate_analysis_id_released",
+        "diagnosis-draft-shall-expose-typed-report-structure",
+        "EvidenceGuard accepts a draft whose analysis ids are not unique",
+        patches=(Patch(_RELEASE, "check_draft", ignoring("DUPLICATE_ANALYSIS_ID")),),
+    ),
+    MutantSpec(
+        "fabricated_citation_published",
+        "knowledge-answers-shall-use-exact-rag-bindings",
+        "EvidenceGuard accepts an answer citing a document the lookup did not return",
+        patches=(Patch(_RELEASE, "check_knowledge_answer", ignoring("FABRICATED_DOCUMENT_ID")),),
+    ),
+    MutantSpec(
+        "evidence_failure_mistyped",
+        "safe-fallback-shall-use-a-fixed-schema",
+        "a draft failing validation twice falls back as SEMANTIC_UNAVAILABLE",
+        patches=(Patch(_RELEASE, "safe_fallback", retyping_fallback),),
+    ),
+    MutantSpec(
+        "fallback_as_previous_turn",
+        "previous-turn-shall-come-from-a-safe-durable-run-result",
+        "a Run that ended FALLBACK is selected as the Diagnosis previous turn",
+        store_class=FallbackTolerantStore,
+    ),
+    MutantSpec(
+        "late_result_published",
+        "cancellation-shall-be-layered-and-observable",
+        "cancellation never closes the release gate: the late model result is used and published",
+        harness_class=GateLeakingHarness,
+    ),
+    MutantSpec(
+        "sdk_retries_review",
+        "retry-attempts-shall-be-owned-by-harness",
+        "the SemanticGuard client retries an invalid answer itself, unseen by the Harness",
+        reviewer=SdkRetryingReviewer,
+    ),
+    MutantSpec(
+        "three_review_attempts",
+        "retry-attempts-shall-be-owned-by-harness",
+        "the Harness allows SemanticGuard three attempts instead of two",
+        retry=RetryPolicy(
+            max_attempts=MappingProxyType({"ROUTER": 2, "DIAGNOSIS_AGENT": 1, "SEMANTIC_GUARD": 3})
+        ),
+    ),
+)
+
+MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType({s.name: s for s in _SPECS})
+"""Every IUT mutant by factory name."""
+
+
+def create(name: str) -> MutantIUT:
+    """Return the IUT of mutant ``name``.
+
+    Raises:
+        KeyError: no mutant has that name.
+    """
+    return MutantIUT(MUTANTS[name])
+
+
+@dataclass(frozen=True)
+class ContractMutant:
+    """Stage-zero contract data with one rule broken.
+
+    Attributes:
+        name: the mutant's name.
+        requirement_id: the requirement whose rule it breaks.
+        scenario_id: the spec scenario that reads this contract.
+        contract: ``component-registry`` or ``phase-plan``.
+        rule: the rule it breaks.
+        mutate: returns a broken copy of the stage-zero document.
+    """
+
+    name: str
+    requirement_id: str
+    scenario_id: str
+    contract: str
+    rule: str
+    mutate: Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def _harness_plans(registry: dict[str, Any]) -> dict[str, Any]:
+    broken = copy.deepcopy(registry)
+    for component in broken["components"]:
+        if component["component"] == "HARNESS":
+            component["owns"] = [*component["owns"], "PLANNING"]
+            component["never"] = [r for r in component["never"] if r != "PLANNING"]
+    return broken
+
+
+def _stage(plan: dict[str, Any], stage: str) -> dict[str, Any]:
+    return next(c for c in plan["changes"] if c["stage"] == stage)
+
+
+def _guards_cut_over(plan: dict[str, Any]) -> dict[str, Any]:
+    broken = copy.deepcopy(plan)
+    _stage(broken, "5")["public_entry"] = "SINGLE_REACT"
+    return broken
+
+
+def _cutover_before_guards(plan: dict[str, Any]) -> dict[str, Any]:
+    broken = copy.deepcopy(plan)
+    five, cutover = _stage(broken, "5"), _stage(broken, "6B")
+    five["order"], cutover["order"] = cutover["order"], five["order"]
+    return broken
+
+
+_CONTRACTS: Final = (
+    ContractMutant(
+        "registry_harness_plans",
+        "design-contracts-shall-separate-deterministic-control-from-diagnosis-reasoning",
+        "contract-ownership-is-inspected",
+        "component-registry",
+        "the component registry assigns PLANNING to the Harness",
+        _harness_plans,
+    ),
+    ContractMutant(
+        "plan_guards_stage_cuts_over",
+        "phase-gates-shall-remain-serial",
+        "stage-4-completes-internal-agent-tests",
+        "phase-plan",
+        "the public Chat entry leaves the legacy path at stage 5, before 6B",
+        _guards_cut_over,
+    ),
+    ContractMutant(
+        "plan_cutover_before_guards",
+        "phase-gates-shall-remain-serial",
+        "stage-4-completes-internal-agent-tests",
+        "phase-plan",
+        "stage 6B is ordered before stage 5 (cutover allowed before the Guards)",
+        _cutover_before_guards,
+    ),
+)
+
+CONTRACT_MUTANTS: Final[Mapping[str, ContractMutant]] = MappingProxyType(
+    {m.name: m for m in _CONTRACTS}
+)
+"""Every contract-data mutant by name."""

@@ -1,0 +1,192 @@
+"""python-jsonschema and the Pydantic models give the same verdict on generated instances.
+
+Valid instances come from hypothesis-jsonschema (on each schema bundled with its references as
+local ``$defs`` and narrowed to small sizes, which keeps every instance valid under the real
+schema); invalid ones by mutating them: drop a key, wrong type, out-of-enum value, extra property,
+and a conditional field (an if/then trigger) flipped to another value of its vocabulary.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis_jsonschema import from_schema
+from pydantic import ValidationError
+
+import contracts
+from contracts._bundle import bundle_schema
+
+VALID_PER_CONTRACT = 30
+MUTANTS_PER_VALID = 33
+MIN_INSTANCES = 1000
+_ANY_JSON = {"type": ["string", "integer", "boolean", "null"], "maxLength": 8}
+_WRONG_TYPE = {str: 7, int: "7", bool: 0, float: "x", type(None): "null", list: {}, dict: []}
+
+
+def _narrow(node: Any) -> Any:
+    """Return a generation profile of ``node``: tighter sizes, simple "any JSON", no if/then.
+
+    Sizes only shrink (``maxLength``/``maxItems``/``maxProperties``/``maximum``). The
+    conditionals (every ``allOf`` of this contract set holds only ``if``/``then`` rules) are
+    dropped because hypothesis-jsonschema's canonicalisation of them takes minutes; instances
+    that break a conditional are then checked like the mutants (both verdicts must agree).
+    """
+    if isinstance(node, list):
+        return [_narrow(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {
+        k: v if k in {"enum", "const"} else _narrow(v) for k, v in node.items() if k != "allOf"
+    }
+    if set(out) == {"description"}:
+        out.update(_ANY_JSON)
+    if out.get("type") == "string" and "enum" not in out:
+        out["maxLength"] = max(out.get("minLength", 0), min(out.get("maxLength", 16), 16))
+    if out.get("type") == "array":
+        out["maxItems"] = max(out.get("minItems", 0), min(out.get("maxItems", 3), 3))
+    if out.get("type") == "object" and "properties" not in out:
+        out.setdefault("additionalProperties", _ANY_JSON)
+        out["maxProperties"] = 2
+    if out.get("type") == "integer":
+        out["maximum"] = min(out.get("maximum", 2**40), 2**40)
+    return out
+
+
+def _vocabularies() -> dict[str, list[Any]]:
+    """Property name -> every enum/const value it takes in any schema (for if/then flips)."""
+    found: dict[str, set[str]] = {}
+
+    def walk(node: Any, name: str | None) -> None:
+        if isinstance(node, list):
+            for item in node:
+                walk(item, name)
+        elif isinstance(node, dict):
+            if name is not None:
+                values = node.get("enum", [node["const"]] if "const" in node else [])
+                found.setdefault(name, set()).update(json.dumps(v) for v in values)
+            for key, value in node.items():
+                if key == "properties" and isinstance(value, dict):
+                    for prop, sub in value.items():
+                        walk(sub, prop)
+                elif key == "$defs" and isinstance(value, dict):
+                    for sub in value.values():
+                        walk(sub, None)
+                else:
+                    walk(value, name if key in {"anyOf", "oneOf", "allOf"} else None)
+
+    for info in contracts.CONTRACTS.values():
+        walk(info.schema, None)
+    return {name: [json.loads(v) for v in sorted(vals)] for name, vals in found.items() if vals}
+
+
+VOCABULARIES = _vocabularies()
+
+
+def _nodes(doc: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
+    out = [(path, doc)]
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            out += _nodes(value, (*path, key))
+    elif isinstance(doc, list):
+        for index, value in enumerate(doc):
+            out += _nodes(value, (*path, index))
+    return out
+
+
+def _replace(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
+    if not path:
+        return value
+    clone = copy.deepcopy(doc)
+    parent = clone
+    for part in path[:-1]:
+        parent = parent[part]
+    parent[path[-1]] = value
+    return clone
+
+
+def mutants(doc: Any, rng: random.Random) -> list[Any]:
+    """Return mutants of ``doc``: dropped key, wrong type, out-of-enum, extra key, if/then flip."""
+    nodes = _nodes(doc)
+    objects = [(p, n) for p, n in nodes if isinstance(n, dict)]
+    keyed = [(p, n) for p, n in objects if n]
+    out: list[Any] = []
+    for _ in range(MUTANTS_PER_VALID // 5):
+        path, node = rng.choice(nodes)
+        out.append(_replace(doc, path, _WRONG_TYPE[type(node)]))
+        strings = [(p, n) for p, n in nodes if isinstance(n, str)]
+        if strings:
+            path, node = rng.choice(strings)
+            out.append(_replace(doc, path, node + "_NOT_IN_VOCABULARY" if node else " "))
+    for _ in range(MUTANTS_PER_VALID // 5):
+        if keyed:
+            path, node = rng.choice(keyed)
+            dropped = dict(node)
+            del dropped[rng.choice(sorted(dropped))]
+            out.append(_replace(doc, path, dropped))
+        if objects:
+            path, node = rng.choice(objects)
+            out.append(_replace(doc, path, {**node, "zz_extra": 1}))
+    flips = [
+        ((*p, key), value)
+        for p, n in objects
+        for key, value in n.items()
+        if key in VOCABULARIES and len(VOCABULARIES[key]) > 1
+    ]
+    for _ in range(MUTANTS_PER_VALID - len(out)):
+        if not flips:
+            break
+        path, value = rng.choice(flips)
+        out.append(_replace(doc, path, rng.choice([v for v in VOCABULARIES[path[-1]] if v != value])))
+    return out
+
+
+def _model_verdict(contract: str, doc: Any) -> bool:
+    try:
+        contracts.CONTRACTS[contract].model.model_validate(doc)
+    except ValidationError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("contract", list(contracts.CONTRACTS))
+def test_contracts_schema_and_model_agree_on_generated_instances(contract):
+    """On generated valid instances and their mutants, schema verdict == model verdict."""
+    validator = contracts.validator_for(contract)
+    strategy = from_schema(_narrow(bundle_schema(contract)))
+    seen = {"valid": 0, "invalid": 0}
+    disagreements: list[str] = []
+
+    # Only the generate phase: no shrinking (a disagreement is reported with its instance),
+    # derandomized so every run checks the same instances. too_slow/large_base_example are
+    # suppressed because hypothesis-jsonschema builds nested objects slowly by design; the
+    # count below proves the examples were generated.
+    @settings(
+        max_examples=VALID_PER_CONTRACT, derandomize=True, deadline=None, database=None,
+        phases=[Phase.generate],
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example,
+                               HealthCheck.filter_too_much, HealthCheck.data_too_large],
+    )  # fmt: skip
+    @given(strategy)
+    def check(doc):
+        rng = random.Random(contracts.digest(doc))
+        for instance in [doc, *mutants(doc, rng)]:
+            expected = validator.is_valid(instance)
+            seen["valid" if expected else "invalid"] += 1
+            if _model_verdict(contract, instance) != expected:
+                disagreements.append(json.dumps(instance)[:400])
+
+    check()
+    assert disagreements == [], f"{len(disagreements)} disagreements, e.g. {disagreements[:3]}"
+    assert seen["valid"] >= 1
+    assert seen["invalid"] >= 1
+    assert seen["valid"] + seen["invalid"] >= MIN_INSTANCES or _enumerable(contract), seen
+
+
+def _enumerable(contract: str) -> bool:
+    """Contracts with fewer distinct instances than the target (e.g. public-error has 3)."""
+    return contract in {"public-error"}
