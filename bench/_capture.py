@@ -62,6 +62,7 @@ class SuiteCapture:
         scenarios: scenario results by outcome (``passed``, ``failed``, ...).
         fixtures: every fixture the suite ran, in order.
         exit_code: the nested pytest session's exit code.
+        failures: ``"<nodeid>: <first line of the message>"`` of every failed example.
     """
 
     wall_s: float
@@ -69,6 +70,7 @@ class SuiteCapture:
     scenarios: dict[str, int]
     fixtures: tuple[dict[str, Any], ...]
     exit_code: int
+    failures: tuple[str, ...] = ()
 
 
 def _outcomes(outcomes: Iterable[str]) -> dict[str, int]:
@@ -93,16 +95,22 @@ def capture_suite() -> SuiteCapture:
         cpu_ns = time.process_time_ns() - cpu_start
     finally:
         recorder.close()
-    outcomes = [
-        example.outcome
+    examples = [
+        example
         for requirement in result.requirements.values()
         for scenario in requirement.scenarios.values()
         for example in scenario.examples
     ]
+    failures = tuple(
+        f"{example.nodeid}: {(example.message.splitlines() or [''])[0][:300]}"
+        for example in examples
+        if example.outcome == "failed"
+    )
     return SuiteCapture(
         wall_s=wall_ns / 1e9,
         cpu_s=cpu_ns / 1e9,
-        scenarios=_outcomes(outcomes),
+        scenarios=_outcomes(example.outcome for example in examples),
         fixtures=tuple(recorder.fixtures),
         exit_code=result.exit_code,
+        failures=failures,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import tempfile
 import time
 import traceback
@@ -26,6 +27,10 @@ __all__ = ["DEFAULT_JSON", "main"]
 
 DEFAULT_JSON: Final = Path(__file__).resolve().parent / "out" / "results.json"
 """Where the JSON report goes by default (git-ignored)."""
+
+
+_LOG_WIDTH: Final = 180
+"""Console width when the output is not a terminal (a log file keeps whole table rows)."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -95,7 +100,7 @@ def _write_json(path: Path, report: dict[str, Any]) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the chosen benchmarks; return 0, or 1 if one crashed or found differing verdicts."""
     arguments = _parser().parse_args(argv)
-    console = Console()
+    console = Console() if sys.stdout.isatty() else Console(width=_LOG_WIDTH)
     names = arguments.only or list(BENCHMARKS)
     report: dict[str, Any] = {
         "machine": machine(),

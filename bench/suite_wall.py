@@ -44,10 +44,12 @@ def measure() -> BenchResult:
             "scenarios": capture.scenarios,
             "fixtures": len(capture.fixtures),
             "exit_code": capture.exit_code,
+            "failures": list(capture.failures),
             "cpus": len(os.sched_getaffinity(0)),
         },
         verdicts_agree=capture.exit_code == 0,
     )
+    result.notes.extend(f"failed: {failure}" for failure in capture.failures)
     met = capture.wall_s < TARGET_S
     result.targets.append(
         Target(

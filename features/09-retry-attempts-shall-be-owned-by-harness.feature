@@ -23,3 +23,31 @@ Feature: Retry attempts SHALL be owned by Harness
     When the Run is executed
     Then the Harness makes exactly two SemanticGuard attempts on the same snapshot and the Run falls back with SEMANTIC_UNAVAILABLE
     And every global invariant holds
+
+  @extension @requirement:retry-attempts-shall-be-owned-by-harness @capability:ROUTER_RETRY
+  Scenario: The Router answers with an invalid intent once
+    Given a user asks "Why is checkout failing?"
+    And the Router first answers an invalid intent, then routes the question
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the Harness records two Router attempts, INVALID_SCHEMA then VALID, and the Run goes on to SUCCESS
+    And every global invariant holds
+
+  @extension @requirement:retry-attempts-shall-be-owned-by-harness @capability:ROUTER_RETRY
+  Scenario: The Router is unavailable
+    Given a user asks "Why is checkout failing?"
+    And the Router is unavailable
+    When the Run is executed
+    Then the Harness records two Router attempts, both UNAVAILABLE, and the Run fails with ROUTER_UNAVAILABLE
+    And every global invariant holds
+
+  @extension @requirement:retry-attempts-shall-be-owned-by-harness
+  Scenario: The Diagnosis Agent is unavailable
+    Given a user asks "Why is checkout failing?"
+    And the agent's first model call is unavailable
+    When the Run is executed
+    Then the Harness records one Diagnosis Agent attempt, UNAVAILABLE, and the Run fails with AGENT_UNAVAILABLE
+    And every global invariant holds

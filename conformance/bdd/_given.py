@@ -64,6 +64,21 @@ def _calls_twice(srdh_context: ScenarioContext, step: str, tool: str, presented:
         srdh_context.builder.add_call(int(step), tool, presented_id(presented))
 
 
+@given("the Router first answers an invalid intent, then routes the question")
+def _router_invalid_once(srdh_context: ScenarioContext) -> None:
+    srdh_context.builder.script_router("invalid_then_routes")
+
+
+@given("the Router is unavailable")
+def _router_unavailable(srdh_context: ScenarioContext) -> None:
+    srdh_context.builder.script_router("unavailable")
+
+
+@given("the agent's first model call is unavailable")
+def _agent_unavailable(srdh_context: ScenarioContext) -> None:
+    srdh_context.builder.agent_unavailable()
+
+
 @given(parsers.re(r"each (?P<tool>\w+) execution returns a different matching line"))
 def _returns_lines(srdh_context: ScenarioContext, tool: str) -> None:
     srdh_context.builder.returns_lines(tool)

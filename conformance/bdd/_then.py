@@ -88,6 +88,21 @@ THEN_CHECKS: dict[str, _Check] = {
     "back with SEMANTIC_UNAVAILABLE": lambda c: checks.check_semantic_retry(
         c.observation, second_outcome="INVALID_SCHEMA"
     ),
+    "the Harness records two Router attempts, INVALID_SCHEMA then VALID, and the Run goes on to "
+    "SUCCESS": lambda c: _both(
+        checks.check_attempt_outcomes(c.observation, "ROUTER", ["INVALID_SCHEMA", "VALID"]),
+        checks.check_released_is_submitted(c.observation, c.ran_fixture),
+    ),
+    "the Harness records two Router attempts, both UNAVAILABLE, and the Run fails with "
+    "ROUTER_UNAVAILABLE": lambda c: _both(
+        checks.check_attempt_outcomes(c.observation, "ROUTER", ["UNAVAILABLE", "UNAVAILABLE"]),
+        checks.check_failed_run(c.observation, "ROUTER_UNAVAILABLE"),
+    ),
+    "the Harness records one Diagnosis Agent attempt, UNAVAILABLE, and the Run fails with "
+    "AGENT_UNAVAILABLE": lambda c: _both(
+        checks.check_attempt_outcomes(c.observation, "DIAGNOSIS_AGENT", ["UNAVAILABLE"]),
+        checks.check_failed_run(c.observation, "AGENT_UNAVAILABLE"),
+    ),
 }
 """Then sentence -> the check it runs (spec THEN sentences verbatim, then extensions)."""
 

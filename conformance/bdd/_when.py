@@ -27,17 +27,18 @@ SPEC_RUN_SENTENCES = (
 
 def _required_capabilities(request: pytest.FixtureRequest, fixture: dict[str, Any]) -> set[str]:
     needed = {str(m.args[0]) for m in request.node.iter_markers("srdh_capability") if m.args}
-    router = fixture.get("router") or [{}]
-    needed.add("KNOWLEDGE_QUERY" if router[0].get("intent") == "KNOWLEDGE_QUERY" else "DIAGNOSIS")
+    intents = [t.get("intent") for t in fixture.get("router", []) if t.get("kind") == "intent"]
+    needed.add("KNOWLEDGE_QUERY" if "KNOWLEDGE_QUERY" in intents else "DIAGNOSIS")
     return needed
 
 
 def _run(request: pytest.FixtureRequest, context: ScenarioContext, times: int) -> None:
     requirement, scenario, fixture_id = scenario_identity(request.node)
+    spec_scenario = request.node.get_closest_marker("srdh_scenario") is not None
     fixture = context.builder.build(
         fixture_id,
         requirement_id=requirement,
-        scenario_id=scenario,
+        scenario_id=scenario if spec_scenario else None,
         description=scenario_name(request.node),
     )
     iut = context.iut

@@ -24,6 +24,7 @@ from conformance.checks._evidence import (
     check_rejected_then_released,
     scope_within,
 )
+from conformance.checks._failure import check_attempt_outcomes, check_failed_run
 from conformance.checks._fallback import (
     MESSAGE_CODES,
     check_fallback,
@@ -59,9 +60,11 @@ __all__ = [
     "PresentedCall",
     "Submission",
     "check_analysis_structure",
+    "check_attempt_outcomes",
     "check_cancelled_nothing_released",
     "check_contract",
     "check_fabricated_citation_rejected",
+    "check_failed_run",
     "check_fallback",
     "check_global_invariants",
     "check_harness_ownership",

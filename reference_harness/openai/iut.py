@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import tempfile
 import threading
 from pathlib import Path
@@ -125,7 +126,9 @@ class OpenAIIUT:
             ``SRDH_OPENAI_STREAM``).
 
     Raises:
-        ConfigError: ``endpoint="env"`` and the endpoint is not configured.
+        ConfigError: ``endpoint="env"`` and ``SRDH_OPENAI_BASE_URL`` is unset (message
+            :data:`NO_ENDPOINT`) or another ``SRDH_OPENAI_*`` variable is missing or malformed
+            (the message names it).
     """
 
     def __init__(
@@ -137,11 +140,9 @@ class OpenAIIUT:
         self._stream = stream
         self._env_config: OpenAIConfig | None = None
         if endpoint == "env":
-            try:
-                self._env_config = OpenAIConfig.from_env()
-            except ConfigError as error:
-                message = f"{NO_ENDPOINT} ({error})"
-                raise ConfigError(message) from error
+            if not os.environ.get("SRDH_OPENAI_BASE_URL", "").strip():
+                raise ConfigError(NO_ENDPOINT)
+            self._env_config = OpenAIConfig.from_env()
         self._closed = False
 
     def hello(self) -> dict[str, Any]:

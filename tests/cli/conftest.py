@@ -44,3 +44,47 @@ def _plain_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests see a non-terminal unless they force one: no inherited FORCE_COLOR/TTY settings."""
     for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "COLUMNS"):
         monkeypatch.delenv(name, raising=False)
+
+
+BROKEN_IUT = '''
+"""A broken IUT: the reference harness, minus every TOOL_CALL_REJECTED trace event."""
+
+from reference_harness.iut import create as _create
+
+
+class _Broken:
+    def __init__(self):
+        self._inner = _create()
+
+    def hello(self):
+        return self._inner.hello()
+
+    def run(self, fixture):
+        observation = self._inner.run(fixture)
+        kept = [e for e in observation["trace"] if e["type"] != "TOOL_CALL_REJECTED"]
+        for seq, event in enumerate(kept, start=1):
+            event["seq"] = seq
+        observation["trace"] = kept
+        observation["client_frames"] = [
+            f for f in observation["client_frames"]
+            if f["event"] != "run_event" or f["data"]["type"] != "TOOL_CALL_REJECTED"
+        ]
+        return observation
+
+    def close(self):
+        self._inner.close()
+
+
+def create():
+    return _Broken()
+'''
+
+
+@pytest.fixture
+def broken_iut(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """``MODULE:FACTORY`` of a broken IUT: the reference one minus its TOOL_CALL_REJECTED events."""
+    folder = tmp_path / "broken_iut"
+    folder.mkdir()
+    (folder / "srdh_broken_iut.py").write_text(BROKEN_IUT, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(folder))
+    return "srdh_broken_iut:create"

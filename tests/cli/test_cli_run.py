@@ -68,39 +68,6 @@ def test_unwritable_report_dir_is_refused_before_the_iut_starts(
     assert not marker.exists()
 
 
-_BROKEN_IUT = '''
-"""A broken IUT: the reference harness, minus every TOOL_CALL_REJECTED trace event."""
-
-from reference_harness.iut import create as _create
-
-
-class _Broken:
-    def __init__(self):
-        self._inner = _create()
-
-    def hello(self):
-        return self._inner.hello()
-
-    def run(self, fixture):
-        observation = self._inner.run(fixture)
-        kept = [e for e in observation["trace"] if e["type"] != "TOOL_CALL_REJECTED"]
-        for seq, event in enumerate(kept, start=1):
-            event["seq"] = seq
-        observation["trace"] = kept
-        observation["client_frames"] = [
-            f for f in observation["client_frames"]
-            if f["event"] != "run_event" or f["data"]["type"] != "TOOL_CALL_REJECTED"
-        ]
-        return observation
-
-    def close(self):
-        self._inner.close()
-
-
-def create():
-    return _Broken()
-'''
-
 DUPLICATE = "duplicate-tool-call-id-is-proposed"
 
 
@@ -122,15 +89,9 @@ def test_run_over_stdio_passes_and_writes_parseable_reports(
     assert [c.get("name") for c in root.iter("testcase")] == [DUPLICATE]
 
 
-def test_run_against_a_broken_iut_exits_1(
-    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_run_against_a_broken_iut_exits_1(runner: CliRunner, broken_iut: str) -> None:
     """An IUT that hides its Tool Call ID rejections fails the duplicate-id scenario: exit 1."""
-    (tmp_path / "broken_iut_for_cli.py").write_text(_BROKEN_IUT, encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    result = runner.invoke(
-        app, ["run", "--iut-module", "broken_iut_for_cli:create", "--scenario", DUPLICATE]
-    )
+    result = runner.invoke(app, ["run", "--iut-module", broken_iut, "--scenario", DUPLICATE])
     assert result.exit_code == EXIT_FAILED, result.output
     assert "FAILED" in result.stdout
     assert "MUST 0/1 requirements passed" in result.stdout
@@ -143,3 +104,39 @@ def test_run_with_an_unknown_scenario_id_is_a_setup_error(runner: CliRunner) -> 
     assert result.exit_code == EXIT_SETUP
     assert "no-such-id" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_properties_fold_into_scenario_results() -> None:
+    """A failed property fails a passed scenario, a skipped one leaves it NOT_TESTED."""
+    from conformance.cli._suite import merge_properties  # noqa: PLC0415
+    from conformance.properties import PropertyResult  # noqa: PLC0415
+    from conformance.reports import RequirementResult, ScenarioResult, Status  # noqa: PLC0415
+
+    scenarios = tuple(
+        ScenarioResult(sid, sid, Status.PASSED, 1.0, "", 1) for sid in ("a", "b", "c")
+    )
+    reqs = (RequirementResult("r", "R", "MUST", scenarios),)
+    props = {
+        "a": PropertyResult("a", "failed", 7, "AssertionError: no rejection", None, 2.0),
+        "b": PropertyResult("b", "skipped", 0, "IUT lacks capability CANCELLATION"),
+    }
+    (merged,) = merge_properties(reqs, props)
+    by_id = {s.scenario_id: s for s in merged.scenarios}
+    assert by_id["a"].status is Status.FAILED
+    assert by_id["a"].examples == 8
+    assert "property: AssertionError: no rejection" in by_id["a"].message
+    assert by_id["b"].status is Status.NOT_TESTED
+    assert by_id["c"] == scenarios[2]
+
+
+def test_run_with_examples_also_runs_the_property(runner: CliRunner, tmp_path: Path) -> None:
+    """--examples 2: the scenario's property runs too; the report counts its examples."""
+    out = tmp_path / "r"
+    scenario = "latest-run-is-a-fallback"
+    args = ["run", "--iut-module", "reference_harness.iut:create", "--scenario", scenario]
+    result = runner.invoke(app, [*args, "--examples", "2", "--report", str(out)])
+    assert result.exit_code == EXIT_OK, result.output
+    doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    (requirement,) = doc["requirements"].values()
+    # one Gherkin example plus at least one (at most two) generated property examples
+    assert 2 <= requirement["scenarios"][scenario]["examples"] <= 3

@@ -237,3 +237,39 @@ def test_verify_report_carries_suite_results_and_the_traced_matrix(tmp_path: Pat
     written = write_reports(report, tmp_path, kit_schemas_dir())
     html = written[-1].read_text(encoding="utf-8")
     assert row.cells["gherkin"] in html
+
+
+def _one_scenario(monkeypatch: pytest.MonkeyPatch, scenario_id: str) -> None:
+    """Make the suite step run one real scenario (the full suite is proven by `srdh run`)."""
+    from conformance.suite import run_suite  # noqa: PLC0415
+    from conformance.verify import _kit_steps  # noqa: PLC0415
+
+    monkeypatch.setattr(
+        _kit_steps, "run_suite", lambda adapter: run_suite(adapter, scenario_ids=[scenario_id])
+    )
+
+
+def test_suite_step_passes_on_the_reference_harness(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reference harness passes the scenario: PASSED, the SuiteResult as payload."""
+    from conformance.verify._kit_steps import conformance_suite  # noqa: PLC0415
+
+    _one_scenario(monkeypatch, "duplicate-tool-call-id-is-proposed")
+    outcome = conformance_suite(VerifyContext(tmp_path, kit_schemas_dir()))
+    assert outcome.status is Status.PASSED, outcome.detail
+    assert outcome.detail == "1 scenario(s): 1 passed, 0 failed, 0 not tested"
+    assert outcome.payload.scenario("duplicate-tool-call-id-is-proposed").outcome == "passed"
+
+
+def test_suite_step_fails_when_the_harness_breaks_a_must(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, broken_iut: str
+) -> None:
+    """A harness that hides its rejections fails a MUST scenario: FAILED naming it."""
+    from conformance.verify import _kit_steps  # noqa: PLC0415
+
+    monkeypatch.setattr(_kit_steps, "REFERENCE_IUT", broken_iut)
+    _one_scenario(monkeypatch, "duplicate-tool-call-id-is-proposed")
+    outcome = _kit_steps.conformance_suite(VerifyContext(tmp_path, kit_schemas_dir()))
+    assert outcome.status is Status.FAILED
+    assert "duplicate-tool-call-id-is-proposed FAILED" in outcome.detail

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from conformance import checks
 from conformance.adapters import (
     AdapterError,
     InProcessAdapter,
@@ -183,3 +184,16 @@ def test_adapter_from_options_needs_exactly_one():
         adapter_from_options("a:b", "cmd")
     assert isinstance(adapter_from_options("a:b"), InProcessAdapter)
     assert isinstance(adapter_from_options(None, "python -m x"), StdioAdapter)
+
+
+def test_both_adapters_observe_the_same_normalized_trace(stdio_reference):
+    """In-process and stdio runs of one fixture differ only in volatile parts (ids, times)."""
+    fixture = _fixture("same-trace")
+    in_process = InProcessAdapter("reference_harness.iut:create")
+    try:
+        first = in_process.run(fixture)
+    finally:
+        in_process.close()
+    second = stdio_reference.run(fixture)
+    checks.check_same_normalized_trace(first, second).require()
+    assert checks.normalize_trace(first)[0]["run_id"] == "<run:1>"

@@ -345,3 +345,28 @@ def test_global_invariants_catch_script_errors(observe):
     observation = observe(fixture)
     observation["error"] = {"code": "SCRIPT_UNCONSUMED", "message": "semantic_guard: 1 left"}
     _fails(checks.check_global_invariants(observation, fixture), "SCRIPT_UNCONSUMED")
+
+
+def test_router_failure_checks(observe):
+    """Two UNAVAILABLE Router attempts end FAILED; a third attempt or another code is caught."""
+    b = FixtureBuilder()
+    b.script_router("unavailable")
+    fixture = b.build("checks-router-down")
+    observation = observe(fixture)
+    checks.check_attempt_outcomes(observation, "ROUTER", ["UNAVAILABLE", "UNAVAILABLE"]).require()
+    checks.check_failed_run(observation, "ROUTER_UNAVAILABLE").require()
+    checks.check_global_invariants(observation, fixture).require()
+    _fails(checks.check_failed_run(observation, "AGENT_UNAVAILABLE"), "expected FAILED")
+    finished = [
+        e
+        for e in observation["trace"]
+        if e["type"] == "MODEL_CALL_FINISHED" and e["data"]["component"] == "ROUTER"
+    ]
+    third = copy.deepcopy(finished[-1])
+    third["data"]["attempt"] = 3
+    observation["trace"].insert(observation["trace"].index(finished[-1]) + 1, third)
+    _fails(checks.check_global_invariants(observation, fixture), "(policy allows 2)")
+    _fails(
+        checks.check_attempt_outcomes(observation, "DIAGNOSIS_AGENT", ["UNAVAILABLE"]),
+        "recorded []",
+    )

@@ -4,6 +4,8 @@ projection, invocation ledger, trace recorder."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from contracts import validate_document
 from reference_harness import DEFAULT_RETRY_POLICY, TOOL_SPECS, Limits, RetryPolicy, ScriptedPorts
@@ -234,3 +236,18 @@ def test_scripted_ports_satisfy_the_port_protocols():
     assert isinstance(ports.reviewer, ReviewerPort)
     assert isinstance(ports.tools, ToolBackend)
     assert ports.script_error() is None
+
+
+@given(
+    st.one_of(
+        st.text(max_size=140),
+        st.from_regex(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,130}", fullmatch=True),
+        st.none(),
+        st.integers(),
+        st.booleans(),
+    )
+)
+def test_id_grammar_agrees_with_the_tool_call_id_schema(value):
+    """The Harness accepts a presented id iff the tool-call-id JSON Schema accepts it."""
+    schema_valid = validate_document(value, "tool-call-id") == []
+    assert (classify_tool_call_id(value, ()) is None) == schema_valid
