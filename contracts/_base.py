@@ -14,6 +14,7 @@ Together they make ``Model.model_validate(doc)`` give the JSON Schema's verdict 
 
 from __future__ import annotations
 
+import enum
 import typing
 from typing import Any
 
@@ -29,6 +30,18 @@ def _accepts_any(annotation: object) -> bool:
     if annotation is Any:
         return True
     return any(arg is Any for arg in typing.get_args(annotation))
+
+
+def _has_int_literal(annotation: object) -> bool:
+    """Return True when ``annotation`` is (or contains) a ``Literal`` or enum of integers."""
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return any(isinstance(member.value, int) for member in annotation)
+    if typing.get_origin(annotation) is typing.Literal:
+        return any(
+            isinstance(arg, int) and not isinstance(arg, bool)
+            for arg in typing.get_args(annotation)
+        )
+    return any(_has_int_literal(arg) for arg in typing.get_args(annotation))
 
 
 class ContractModel(BaseModel):
@@ -49,14 +62,34 @@ class ContractModel(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _reject_explicit_null(cls, data: Any) -> Any:  # noqa: ANN401 - raw input of any shape
-        """Reject ``null`` for an optional property the schema types without ``null``."""
-        if isinstance(data, dict):
-            for name in cls._non_null_optionals():
-                if name in data and data[name] is None:
-                    msg = f"{name}: null is not allowed (omit the property instead)"
-                    raise ValueError(msg)
-        return data
+    def _json_schema_scalars(cls, data: Any) -> Any:  # noqa: ANN401 - raw input of any shape
+        """Apply JSON Schema's scalar rules where Pydantic's differ.
+
+        * ``null`` for an optional property the schema types without ``null`` is rejected;
+        * an integral float (``1.0``) is an ``integer`` in JSON Schema: it becomes an ``int``
+          (the contract set has no ``number`` fields; "any JSON" fields are left alone);
+        * ``true``/``false`` never equal ``1``/``0`` (Pydantic's ``Literal[1, 2]`` would accept).
+        """
+        if not isinstance(data, dict):
+            return data
+        for name in cls._non_null_optionals():
+            if name in data and data[name] is None:
+                msg = f"{name}: null is not allowed (omit the property instead)"
+                raise ValueError(msg)
+        converted = None
+        for name, field in cls.model_fields.items():
+            value = data.get(name)
+            if isinstance(value, bool) and _has_int_literal(field.annotation):
+                msg = f"{name}: a boolean is not one of the allowed numbers"
+                raise ValueError(msg)
+            if (
+                isinstance(value, float)
+                and value.is_integer()
+                and not _accepts_any(field.annotation)
+            ):
+                converted = converted if converted is not None else dict(data)
+                converted[name] = int(value)
+        return data if converted is None else converted
 
     @model_validator(mode="after")
     def _apply_schema_rules(self) -> ContractModel:

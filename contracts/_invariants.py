@@ -204,7 +204,10 @@ def _phase_plan(doc: Any, at: str) -> Iterator[ContractViolation]:  # noqa: ANN4
 HARNESS_FORBIDDEN = frozenset(
     {"PLANNING", "EXECUTOR", "COMPOSING", "WORKFLOW_ROUTING", "DIAGNOSIS_REASONING"}
 )
-"""Responsibilities the Harness never owns (Requirement 1, Scenario "Contract ownership is inspected")."""
+"""What the Harness never owns (Requirement 1, Scenario "Contract ownership is inspected")."""
+
+
+_FORBIDDEN_TEXT = ", ".join(sorted(HARNESS_FORBIDDEN))
 
 
 def _component_registry(doc: Any, at: str) -> Iterator[ContractViolation]:  # noqa: ANN401
@@ -212,7 +215,7 @@ def _component_registry(doc: Any, at: str) -> Iterator[ContractViolation]:  # no
     for index, entry in enumerate(doc["components"]):
         held = ", ".join(sorted(HARNESS_FORBIDDEN & set(entry["owns"])))
         if entry["component"] == "HARNESS" and held:
-            message = f"expected the Harness to own none of {', '.join(sorted(HARNESS_FORBIDDEN))} ({held})"
+            message = f"expected the Harness to own none of {_FORBIDDEN_TEXT} ({held})"
             yield _v(f"{at}/components/{index}/owns", "harness-forbidden-responsibility", message)
         both = ", ".join(sorted(set(entry["owns"]) & set(entry["never"])))
         if both:

@@ -90,7 +90,7 @@ def _refine(error: jsonschema.ValidationError) -> tuple[jsonschema.ValidationErr
     values = [
         json.dumps(sub.validator_value)
         for sub in error.context
-        if sub.validator == "const" and list(sub.relative_path) in ([key] for key in keys)
+        if sub.validator == "const" and [str(p) for p in sub.relative_path] in [[k] for k in keys]
     ]
     if len(keys) == 1 and values:
         return error, f"{keys.pop()} one of {', '.join(values)}"

@@ -79,9 +79,11 @@ def schema_registry() -> Registry[Any]:
 
 
 def _without_dialect(schema: dict[str, Any]) -> dict[str, Any]:
-    """Drop ``$schema``: python-jsonschema would otherwise switch to its stock validator class
-    (without the ECMA ``pattern``) when a ``$ref`` enters another file. The dialect is fixed
-    (2020-12) by the registry instead."""
+    """Return ``schema`` without ``$schema``.
+
+    python-jsonschema would otherwise switch to its stock validator class (without the ECMA
+    ``pattern``) when a ``$ref`` enters another file. The registry fixes the dialect (2020-12).
+    """
     return {key: value for key, value in schema.items() if key != "$schema"}
 
 

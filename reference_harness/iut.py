@@ -28,14 +28,18 @@ from reference_harness.store import RunStore
 if TYPE_CHECKING:
     from collections.abc import Callable, Coroutine, Iterator
 
+    from reference_harness.ports import AgentPort, ReviewerPort, RouterPort, ToolBackend
+
 __all__ = [
     "CAPABILITIES",
     "IMPLEMENTATION_NAME",
     "PROTOCOL_VERSION",
+    "FixtureIUT",
     "ObservationContractError",
     "ReferenceIUT",
     "SimulatedClient",
     "create",
+    "observe",
 ]
 
 PROTOCOL_VERSION: Final = "1.0"
@@ -122,8 +126,15 @@ class ObservationContractError(RuntimeError):
     """The reference Harness produced an observation its contract rejects (a kit bug)."""
 
 
-class ReferenceIUT:
-    """The reference Harness behind the adapter protocol: ``hello``, ``run``, ``close``."""
+class FixtureIUT:
+    """An implementation under test driven by Scenario Fixtures: ``hello``, ``run``, ``close``.
+
+    Subclasses supply :meth:`_observe` (how a fixture becomes a Run Observation); this base
+    validates the fixture and the observation against their contracts, runs the coroutine from
+    sync or async callers, and answers the adapter-message ``hello``.
+    """
+
+    implementation_name: str = IMPLEMENTATION_NAME
 
     def __init__(self) -> None:
         """Create an IUT; every ``run`` gets its own store and ports."""
@@ -134,7 +145,7 @@ class ReferenceIUT:
         return {
             "type": "hello",
             "protocol_version": PROTOCOL_VERSION,
-            "implementation": {"name": IMPLEMENTATION_NAME, "version": _version()},
+            "implementation": {"name": self.implementation_name, "version": _version()},
             "capabilities": list(CAPABILITIES),
         }
 
@@ -150,13 +161,13 @@ class ReferenceIUT:
             RuntimeError: the IUT is closed.
         """
         if self._closed:
-            msg = "this ReferenceIUT is closed"
+            msg = f"this {type(self).__name__} is closed"
             raise RuntimeError(msg)
         load_document(fixture, "scenario-fixture")  # raises ContractError with a pointer
         if not isinstance(fixture, dict):  # pragma: no cover - load_document accepted an object
             msg = "expected a JSON object"
             raise ContractError(msg, expected="object")
-        observation = _run_coroutine(_observe(fixture))
+        observation = _run_coroutine(self._observe(fixture))
         violations = validate_document(observation, "run-observation")
         if violations:
             detail = "; ".join(f"{v.pointer or '(root)'}: {v.message}" for v in violations[:5])
@@ -168,8 +179,48 @@ class ReferenceIUT:
         """Release the IUT (idempotent)."""
         self._closed = True
 
+    async def _observe(self, fixture: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
 
-async def _observe(fixture: dict[str, Any]) -> dict[str, Any]:
+
+class ReferenceIUT(FixtureIUT):
+    """The reference Harness on the fixture's scripted ports."""
+
+    async def _observe(self, fixture: dict[str, Any]) -> dict[str, Any]:
+        ports = ScriptedPorts.from_fixture(fixture)
+        observation = await observe(
+            fixture,
+            router=ports.router,
+            agent=ports.agent,
+            reviewer=ports.reviewer,
+            tools=ports.tools,
+            scope=CancelScope(),
+        )
+        error = ports.script_error()
+        if error is not None:
+            observation["error"] = {"code": error.code, "message": str(error)[:4000]}
+        return observation
+
+
+async def observe(  # noqa: PLR0913 - the four ports and the scope are the whole seam
+    fixture: dict[str, Any],
+    *,
+    router: RouterPort,
+    agent: AgentPort,
+    reviewer: ReviewerPort,
+    tools: ToolBackend,
+    scope: CancelScope,
+) -> dict[str, Any]:
+    """Run one validated Scenario Fixture on the Harness with the given ports.
+
+    Hermetic and deterministic: a fresh SQLite file in a temporary directory seeded with the
+    fixture's ``prior_runs``, a fake clock starting after every prior time (one millisecond per
+    reading), run ids ``iut-run-N`` that skip prior ids, and a simulated SSE client that cancels
+    ``scope`` with CLIENT_DISCONNECTED on ``client.disconnect_on``.
+
+    Returns:
+        The Run Observation document (without ``error``; the caller adds script errors).
+    """
     prior = [DiagnosisRun.model_validate(run) for run in fixture["prior_runs"]]
     times = [
         int(run.get(key) or 0)
@@ -177,24 +228,21 @@ async def _observe(fixture: dict[str, Any]) -> dict[str, Any]:
         for key in ("created_at_ms", "finished_at_ms")
     ]
     start = max([CLOCK_START_MS, *times])
-    ports = ScriptedPorts.from_fixture(fixture)
-    scope = CancelScope()
     client = SimulatedClient(fixture["client"], scope)
     journal = RunJournal()
-    run_ids = _run_ids({run.run_id for run in prior})
     with tempfile.TemporaryDirectory(prefix="srdh-iut-") as directory:
         store = RunStore(Path(directory) / "runs.sqlite3")
         try:
             store.seed(prior)
             harness = Harness(
                 store=store,
-                router=ports.router,
-                agent=ports.agent,
-                reviewer=ports.reviewer,
-                tools=ports.tools,
+                router=router,
+                agent=agent,
+                reviewer=reviewer,
+                tools=tools,
                 limits=Limits(**fixture["limits"]),
                 clock=_FakeClock(start),
-                run_ids=run_ids,
+                run_ids=_run_ids({run.run_id for run in prior}),
             )
             final = await harness.run(
                 fixture["session_id"],
@@ -206,7 +254,7 @@ async def _observe(fixture: dict[str, Any]) -> dict[str, Any]:
             runs = [_run_document(run) for run in store.list_session(fixture["session_id"])]
         finally:
             store.close()
-    observation: dict[str, Any] = {
+    return {
         "fixture_id": fixture["fixture_id"],
         "run_id": final.run_id,
         "trace": journal.events,
@@ -215,10 +263,6 @@ async def _observe(fixture: dict[str, Any]) -> dict[str, Any]:
         "published_result": journal.published_result,
         "invocations": journal.invocations,
     }
-    error = ports.script_error()
-    if error is not None:
-        observation["error"] = {"code": error.code, "message": str(error)[:4000]}
-    return observation
 
 
 def create() -> ReferenceIUT:

@@ -21,6 +21,7 @@ from conformance.cli._cmd_demo import demo
 from conformance.cli._cmd_diff import diff
 from conformance.cli._cmd_gate import gate
 from conformance.cli._cmd_run import run
+from conformance.cli._cmd_selftest import selftest
 from conformance.cli._cmd_serve import serve
 from conformance.cli._cmd_spec import spec_app
 from conformance.cli._cmd_trace import trace
@@ -70,6 +71,7 @@ app.command("run")(run)
 app.command("gate")(gate)
 app.command("diff")(diff)
 app.command("demo")(demo)
+app.command("selftest")(selftest)
 app.command("serve")(serve)
 app.command("validate")(validate)
 app.add_typer(spec_app)

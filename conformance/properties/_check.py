@@ -10,14 +10,14 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 
 from conformance.bdd import THEN_CHECKS, ScenarioContext
 from conformance.checks import check_global_invariants, check_same_normalized_trace
-from conformance.strategies import SCENARIO_STRATEGIES, any_fixtures
+from conformance.strategies import SCENARIO_STRATEGIES, any_fixtures, pinned_fixtures
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from hypothesis import strategies as st
 
@@ -86,6 +86,7 @@ def _drive(
     strategy: st.SearchStrategy[Any],
     body: Callable[[Any], None],
     config: settings,
+    explicit: Sequence[Any] = (),
 ) -> PropertyResult:
     recorder = _Recorder()
 
@@ -98,9 +99,12 @@ def _drive(
             recorder.failing = document if isinstance(document, dict) else None
             raise
 
+    wrapped = given(strategy)(test)
+    for value in explicit:
+        wrapped = example(value)(wrapped)
     started = time.perf_counter()
     try:
-        config(given(strategy)(test))()
+        config(wrapped)()
     except Exception as error:  # noqa: BLE001 - any failure of the IUT or its check is a result
         return PropertyResult(
             name,
@@ -160,8 +164,9 @@ def run_invariants(adapter: Adapter, *, config: settings | None = None) -> Prope
 
     Each fixture runs twice: both observations keep every global invariant (nothing
     unvalidated released, no draft text in a fallback, at most one repair, attempts within the
-    retry policy, …) and their normalized traces are identical. Fixtures needing a capability
-    the adapter lacks are not drawn.
+    retry policy, …) and their normalized traces are identical. The run starts with the
+    :func:`~conformance.strategies.pinned_fixtures`. Fixtures needing a capability the adapter
+    lacks are not drawn.
     """
     from conformance.properties._registry import PROPERTIES  # noqa: PLC0415 - import cycle
 
@@ -180,4 +185,16 @@ def run_invariants(adapter: Adapter, *, config: settings | None = None) -> Prope
         ):
             result.require()
 
-    return _drive(INVARIANTS, any_fixtures(usable), body, config or property_settings())
+    pinned = [f for f in pinned_fixtures() if _capable(f, adapter.capabilities)]
+    return _drive(INVARIANTS, any_fixtures(usable), body, config or property_settings(), pinned)
+
+
+def _capable(fixture: dict[str, Any], capabilities: frozenset[str]) -> bool:
+    needed = {"DIAGNOSIS"}
+    if fixture["client"]:
+        needed.add("CANCELLATION")
+    if len(fixture["semantic_guard"]) > 1:
+        needed.add("SEMANTIC_RETRY")
+    if len(fixture["router"]) > 1:
+        needed.add("ROUTER_RETRY")
+    return needed <= capabilities

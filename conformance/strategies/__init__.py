@@ -21,7 +21,7 @@ from conformance.strategies._drafts import (
     wider_scope,
     within_scope,
 )
-from conformance.strategies._faults import FAULTS, any_fixtures, with_faults
+from conformance.strategies._faults import FAULTS, any_fixtures, pinned_fixtures, with_faults
 from conformance.strategies._plans import (
     DIAGNOSIS_TOOLS,
     Evidence,
@@ -66,6 +66,7 @@ __all__ = [
     "latest_fallback_fixtures",
     "no_evidence_cited_fixtures",
     "phase_plan_variants",
+    "pinned_fixtures",
     "plan_from_steps",
     "registry_variants",
     "session_histories",

@@ -30,7 +30,7 @@ from conformance.fixtures import (
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["FAULTS", "any_fixtures", "with_faults"]
+__all__ = ["FAULTS", "any_fixtures", "pinned_fixtures", "with_faults"]
 
 Fixture = dict[str, Any]
 
@@ -141,3 +141,53 @@ def any_fixtures(
 ) -> st.SearchStrategy[Fixture]:
     """A mix of every strategy in ``strategies``, with random extra faults."""
     return with_faults(st.one_of([make() for make in strategies]))
+
+
+def pinned_fixtures() -> list[Fixture]:
+    """Hand-built fixtures every invariants run starts with (Hypothesis explicit examples).
+
+    Each puts one fault at its limit: the SemanticGuard answers invalid twice (the retry policy's
+    last attempt), the Router answers an invalid intent once, a tool fails with secret text, the
+    agent swallows a cancellation.
+    """
+    from conformance.fixtures import (  # noqa: PLC0415 - only needed when pinning
+        analysis,
+        diagnosis_draft,
+        diagnosis_fixture,
+        disconnect_during_agent_turn,
+        ignores_cancellation,
+        draft_turn,
+        intent_turn,
+        invalid_verdict_turn,
+        rows,
+    )
+
+    draft = diagnosis_draft([analysis("a1", "OBSERVATION", ["call_1"])])
+    steps = [[tool_call("call_1")]]
+    tools = {"search_logs": tool_script(rows("checkout error rate 12%"))}
+    twice_invalid = diagnosis_fixture(
+        "pinned-review-invalid-twice",
+        steps=steps,
+        draft=draft,
+        reviews=[invalid_verdict_turn(), invalid_verdict_turn()],
+        tools=tools,
+    )
+    router_retry = diagnosis_fixture(
+        "pinned-router-retry", steps=steps, draft=draft, reviews=[supported_turn()], tools=tools
+    )
+    router_retry["router"] = [raw_turn("DIAGNOSE"), intent_turn("DIAGNOSIS")]
+    failing = diagnosis_fixture(
+        "pinned-failing-tool",
+        steps=[[tool_call("call_1"), tool_call("call_2", "list_alerts")]],
+        draft=draft,
+        reviews=[supported_turn()],
+        tools={**tools, "list_alerts": tool_script(failure(_SECRET))},
+    )
+    swallowed = diagnosis_fixture(
+        "pinned-swallowed-cancellation",
+        steps=steps,
+        submission_turn=ignores_cancellation(draft_turn(draft)),
+        tools=tools,
+        client=disconnect_during_agent_turn(1),
+    )
+    return [twice_invalid, router_retry, failing, swallowed]

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Final
 from hypothesis import strategies as st
 
 from conformance.fixtures import (
+    ABSENT,
     blocks_until_cancelled,
     disconnect_during_agent_turn,
     draft_turn,
@@ -57,6 +58,8 @@ __all__ = [
 
 Fixture = dict[str, Any]
 _PRIOR_STATES: Final = ("SUCCESS", "FALLBACK", "FAILED", "CANCELLED")
+_UNUSABLE_IDS: Final = st.sampled_from([ABSENT, None, "", "   ", "call\u0000x", "a" * 300, 42])
+"""Presented ids that are MISSING_ID or INVALID_ID."""
 _USER_MESSAGES: Final = (
     "Why is checkout failing?",
     "Did checkout log any errors in the last 15 minutes?",
@@ -112,7 +115,8 @@ def duplicate_id_fixtures(draw: st.DrawFn) -> Fixture:
     """WHEN two Tool actions in one Run present the same framework Tool Call ID.
 
     1-2 later actions reuse an accepted id, in the same step or a later (possibly new) step, with
-    another tool or other arguments; the agent then submits a valid draft; the reviewer supports.
+    another tool or other arguments; 0-2 actions with a missing or invalid id fall anywhere; the
+    agent then submits a valid draft; the reviewer supports.
     """
     plan = draw(tool_plans(kinds=("found",)))
     steps = [list(step) for step in plan.steps]
@@ -133,6 +137,10 @@ def duplicate_id_fixtures(draw: st.DrawFn) -> Fixture:
             else 0
         )
         steps[target].insert(draw(st.integers(low, len(steps[target]))), duplicate)
+    for _ in range(draw(st.integers(0, 2))):  # missing or invalid ids: rejected, the Run goes on
+        where = draw(st.integers(0, len(steps) - 1))
+        noise = tool_call(draw(_UNUSABLE_IDS), draw(st.sampled_from(DIAGNOSIS_TOOLS)))
+        steps[where].insert(draw(st.integers(0, len(steps[where]))), noise)
     full = plan_from_steps(steps, {})
     draft = draw(valid_drafts(full))
     return _diagnosis(draw, "duplicate-tool-call-id-is-proposed", full, [draft], reviewed=True)

@@ -1,20 +1,20 @@
-"""Verify steps backed by kit parts built elsewhere: traceability, suite, mutant self-test.
+"""Verify steps backed by the kit's larger parts: traceability, suite, mutant self-test.
 
-Each part is looked up when the step runs. A part that is not importable makes its step FAILED
-("not available"), never a silent pass.
+A part that cannot run (a module it reads is missing, the reference harness breaks the adapter
+protocol) makes its step FAILED with one line saying why, never a silent pass.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from conformance.adapters import AdapterError, InProcessAdapter
 from conformance.openspec import ParseError
 from conformance.reports import Status, normalize_level
+from conformance.selftest import SelftestResult, run_selftest
 from conformance.suite import CatalogueError, SuiteSetupError, run_suite
 from conformance.traceability import build_matrix
-from conformance.verify._outcome import Outcome, failed, not_available, passed
+from conformance.verify._outcome import Outcome, failed, passed
 from conformance.verify._suite_results import describe_error, requirements_from_suite
 
 if TYPE_CHECKING:
@@ -24,23 +24,12 @@ __all__ = [
     "REFERENCE_IUT",
     "conformance_suite",
     "mutant_selftest",
-    "optional_attr",
+    "selftest_detail",
     "traceability",
 ]
 
 REFERENCE_IUT = "reference_harness.iut:create"
 """The in-process factory of the reference harness."""
-
-
-def optional_attr(module: str, name: str) -> Any:  # noqa: ANN401 - whatever the module exports
-    """``module.name`` if ``module`` imports and has it, else ``None``."""
-    try:
-        loaded = importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and module.startswith(exc.name):
-            return None
-        raise
-    return getattr(loaded, name, None)
 
 
 def traceability(ctx: VerifyContext) -> Outcome:
@@ -93,10 +82,27 @@ def conformance_suite(ctx: VerifyContext) -> Outcome:
     return failed(f"{detail}; first: {first}", result)
 
 
+def selftest_detail(result: SelftestResult) -> str:
+    """One line: how many mutants were killed, survivors and reference failures named."""
+    killed = sum(m.killed for m in result.mutants)
+    detail = f"{killed}/{len(result.mutants)} mutants killed"
+    if result.survivors:
+        detail += f"; survivors: {', '.join(m.name for m in result.survivors)}"
+    if result.reference_failures:
+        detail += f"; reference failed: {', '.join(result.reference_failures)}"
+    return detail
+
+
 def mutant_selftest(ctx: VerifyContext) -> Outcome:
-    """Run the mutant self-test: the suite must fail every broken harness."""
-    run = optional_attr("conformance.selftest", "run_selftest")
-    if run is None:
-        return not_available("conformance.selftest.run_selftest")
+    """Run the mutant self-test: the reference passes, the suite fails every broken harness.
+
+    The payload is the :class:`~conformance.selftest.SelftestResult`.
+    """
     del ctx
-    return not_available("conformance.selftest (integration pending)")
+    try:
+        result = run_selftest()
+    except (AdapterError, SuiteSetupError, CatalogueError) as exc:
+        return failed(describe_error(exc))
+    if result.passed:
+        return passed(selftest_detail(result), result)
+    return failed(selftest_detail(result), result)

@@ -29,29 +29,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import tempfile
 import threading
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from contracts import ContractError, DiagnosisRun, load_document, validate_document
-from reference_harness import CancelScope, Harness, Limits, RunJournal, ScriptedTools
-from reference_harness._client import SimulatedClient  # private, same package: the fixture's client
-from reference_harness.iut import (
-    CAPABILITIES,
-    CLOCK_START_MS,
-    PROTOCOL_VERSION,
-    _FakeClock,  # private, same package: the reference IUT's deterministic clock
-    _run_coroutine,  # private, same package: run a Run from sync or async callers
-    _run_document,  # private, same package: the observation's row documents
-    _run_ids,  # private, same package: deterministic run ids
-    _version,  # private, same package: the kit's version
-)
+from reference_harness import CancelScope, Limits, ScriptedTools
+from reference_harness.iut import FixtureIUT, observe
 from reference_harness.openai._config import ConfigError, OpenAIConfig
 from reference_harness.openai._perturb import ModelPorts, perturb
 from reference_harness.openai._ports import OpenAIAgent, OpenAIReviewer, OpenAIRouter
 from reference_harness.openai.testing import ScriptedOpenAIServer
-from reference_harness.store import RunStore
 
 if TYPE_CHECKING:
     from reference_harness.errors import ScriptError
@@ -116,7 +102,7 @@ class _HeldReviewer:
         return self._inner.review(request, interrupt)
 
 
-class OpenAIIUT:
+class OpenAIIUT(FixtureIUT):
     """The Harness with OpenAI-compatible ports behind the adapter protocol.
 
     Args:
@@ -131,10 +117,13 @@ class OpenAIIUT:
             (the message names it).
     """
 
+    implementation_name = IMPLEMENTATION_NAME
+
     def __init__(
         self, *, endpoint: Endpoint, apply_perturbations: bool, stream: bool = False
     ) -> None:
         """Check the endpoint configuration now, so a missing one fails before any run."""
+        super().__init__()
         self._endpoint = endpoint
         self._perturb = apply_perturbations
         self._stream = stream
@@ -143,42 +132,6 @@ class OpenAIIUT:
             if not os.environ.get("SRDH_OPENAI_BASE_URL", "").strip():
                 raise ConfigError(NO_ENDPOINT)
             self._env_config = OpenAIConfig.from_env()
-        self._closed = False
-
-    def hello(self) -> dict[str, Any]:
-        """Return the adapter-message ``hello`` (protocol 1.0, the reference capabilities)."""
-        return {
-            "type": "hello",
-            "protocol_version": PROTOCOL_VERSION,
-            "implementation": {"name": IMPLEMENTATION_NAME, "version": _version()},
-            "capabilities": list(CAPABILITIES),
-        }
-
-    def run(self, fixture: object) -> dict[str, Any]:
-        """Run one Scenario Fixture through the OpenAI adapters; return its Run Observation.
-
-        Raises:
-            ContractError: ``fixture`` is not a valid Scenario Fixture.
-            RuntimeError: the IUT is closed, or the observation breaks its contract.
-        """
-        if self._closed:
-            message = "this OpenAIIUT is closed"
-            raise RuntimeError(message)
-        load_document(fixture, "scenario-fixture")
-        if not isinstance(fixture, dict):  # pragma: no cover - load_document accepted an object
-            message = "expected a JSON object"
-            raise ContractError(message, expected="object")
-        observation: dict[str, Any] = _run_coroutine(self._observe(fixture))
-        violations = validate_document(observation, "run-observation")
-        if violations:
-            detail = "; ".join(f"{v.pointer or '(root)'}: {v.message}" for v in violations[:5])
-            message = f"the observation breaks the run-observation contract: {detail}"
-            raise RuntimeError(message)
-        return observation
-
-    def close(self) -> None:
-        """Release the IUT (idempotent)."""
-        self._closed = True
 
     async def _observe(self, fixture: dict[str, Any]) -> dict[str, Any]:
         limits = Limits(**fixture["limits"])
@@ -208,12 +161,6 @@ class OpenAIIUT:
         server: ScriptedOpenAIServer | None,
         tools: ScriptedTools,
     ) -> dict[str, Any]:
-        prior = [DiagnosisRun.model_validate(run) for run in fixture["prior_runs"]]
-        start = max(
-            [CLOCK_START_MS]
-            + [_ms(run.created_at_ms) for run in prior]
-            + [_ms(run.finished_at_ms) for run in prior]
-        )
         scope = CancelScope()
         loop = asyncio.get_running_loop()
         ports = ModelPorts(OpenAIRouter(config), OpenAIAgent(config), OpenAIReviewer(config))
@@ -235,47 +182,14 @@ class OpenAIIUT:
                 disconnect=disconnect,
                 wait_s=limits.model_call_timeout_ms / 1000,
             )
-        client = SimulatedClient(fixture["client"], scope)
-        journal = RunJournal()
-        with tempfile.TemporaryDirectory(prefix="srdh-openai-iut-") as directory:
-            store = RunStore(Path(directory) / "runs.sqlite3")
-            try:
-                store.seed(prior)
-                harness = Harness(
-                    store=store,
-                    router=ports.router,
-                    agent=ports.agent,
-                    reviewer=ports.reviewer,
-                    tools=tools,
-                    limits=limits,
-                    clock=_FakeClock(start),
-                    run_ids=_run_ids({run.run_id for run in prior}),
-                )
-                final = await harness.run(
-                    fixture["session_id"],
-                    fixture["user_message"],
-                    sink=client,
-                    cancel=scope,
-                    journal=journal,
-                )
-                runs = [_run_document(run) for run in store.list_session(fixture["session_id"])]
-            finally:
-                store.close()
-        return {
-            "fixture_id": fixture["fixture_id"],
-            "run_id": final.run_id,
-            "trace": journal.events,
-            "client_frames": client.frames,
-            "runs": runs,
-            "published_result": journal.published_result,
-            "invocations": journal.invocations,
-        }
-
-
-def _ms(value: object) -> int:
-    """A time field of a generated model (an int, a root model around one, or ``None``)."""
-    inner = getattr(value, "root", value)
-    return inner if isinstance(inner, int) else 0
+        return await observe(
+            fixture,
+            router=ports.router,
+            agent=ports.agent,
+            reviewer=ports.reviewer,
+            tools=tools,
+            scope=scope,
+        )
 
 
 def _script_error(

@@ -40,9 +40,7 @@ def _narrow(node: Any) -> Any:
         return [_narrow(item) for item in node]
     if not isinstance(node, dict):
         return node
-    out = {
-        k: v if k in {"enum", "const"} else _narrow(v) for k, v in node.items() if k != "allOf"
-    }
+    out = {k: v if k in {"enum", "const"} else _narrow(v) for k, v in node.items() if k != "allOf"}
     if set(out) == {"description"}:
         out.update(_ANY_JSON)
     if out.get("type") == "string" and "enum" not in out:
@@ -57,7 +55,7 @@ def _narrow(node: Any) -> Any:
     return out
 
 
-def _vocabularies() -> dict[str, list[Any]]:
+def _vocabularies() -> dict[str, list[Any]]:  # noqa: C901 - one walk over all schema shapes
     """Property name -> every enum/const value it takes in any schema (for if/then flips)."""
     found: dict[str, set[str]] = {}
 
@@ -110,7 +108,8 @@ def _replace(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
 
 
 def mutants(doc: Any, rng: random.Random) -> list[Any]:
-    """Return mutants of ``doc``: dropped key, wrong type, out-of-enum, extra key, if/then flip."""
+    """Return mutants of ``doc``: wrong type, 1.0 / true for an integer, out-of-enum, dropped key,
+    extra key, and if/then flips (a conditional field set to another value of its vocabulary)."""
     nodes = _nodes(doc)
     objects = [(p, n) for p, n in nodes if isinstance(n, dict)]
     keyed = [(p, n) for p, n in objects if n]
@@ -118,6 +117,11 @@ def mutants(doc: Any, rng: random.Random) -> list[Any]:
     for _ in range(MUTANTS_PER_VALID // 5):
         path, node = rng.choice(nodes)
         out.append(_replace(doc, path, _WRONG_TYPE[type(node)]))
+        numbers = [(p, n) for p, n in nodes if type(n) is int]
+        if numbers:  # JSON Schema: 1.0 is an integer, true is not 1
+            path, node = rng.choice(numbers)
+            out.append(_replace(doc, path, float(node)))
+            out.append(_replace(doc, path, node == 1))
         strings = [(p, n) for p, n in nodes if isinstance(n, str)]
         if strings:
             path, node = rng.choice(strings)
@@ -141,7 +145,9 @@ def mutants(doc: Any, rng: random.Random) -> list[Any]:
         if not flips:
             break
         path, value = rng.choice(flips)
-        out.append(_replace(doc, path, rng.choice([v for v in VOCABULARIES[path[-1]] if v != value])))
+        out.append(
+            _replace(doc, path, rng.choice([v for v in VOCABULARIES[path[-1]] if v != value]))
+        )
     return out
 
 
@@ -193,7 +199,7 @@ def test_contracts_schema_and_model_agree_on_generated_instances(contract):
         seeds += generated
     seen = {"valid": 0, "invalid": 0}
     disagreements: list[str] = []
-    rng = random.Random(contract)
+    rng = random.Random(contract)  # noqa: S311 - reproducible test data, not cryptography
     pool = list(seeds)
     while seen["valid"] + seen["invalid"] < MIN_INSTANCES:
         doc = pool[rng.randrange(len(pool))] if rng.random() < 0.3 else rng.choice(seeds)

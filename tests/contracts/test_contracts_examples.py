@@ -24,7 +24,11 @@ def test_contracts_valid_example_passes_every_layer(example):
     """A valid example passes the schema, the invariants and the model."""
     assert contracts.validate_document(example.document, example.contract) == []
     model = contracts.CONTRACTS[example.contract].model
-    body = {k: v for k, v in example.document.items() if k != "$schema"} if isinstance(example.document, dict) else example.document
+    body = (
+        {k: v for k, v in example.document.items() if k != "$schema"}
+        if isinstance(example.document, dict)
+        else example.document
+    )
     model.model_validate(body)
 
 
@@ -48,5 +52,7 @@ def test_contracts_invalid_example_is_rejected_by_its_layer(example):
         assert all(v.layer == "invariant" for v in violations)
     else:
         assert violations == []
-        codes = json.loads(contracts.schema_path("run-trace-event").read_text())["$defs"]["ViolationCode"]["enum"]
+        codes = json.loads(contracts.schema_path("run-trace-event").read_text())["$defs"][
+            "ViolationCode"
+        ]["enum"]
         assert example.guard_code in codes

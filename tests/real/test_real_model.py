@@ -36,7 +36,7 @@ def test_missing_endpoint_is_a_clear_config_error(monkeypatch: pytest.MonkeyPatc
     for name in _ENV:
         monkeypatch.delenv(name, raising=False)
     assert not any(os.environ.get(name) for name in _ENV)
-    with pytest.raises(ConfigError, match="^no endpoint configured: set SRDH_OPENAI_BASE_URL$"):
+    with pytest.raises(ConfigError, match=r"^no endpoint configured: set SRDH_OPENAI_BASE_URL$"):
         openai_iut.create_real()
 
 
@@ -45,7 +45,7 @@ def test_endpoint_without_model_names_the_model_variable(monkeypatch: pytest.Mon
     monkeypatch.setenv("SRDH_OPENAI_BASE_URL", "http://127.0.0.1:1/v1")
     monkeypatch.delenv("SRDH_OPENAI_MODEL", raising=False)
     monkeypatch.setenv("SRDH_OPENAI_API_KEY", "k")
-    with pytest.raises(ConfigError, match="^SRDH_OPENAI_MODEL is not set"):
+    with pytest.raises(ConfigError, match=r"^SRDH_OPENAI_MODEL is not set"):
         openai_iut.create_real()
 
 

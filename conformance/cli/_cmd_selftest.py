@@ -1,0 +1,31 @@
+"""``srdh selftest``: the mutant self-test (the suite must fail every broken harness)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from conformance.cli._errors import EXIT_FAILED
+from conformance.cli._output import Output
+
+__all__ = ["selftest"]
+
+
+def selftest(
+    mutant: Annotated[
+        list[str] | None, typer.Option("--mutant", help="Judge only this mutant (repeat).")
+    ] = None,
+    examples: Annotated[
+        int, typer.Option("--examples", min=0, help="Generated examples per property (0: none).")
+    ] = 5,
+) -> None:
+    """Run the suite on the reference harness (must pass) and on every mutant (must fail).
+
+    Prints one row per mutant with the scenarios and properties that killed it. Exit 1 when a
+    mutant survived or the reference failed, 2 for an unknown mutant name.
+    """
+    from conformance.cli._selftest_impl import run_and_print  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
+    if not run_and_print(tuple(mutant or ()), examples, Output()):
+        raise typer.Exit(EXIT_FAILED)

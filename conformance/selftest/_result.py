@@ -1,0 +1,97 @@
+"""What the mutant self-test found: per mutant, killed or not, and by which scenarios."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = ["MutantVerdict", "SelftestResult"]
+
+
+@dataclass(frozen=True)
+class MutantVerdict:
+    """The suite's verdict on one mutant.
+
+    Attributes:
+        name: the mutant's name (``reference_harness.mutants:<name>`` for IUT mutants).
+        kind: ``iut`` (a broken harness run through the suite) or ``contract`` (broken contract
+            data checked by its scenario's Then check).
+        requirement_id: the requirement whose rule it breaks.
+        rule: the rule it breaks.
+        killing_scenarios: the Gherkin scenario ids that failed on it (spec and extension).
+        killing_properties: the properties that failed on it (spec scenario ids,
+            ``global-invariants``).
+        error: why the mutant could not be run at all (``""`` when it ran); such a mutant is
+            not killed.
+        seconds: wall time spent on it.
+    """
+
+    name: str
+    kind: Literal["iut", "contract"]
+    requirement_id: str
+    rule: str
+    killing_scenarios: tuple[str, ...] = ()
+    killing_properties: tuple[str, ...] = ()
+    error: str = ""
+    seconds: float = 0.0
+
+    @property
+    def killed(self) -> bool:
+        """Whether at least one scenario or property failed on the mutant."""
+        return bool(self.killing_scenarios or self.killing_properties)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "requirement_id": self.requirement_id,
+            "rule": self.rule,
+            "killed": self.killed,
+            "killing_scenarios": list(self.killing_scenarios),
+            "killing_properties": list(self.killing_properties),
+            "error": self.error,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+@dataclass(frozen=True)
+class SelftestResult:
+    """The self-test: the reference must pass everything, every mutant must be killed.
+
+    Attributes:
+        reference_failures: what failed on the reference Harness (scenario or property ids, or
+            an error); empty when it passed.
+        mutants: one verdict per mutant, in catalogue order (IUT mutants, then contract ones).
+        examples: generated examples per property run.
+    """
+
+    reference_failures: tuple[str, ...]
+    mutants: tuple[MutantVerdict, ...] = field(default=())
+    examples: int = 0
+
+    @property
+    def reference_passed(self) -> bool:
+        """Whether the reference Harness passed the suite and the properties."""
+        return not self.reference_failures
+
+    @property
+    def survivors(self) -> tuple[MutantVerdict, ...]:
+        """The mutants the suite did not kill."""
+        return tuple(m for m in self.mutants if not m.killed)
+
+    @property
+    def passed(self) -> bool:
+        """True when the reference passed and no mutant survived."""
+        return self.reference_passed and not self.survivors
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        return {
+            "passed": self.passed,
+            "reference_failures": list(self.reference_failures),
+            "examples": self.examples,
+            "killed": sum(m.killed for m in self.mutants),
+            "survivors": [m.name for m in self.survivors],
+            "mutants": [m.to_dict() for m in self.mutants],
+        }

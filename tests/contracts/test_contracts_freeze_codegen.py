@@ -1,0 +1,102 @@
+"""The freeze lock catches a frozen schema changed under the same $id; codegen has no drift."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import contracts
+from contracts import codegen, freeze
+
+TARGET = "safe-fallback"
+
+
+def _copy_schemas(tmp_path):
+    folder = tmp_path / "schemas"
+    folder.mkdir()
+    for path in contracts.schema_dir().glob("*.schema.json"):
+        shutil.copyfile(path, folder / path.name)
+    lock = tmp_path / "freeze.lock.json"
+    shutil.copyfile(contracts.schema_dir() / "freeze.lock.json", lock)
+    return folder, lock
+
+
+def _edit(folder, mutate):
+    path = folder / f"{TARGET}.schema.json"
+    schema = json.loads(path.read_text())
+    mutate(schema)
+    path.write_text(json.dumps(schema))
+    return schema
+
+
+def test_contracts_committed_lock_matches_the_schemas():
+    """The committed schemas are exactly the frozen ones."""
+    report = freeze.check()
+    assert report.ok, report.changed
+    assert report.unfrozen == []
+    assert report.retired == []
+
+
+def test_contracts_changed_schema_with_same_id_fails_naming_it(tmp_path):
+    """Changing a frozen schema without bumping its $id fails the check and names the schema."""
+    folder, lock = _copy_schemas(tmp_path)
+    schema = _edit(folder, lambda s: s["properties"]["fallback_type"].update(description="x"))
+    report = freeze.check(folder, lock)
+    assert report.changed == [schema["$id"]]
+    command = [sys.executable, "-m", "contracts.freeze", "--check"]
+    command += ["--schemas", str(folder), "--lock", str(lock)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)  # noqa: S603 - fixed argv
+    assert done.returncode == 1
+    assert schema["$id"] in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_contracts_reformatting_a_schema_is_not_a_change(tmp_path):
+    """Key order and whitespace do not count: the digest is over RFC 8785 canonical JSON."""
+    folder, lock = _copy_schemas(tmp_path)
+    path = folder / f"{TARGET}.schema.json"
+    schema = json.loads(path.read_text())
+    path.write_text(json.dumps(dict(reversed(list(schema.items()))), indent=7))
+    assert freeze.check(folder, lock).ok
+
+
+def test_contracts_bumped_id_passes_and_update_freezes_it(tmp_path):
+    """A changed schema whose $id version was bumped passes; --update then freezes the new id."""
+    folder, lock = _copy_schemas(tmp_path)
+    old_id = json.loads((folder / f"{TARGET}.schema.json").read_text())["$id"]
+
+    def bump(schema):
+        schema["$id"] = schema["$id"].replace("/v1/", "/v2/")
+        schema["properties"]["fallback_type"]["description"] = "changed"
+
+    schema = _edit(folder, bump)
+    report = freeze.check(folder, lock)
+    assert report.ok
+    assert report.unfrozen == [schema["$id"]]
+    assert report.retired == [old_id]
+    freeze.update(folder, lock)
+    assert freeze.check(folder, lock).unfrozen == []
+
+
+def test_contracts_codegen_check_reports_no_drift():
+    """Regenerating the models from the schemas reproduces the committed files exactly."""
+    done = subprocess.run(
+        [sys.executable, "-m", "contracts.codegen", "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "FutureWarning" not in done.stderr
+
+
+def test_contracts_codegen_check_names_a_drifted_file(monkeypatch, tmp_path):
+    """A hand-edited generated file is named by --check, which exits 1 without a traceback."""
+    fake = tmp_path / "_generated"
+    shutil.copytree(codegen.GENERATED, fake)
+    (fake / "public_error_schema.py").write_text("# edited by hand\n")
+    monkeypatch.setattr(codegen, "GENERATED", fake)
+    assert codegen.check() == ["contracts/_generated/public_error_schema.py"]
+    assert codegen.main(["--check"]) == 1
