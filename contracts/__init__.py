@@ -11,14 +11,19 @@ the invariants no schema can express (:func:`check_invariants`). Entry points:
 * :func:`validator_for` (python-jsonschema with ECMA-262 ``pattern``), :func:`schema_path`;
 * :data:`CONTRACTS` (name -> schema, ``$id``, model, direction, invariants);
 * :func:`canonical_json` / :func:`digest` (RFC 8785, SHA-256);
-* :func:`load_component_registry` / :func:`load_phase_plan` (the kit's data files).
+* :func:`load_component_registry` / :func:`load_phase_plan` (the kit's data files);
+* :func:`iter_examples` (``schemas/examples``), :func:`bundle_schema` (one self-contained schema).
+
+Command lines: ``python -m contracts.codegen [--check]``, ``python -m contracts.freeze --check``.
 """
 
 from __future__ import annotations
 
+from contracts._bundle import bundle_schema
 from contracts._canonical import canonical_json, digest
 from contracts._data import load_component_registry, load_phase_plan
 from contracts._errors import ContractError, ContractViolation
+from contracts._examples import Example, iter_examples
 from contracts._generated.adapter_message_schema import (
     AdapterMessage,
     ByeMessage,
@@ -202,7 +207,7 @@ from contracts._generated.verified_snapshot_schema import (
     SnapshotEvidence,
     VerifiedSnapshot,
 )
-from contracts._invariants import check_invariants
+from contracts._invariants import HARNESS_FORBIDDEN, check_invariants
 from contracts._loading import load_document, parse_document, validate_document
 from contracts._paths import schema_dir, schema_path
 from contracts._registry import CONTRACTS, ContractInfo, Direction
@@ -210,6 +215,7 @@ from contracts._validator import validator_for
 
 __all__ = [
     "CONTRACTS",
+    "HARNESS_FORBIDDEN",
     "Action",
     "AdapterMessage",
     "AgentBlockUntilCancelledTurn",
@@ -256,6 +262,7 @@ __all__ = [
     "EvidenceStatus",
     "EvidenceValidationData",
     "EvidenceValidationEvent",
+    "Example",
     "FailureResponse",
     "FallbackType",
     "HelloMessage",
@@ -359,9 +366,11 @@ __all__ = [
     "VerifiedSource",
     "Violation",
     "ViolationCode",
+    "bundle_schema",
     "canonical_json",
     "check_invariants",
     "digest",
+    "iter_examples",
     "load_component_registry",
     "load_document",
     "load_phase_plan",

@@ -67,7 +67,11 @@ def generate(output: Path) -> None:
             shutil.copyfile(schema, source / schema.name)
         staged = Path(tmp) / "_generated"
         command = [str(executable), "--input", "schemas", "--output", str(staged), *CODEGEN_ARGS]
-        done = subprocess.run(command, cwd=tmp, capture_output=True, text=True, check=False)  # noqa: S603 - fixed argv
+        try:
+            done = subprocess.run(command, cwd=tmp, capture_output=True, text=True, check=False)  # noqa: S603 - fixed argv
+        except OSError as error:
+            msg = f"cannot run {executable}: {error.strerror} (pip install -e '.[dev]')"
+            raise RuntimeError(msg) from None
         if done.returncode != 0 or done.stderr.strip():
             msg = f"datamodel-codegen failed ({done.returncode}): {done.stderr.strip()}"
             raise RuntimeError(msg)

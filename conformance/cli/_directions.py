@@ -10,18 +10,9 @@ __all__ = ["contract_directions"]
 def contract_directions() -> tuple[dict[str, Direction], Direction]:
     """Map each registered contract name to its direction; the default for others is BOTH.
 
-    The registry's direction is read by its name (``READ``/``EMIT``/``BOTH``), whatever enum type
-    carries it. While the registry is not importable every contract is treated as BOTH (the
-    strictest: every non-neutral change is breaking).
+    BOTH is the strictest default: for an unknown contract every non-neutral change breaks.
     """
-    try:
-        from contracts import CONTRACTS  # noqa: PLC0415 - optional until the registry lands
-    except ImportError:
-        return {}, Direction.BOTH
-    directions: dict[str, Direction] = {}
-    for name, entry in CONTRACTS.items():
-        raw = getattr(entry, "direction", None)
-        label = getattr(raw, "value", raw)
-        if isinstance(label, str) and label.upper() in Direction.__members__:
-            directions[name] = Direction[label.upper()]
+    from contracts import CONTRACTS  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
+    directions = {name: Direction(info.direction.value) for name, info in CONTRACTS.items()}
     return directions, Direction.BOTH

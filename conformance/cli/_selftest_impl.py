@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from conformance import selftest
 from conformance.cli._errors import CliSetupError
-from conformance.selftest import run_selftest
 from conformance.verify._kit_steps import selftest_detail
 
 if TYPE_CHECKING:
@@ -44,9 +44,11 @@ def run_and_print(mutants: tuple[str, ...], examples: int, out: Output) -> bool:
         out.err.print(f"{verdict_row(verdict)[3]:<9} {verdict.name}", markup=False)
 
     try:
-        result = run_selftest(mutants=mutants or None, examples=examples, progress=progress)
+        result = selftest.run_selftest(
+            mutants=mutants or None, examples=examples, progress=progress
+        )
     except KeyError as exc:
-        msg = f"unknown mutant {exc.args[0]!r}" if exc.args else "unknown mutant"
+        msg = str(exc.args[0]) if exc.args else "unknown mutant"
         raise CliSetupError(msg) from None
     headers = ["mutant", "kind", "requirement", "verdict", "killed by"]
     out.table("mutant self-test", headers, [verdict_row(v) for v in result.mutants])

@@ -147,7 +147,8 @@ def run_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
     names = list(MUTANTS) + list(CONTRACT_MUTANTS) if mutants is None else list(mutants)
     unknown = [n for n in names if n not in MUTANTS and n not in CONTRACT_MUTANTS]
     if unknown:
-        raise KeyError(f"unknown mutant(s): {', '.join(unknown)}")
+        message = f"unknown mutant(s): {', '.join(unknown)}"
+        raise KeyError(message)
     failures: tuple[str, ...] = ()
     if reference:
         adapter = InProcessAdapter(REFERENCE)

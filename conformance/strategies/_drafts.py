@@ -57,8 +57,7 @@ def within_scope(draw: st.DrawFn, evidence: Evidence) -> dict[str, object]:
     cut_start = draw(st.integers(0, length // 2))
     cut_end = draw(st.integers(0, length - cut_start))
     inner = {"start_ms": window["start_ms"] + cut_start, "end_ms": window["end_ms"] - cut_end}
-    if inner["end_ms"] < inner["start_ms"]:
-        inner["end_ms"] = inner["start_ms"]
+    inner["end_ms"] = max(inner["end_ms"], inner["start_ms"])
     return {**scope, "time_range": inner}
 
 

@@ -46,7 +46,7 @@ FAULTS: Final = (
 )
 """The extra faults :func:`with_faults` may add."""
 
-_SECRET: Final = "backend exploded at 10.0.0.7: token sk-live-0000"
+_SECRET: Final = "backend exploded at 10.0.0.7: token sk-live-0000"  # noqa: S105 - fake, must not leak
 
 
 def _is_knowledge(fixture: Fixture) -> bool:
@@ -72,7 +72,7 @@ def _extra_step(fixture: Fixture, tool: str, response: dict[str, object]) -> boo
 
 
 def _only_supported_review(fixture: Fixture) -> bool:
-    return fixture["semantic_guard"] == [supported_turn()]
+    return bool(fixture["semantic_guard"] == [supported_turn()])
 
 
 def _apply(draw: st.DrawFn, fixture: Fixture, fault: str) -> bool:  # noqa: PLR0911 - one per fault
@@ -155,8 +155,8 @@ def pinned_fixtures() -> list[Fixture]:
         diagnosis_draft,
         diagnosis_fixture,
         disconnect_during_agent_turn,
-        ignores_cancellation,
         draft_turn,
+        ignores_cancellation,
         intent_turn,
         invalid_verdict_turn,
         rows,

@@ -8,6 +8,7 @@ their backend result gives. Drafts are then written against that evidence.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -145,7 +146,7 @@ def plan_from_steps(
 
 
 @st.composite
-def tool_plans(
+def tool_plans(  # noqa: PLR0913 - one keyword per varied aspect
     draw: st.DrawFn,
     *,
     min_calls: int = 1,
@@ -172,7 +173,7 @@ def tool_plans(
             tool_call(call_id, draw(st.sampled_from(tools)), draw(arguments()))
             for call_id in ids[a:b]
         ]
-        for a, b in zip(bounds, bounds[1:], strict=False)
+        for a, b in itertools.pairwise(bounds)
     ]
     chosen = {i: draw(st.sampled_from(list(kinds))) for i in range(len(ids))}
     if must_include is not None and must_include not in chosen.values():

@@ -87,7 +87,7 @@ def session_histories(draw: st.DrawFn, *, latest: str | None = None) -> list[dic
     return runs
 
 
-def _diagnosis(
+def _diagnosis(  # noqa: PLR0913 - the parts of a diagnosis fixture
     draw: st.DrawFn,
     scenario: str,
     plan: ToolPlan,
@@ -174,11 +174,13 @@ def no_evidence_cited_fixtures(draw: st.DrawFn) -> Fixture:
         return _diagnosis(draw, "no-evidence-result-is-cited", plan, [draft], reviewed=True)
     first, _ = draw(broken_drafts(plan, how=how))
     if draw(st.booleans()):
-        repair = draw(valid_drafts(plan, must_cite=empty))
-        return _diagnosis(draw, "no-evidence-result-is-cited", plan, [first, repair], reviewed=True)
+        repaired = draw(valid_drafts(plan, must_cite=empty))
+        return _diagnosis(
+            draw, "no-evidence-result-is-cited", plan, [first, repaired], reviewed=True
+        )
     again = draw(st.sampled_from(["no_evidence_not_negative", "negative_too_wide"]))
-    repair, _ = draw(broken_drafts(plan, how=again))
-    return _diagnosis(draw, "no-evidence-result-is-cited", plan, [first, repair], reviewed=False)
+    broken, _ = draw(broken_drafts(plan, how=again))
+    return _diagnosis(draw, "no-evidence-result-is-cited", plan, [first, broken], reviewed=False)
 
 
 @st.composite

@@ -107,16 +107,16 @@ def read_features(features_dir: Path, repo: Path) -> tuple[list[FeatureScenario]
                 )
             )
             continue
-        for template in feature.scenarios.values():
-            scenarios.append(
-                FeatureScenario(
-                    path=relative,
-                    line=template.line_number,
-                    name=template.name,
-                    feature_name=feature.name,
-                    tags=tuple(sorted(template.tags)),
-                    steps=_steps(template),
-                    variants=_variants(template),
-                )
+        scenarios.extend(
+            FeatureScenario(
+                path=relative,
+                line=template.line_number,
+                name=template.name,
+                feature_name=feature.name,
+                tags=tuple(sorted(template.tags)),
+                steps=_steps(template),
+                variants=_variants(template),
             )
+            for template in feature.scenarios.values()
+        )
     return scenarios, issues

@@ -1,4 +1,4 @@
-"""``build_matrix``: requirement -> spec scenario -> mirror -> step definitions -> property -> result.
+"""``build_matrix``: requirement -> spec scenario -> mirror -> step definitions -> property.
 
 The spec is read with :mod:`conformance.openspec`, the Gherkin mirror with pytest-bdd's parser,
 steps are bound with pytest-bdd's own matching, property tests come from the registry of

@@ -15,8 +15,8 @@ from reference_harness.mutants._iut import MutantIUT, MutantSpec, Patch
 
 __all__ = [
     "CONTRACT_MUTANTS",
-    "ContractMutant",
     "MUTANTS",
+    "ContractMutant",
     "MutantIUT",
     "MutantSpec",
     "Patch",

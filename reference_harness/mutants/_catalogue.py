@@ -56,7 +56,13 @@ _SPECS: Final = (
         "no_evidence_as_observation",
         "invocation-status-and-evidence-status-shall-be-independent",
         "EvidenceGuard accepts a NO_EVIDENCE result cited by a non-NEGATIVE_OBSERVATION analysis",
-        patches=(Patch(_RELEASE, "check_draft", ignoring("NO_EVIDENCE_NOT_NEGATIVE", "OBSERVATION_WITHOUT_EVIDENCE")),),
+        patches=(
+            Patch(
+                _RELEASE,
+                "check_draft",
+                ignoring("NO_EVIDENCE_NOT_NEGATIVE", "OBSERVATION_WITHOUT_EVIDENCE"),
+            ),
+        ),
     ),
     MutantSpec(
         "negative_scope_unbounded",

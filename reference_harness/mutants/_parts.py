@@ -23,8 +23,13 @@ if TYPE_CHECKING:
     import threading
     from collections.abc import Callable, Mapping
 
-    from reference_harness.ports import AgentAnswer, AgentPort, AgentRequest, ReviewerPort
-    from reference_harness.ports import ReviewRequest
+    from reference_harness.ports import (
+        AgentAnswer,
+        AgentPort,
+        AgentRequest,
+        ReviewerPort,
+        ReviewRequest,
+    )
 
 __all__ = [
     "FallbackTolerantStore",
@@ -39,7 +44,7 @@ __all__ = [
 
 
 class RewritingHarness(Harness):
-    """Rewrites the conclusion of every released Diagnosis Draft (the Harness writes report text)."""
+    """Rewrites the conclusion of every released Diagnosis Draft (Harness writes report text)."""
 
     async def _work(
         self, ctx: RunContext, session_id: str, user_message: str, run_seq: int

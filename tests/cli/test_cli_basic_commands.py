@@ -297,3 +297,27 @@ def test_validate_errors_carry_nested_json_pointers(runner: CliRunner, tmp_path:
     result = runner.invoke(app, ["validate", str(path)])
     assert result.exit_code == EXIT_FAILED
     assert f"{path}:1: /state: expected one of RUNNING" in result.stdout
+
+
+def test_every_registered_contract_has_its_direction() -> None:
+    """`srdh diff` knows the direction of every contract of the registry, as registered."""
+    from conformance.cli._directions import contract_directions  # noqa: PLC0415
+    from contracts import CONTRACTS  # noqa: PLC0415
+
+    directions, default = contract_directions()
+    assert {n: d.value for n, d in directions.items()} == {
+        n: info.direction.value for n, info in CONTRACTS.items()
+    }
+    assert default.value == "BOTH"
+
+
+def test_diff_direction_option_overrides_the_registry(runner: CliRunner, tmp_path: Path) -> None:
+    """--direction READ on an EMIT contract: an added enum value becomes compatible (exit 0)."""
+    (tmp_path / "o").mkdir()
+    (tmp_path / "n").mkdir()
+    _write(tmp_path / "o" / "run-trace-event.schema.json", {"enum": ["A"]})
+    _write(tmp_path / "n" / "run-trace-event.schema.json", {"enum": ["A", "B"]})
+    args = ["diff", str(tmp_path / "o"), str(tmp_path / "n"), "--direction", "READ"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == EXIT_OK, result.output
+    assert "compatible" in result.stdout

@@ -1,9 +1,11 @@
 """python-jsonschema and the Pydantic models give the same verdict on generated instances.
 
-Valid instances come from hypothesis-jsonschema (on each schema bundled with its references as
-local ``$defs`` and narrowed to small sizes, which keeps every instance valid under the real
-schema); invalid ones by mutating them: drop a key, wrong type, out-of-enum value, extra property,
-and a conditional field (an if/then trigger) flipped to another value of its vocabulary.
+Seeds: the contract's valid examples plus, where hypothesis-jsonschema is fast enough, instances
+it generates from the schema bundled with its references as local ``$defs`` (narrowed to small
+sizes and without the if/then rules, see ``_narrow``). From the seeds, mutants are derived until
+at least 1,000 instances per contract were checked: wrong type, ``1.0``/``true`` for an integer,
+out-of-vocabulary string, dropped key, extra property, and a conditional field (an if/then
+trigger) flipped to another value of its vocabulary. Schema-valid mutants become seeds in turn.
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ settings.register_profile("ci", max_examples=100, **_COMMON)
 settings.register_profile("dev", max_examples=10, **_COMMON)
 
 PROFILE = os.environ.get("SRDH_PROPERTY_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
-_RAM = Path("/dev/shm")
+_RAM = Path("/dev/shm")  # noqa: S108 - RAM-backed; each Run still gets its own mkdtemp folder
 
 
 @pytest.fixture(scope="session")

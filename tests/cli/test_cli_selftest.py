@@ -1,0 +1,99 @@
+"""`srdh selftest` and the verify self-test step: verdicts, survivors, bad mutant names."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import conformance.selftest
+from conformance.cli import EXIT_FAILED, EXIT_OK, EXIT_SETUP, app
+from conformance.cli._kit import kit_schemas_dir
+from conformance.reports import Status
+from conformance.selftest import MutantVerdict, SelftestResult
+from conformance.verify import VerifyContext, _kit_steps
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    import pytest
+    from typer.testing import CliRunner
+
+KILLED = MutantVerdict(
+    "missing_id_executed",
+    "iut",
+    "tool-invocation-identity",
+    "MISSING_ID never executed",
+    killing_scenarios=("a-missing-or-invalid-tool-call-id-is-rejected-and-never-executed",),
+)
+SURVIVOR = MutantVerdict("harness_rewrites_draft", "iut", "design-contracts", "byte-identical")
+
+
+def _fake(monkeypatch: pytest.MonkeyPatch, result: SelftestResult) -> list[dict[str, object]]:
+    calls: list[dict[str, object]] = []
+
+    def fake_run_selftest(**kwargs: object) -> SelftestResult:
+        calls.append(kwargs)
+        progress = kwargs.get("progress")
+        for verdict in result.mutants:
+            if callable(progress):
+                progress(verdict)
+        return result
+
+    monkeypatch.setattr(conformance.selftest, "run_selftest", fake_run_selftest)
+    monkeypatch.setattr(_kit_steps, "run_selftest", fake_run_selftest)
+    return calls
+
+
+def test_selftest_passes_when_every_mutant_is_killed(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """All mutants killed, reference clean: a KILLED row naming the killer, exit 0."""
+    calls = _fake(monkeypatch, SelftestResult((), (KILLED,), 5))
+    result = runner.invoke(app, ["selftest", "--mutant", "missing_id_executed", "--examples", "2"])
+    assert result.exit_code == EXIT_OK, result.output
+    assert calls[0]["mutants"] == ("missing_id_executed",)
+    assert calls[0]["examples"] == 2
+    row = next(ln for ln in result.stdout.splitlines() if ln.startswith("missing_id_executed"))
+    assert "KILLED" in row
+    assert "a-missing-or-invalid-tool-call-id-is-rejected-and-never-executed" in row
+    assert "selftest PASSED: 1/1 mutants killed" in result.stdout
+
+
+def test_a_surviving_mutant_fails_the_selftest(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One survivor: a SURVIVED row, the survivor named in the summary, exit 1."""
+    _fake(monkeypatch, SelftestResult((), (KILLED, SURVIVOR), 5))
+    result = runner.invoke(app, ["selftest"])
+    assert result.exit_code == EXIT_FAILED
+    row = next(ln for ln in result.stdout.splitlines() if ln.startswith("harness_rewrites_draft"))
+    assert "SURVIVED" in row
+    assert "survivors: harness_rewrites_draft" in result.stdout
+
+
+def test_an_unknown_mutant_is_a_setup_error(runner: CliRunner) -> None:
+    """A mutant name the catalogue lacks: one line naming it, exit 2 (nothing runs)."""
+    result = runner.invoke(app, ["selftest", "--mutant", "no_such_mutant"])
+    assert result.exit_code == EXIT_SETUP
+    assert "no_such_mutant" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_verify_step_fails_on_a_reference_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reference harness failing a scenario fails the step even with every mutant killed."""
+    _fake(monkeypatch, SelftestResult(("latest-run-is-a-fallback",), (KILLED,), 5))
+    outcome = _kit_steps.mutant_selftest(VerifyContext(tmp_path, kit_schemas_dir()))
+    assert outcome.status is Status.FAILED
+    assert outcome.detail == "1/1 mutants killed; reference failed: latest-run-is-a-fallback"
+
+
+def test_verify_step_passes_when_all_are_killed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every mutant killed and a clean reference: PASSED with the result as payload."""
+    expected = SelftestResult((), (KILLED,), 5)
+    _fake(monkeypatch, expected)
+    outcome = _kit_steps.mutant_selftest(VerifyContext(tmp_path, kit_schemas_dir()))
+    assert outcome.status is Status.PASSED
+    assert outcome.payload is expected

@@ -1,0 +1,97 @@
+"""The suite fails every mutant, names what killed it, and passes the reference Harness."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance.adapters import InProcessAdapter
+from conformance.openspec import load_tree
+from conformance.properties import INVARIANTS, PROPERTIES
+from conformance.selftest import REFERENCE, SelftestResult, judge_iut, run_selftest
+from reference_harness.mutants import CONTRACT_MUTANTS, MUTANTS
+
+REPO = Path(__file__).resolve().parents[2]
+KNOWN = set(PROPERTIES) | {INVARIANTS}
+
+
+def test_selftest_catalogue_covers_every_requirement():
+    """Every requirement of the spec has at least one mutant breaking one of its rules."""
+    tree = load_tree(REPO)
+    requirements = {r.id for spec in tree.specs.values() for r in spec.requirements}
+    broken = {m.requirement_id for m in MUTANTS.values()}
+    broken |= {m.requirement_id for m in CONTRACT_MUTANTS.values()}
+    assert broken == requirements
+
+
+@pytest.mark.parametrize("name", list(MUTANTS))
+def test_selftest_mutant_is_an_iut_factory(name):
+    """Each mutant is reachable as ``reference_harness.mutants:<name>`` and says who it is."""
+    adapter = InProcessAdapter(f"reference_harness.mutants:{name}")
+    try:
+        hello = adapter.hello()
+    finally:
+        adapter.close()
+    assert hello["implementation"]["name"] == f"srdh-mutant-{name}"
+
+
+@pytest.mark.parametrize("name", list(MUTANTS))
+def test_selftest_properties_kill_mutant(name):
+    """A few generated examples of the properties fail the mutant, naming the property."""
+    result = run_selftest(mutants=[name], suite=False, examples=5, reference=False)
+    (verdict,) = result.mutants
+    assert verdict.error == ""
+    assert verdict.killed, f"mutant {name} survived the properties"
+    assert set(verdict.killing_properties) <= KNOWN
+    assert not result.survivors
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(MUTANTS))
+def test_selftest_gherkin_suite_kills_mutant(name):
+    """The Gherkin suite (via the suite runner) fails the mutant, naming the failing scenarios."""
+    result = run_selftest(mutants=[name], suite=True, examples=0, reference=False)
+    (verdict,) = result.mutants
+    assert verdict.error == ""
+    assert verdict.killing_scenarios, f"mutant {name} survived the Gherkin suite"
+
+
+@pytest.mark.parametrize("name", list(CONTRACT_MUTANTS))
+def test_selftest_contract_mutant_is_killed_by_its_scenario(name):
+    """Broken contract data fails the Then check of the spec scenario that reads it."""
+    result = run_selftest(mutants=[name], reference=False)
+    (verdict,) = result.mutants
+    assert verdict.kind == "contract"
+    assert verdict.killing_scenarios == (CONTRACT_MUTANTS[name].scenario_id,)
+
+
+@pytest.mark.slow
+def test_selftest_reference_passes_everything():
+    """The reference Harness passes the Gherkin suite, every property and the invariants."""
+    result = run_selftest(mutants=[], suite=True, examples=3)
+    assert result.reference_failures == ()
+    assert result.passed
+
+
+def test_selftest_reports_a_surviving_mutant():
+    """An 'mutant' that breaks nothing survives, and a self-test with a survivor fails."""
+    verdict = judge_iut(
+        REFERENCE,
+        name="not-a-mutant",
+        requirement_id="retry-attempts-shall-be-owned-by-harness",
+        rule="none",
+        suite=False,
+        examples=3,
+    )
+    assert verdict.error == ""
+    assert not verdict.killed
+    result = SelftestResult(reference_failures=(), mutants=(verdict,))
+    assert result.survivors == (verdict,)
+    assert not result.passed
+
+
+def test_selftest_rejects_an_unknown_mutant():
+    """Asking for a mutant that does not exist is an error naming it."""
+    with pytest.raises(KeyError, match="no-such-mutant"):
+        run_selftest(mutants=["no-such-mutant"], reference=False)
