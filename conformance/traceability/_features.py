@@ -87,6 +87,8 @@ def _variants(template: ScenarioTemplate) -> tuple[tuple[GherkinStep, ...], ...]
 def read_features(features_dir: Path, repo: Path) -> tuple[list[FeatureScenario], list[TraceIssue]]:
     """Parse every ``*.feature`` under ``features_dir`` (sorted by path).
 
+    Paths are reported relative to ``repo`` (absolute when the folder lies outside it).
+
     Returns:
         The scenarios in file order, and a ``TRACE_FEATURE_UNREADABLE`` issue per file that
         pytest-bdd cannot parse (naming the file and line).
@@ -94,7 +96,9 @@ def read_features(features_dir: Path, repo: Path) -> tuple[list[FeatureScenario]
     scenarios: list[FeatureScenario] = []
     issues: list[TraceIssue] = []
     for file in sorted(features_dir.rglob("*.feature")):
-        relative = file.relative_to(repo).as_posix()
+        relative = (
+            file.relative_to(repo).as_posix() if file.is_relative_to(repo) else file.as_posix()
+        )
         try:
             feature = FeatureParser(str(file.parent), file.name).parse()
         except (GherkinParseError, UnicodeDecodeError, OSError) as error:

@@ -251,7 +251,8 @@ def build_matrix(
             :data:`conformance.properties.PROPERTY_TESTS`.
         step_modules: modules holding the pytest-bdd step definitions; defaults to the suite
             plugin :mod:`conformance.bdd.plugin` and the step modules it imports.
-        features: the Gherkin mirror folder, relative to ``repo``.
+        features: the Gherkin mirror folder, relative to ``repo`` (or absolute, e.g. the kit's
+            packaged :func:`conformance.suite.features_dir`).
 
     Returns:
         One row per spec Scenario and every issue found (codes in

@@ -8,7 +8,7 @@ result, and every break in that chain is an issue with a stable code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 __all__ = [
     "ISSUE_CODES",
@@ -159,6 +159,48 @@ class Matrix:
     def codes(self) -> set[str]:
         """Return the set of issue codes present."""
         return {issue.code for issue in self.issues}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict.
+
+        Keys: ``rows`` (with mirror, steps, property, result), ``issues`` (code, message,
+        location, scenario id), ``notes`` and ``complete``.
+        """
+        return {
+            "complete": self.complete,
+            "rows": [
+                {
+                    "requirement_id": r.requirement_id,
+                    "level": r.level,
+                    "scenario_id": r.scenario_id,
+                    "scenario_name": r.scenario_name,
+                    "spec": r.spec_location,
+                    "gherkin": r.mirror.location if r.mirror else None,
+                    "steps": [
+                        {
+                            "keyword": s.keyword,
+                            "text": s.text,
+                            "line": s.line,
+                            "definitions": list(s.definitions),
+                        }
+                        for s in r.steps
+                    ],
+                    "property_test": r.property_test,
+                    "result": r.result,
+                }
+                for r in self.rows
+            ],
+            "issues": [
+                {
+                    "code": i.code,
+                    "message": i.message,
+                    "location": i.location,
+                    "scenario_id": i.scenario_id,
+                }
+                for i in self.issues
+            ],
+            "notes": list(self.notes),
+        }
 
     def row(self, scenario_id: str) -> TraceRow:
         """Return the row of ``scenario_id``.

@@ -32,6 +32,7 @@ __all__ = [
     "negative_scope_unbounded",
     "no_evidence_as_observation",
     "sdk_retries_review",
+    "second_review_new_snapshot",
     "three_review_attempts",
 ]
 
@@ -89,6 +90,11 @@ def late_result_published() -> MutantIUT:
 def sdk_retries_review() -> MutantIUT:
     """IUT factory of mutant ``sdk_retries_review`` (see :data:`MUTANTS`)."""
     return create("sdk_retries_review")
+
+
+def second_review_new_snapshot() -> MutantIUT:
+    """IUT factory of mutant ``second_review_new_snapshot`` (see :data:`MUTANTS`)."""
+    return create("second_review_new_snapshot")
 
 
 def three_review_attempts() -> MutantIUT:

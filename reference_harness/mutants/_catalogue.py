@@ -23,6 +23,7 @@ from reference_harness.mutants._parts import (
     RewritingHarness,
     SdkRetryingReviewer,
     ignoring,
+    resnapshotting_retry,
     retyping_fallback,
 )
 
@@ -105,6 +106,12 @@ _SPECS: Final = (
         "retry-attempts-shall-be-owned-by-harness",
         "the SemanticGuard client retries an invalid answer itself, unseen by the Harness",
         reviewer=SdkRetryingReviewer,
+    ),
+    MutantSpec(
+        "second_review_new_snapshot",
+        "retry-attempts-shall-be-owned-by-harness",
+        "the second SemanticGuard attempt is made on a re-built snapshot with another digest",
+        patches=(Patch(_RELEASE, "call_with_retry", resnapshotting_retry),),
     ),
     MutantSpec(
         "three_review_attempts",

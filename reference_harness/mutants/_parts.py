@@ -7,11 +7,13 @@ each with the reference Harness into one mutant.
 from __future__ import annotations
 
 import copy
+import hashlib
 from typing import TYPE_CHECKING, Any
 
 from contracts import DiagnosisDraft, KnowledgeAnswer
 from reference_harness._harness import Harness
 from reference_harness._invocations import InvocationLedger
+from reference_harness._model_calls import CallResult, _attempt
 from reference_harness._outcome import Outcome, success
 from reference_harness._run_context import RunContext
 from reference_harness.guards import GuardVerdict, parse_verdict
@@ -39,6 +41,7 @@ __all__ = [
     "RewritingHarness",
     "SdkRetryingReviewer",
     "ignoring",
+    "resnapshotting_retry",
     "retyping_fallback",
 ]
 
@@ -200,3 +203,50 @@ def retyping_fallback(original: Callable[..., Any]) -> Callable[..., Any]:
         return original(fallback_type, **kwargs)
 
     return build
+
+
+def resnapshotting_retry(original: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap ``call_with_retry``: a SemanticGuard retry reviews a re-built, different snapshot.
+
+    Other components keep the reference retry loop.
+    """
+
+    async def call(  # noqa: PLR0913 - the signature of call_with_retry
+        ctx: RunContext,
+        policy: Any,  # noqa: ANN401 - a RetryPolicy
+        *,
+        component: Any,  # noqa: ANN401 - a Component
+        purpose: str,
+        invoke: Callable[..., Any],
+        check: Callable[..., Any],
+        snapshot_digest: str | None = None,
+    ) -> CallResult[Any]:
+        if component != "SEMANTIC_GUARD" or snapshot_digest is None:
+            return await original(  # type: ignore[no-any-return]  # the wrapped reference function
+                ctx,
+                policy,
+                component=component,
+                purpose=purpose,
+                invoke=invoke,
+                check=check,
+                snapshot_digest=snapshot_digest,
+            )
+        call_index = ctx.next_call_index(component)
+        digest, attempt = snapshot_digest, 1
+        while True:
+            outcome, value = await _attempt(
+                ctx,
+                component=component,
+                purpose=purpose,
+                call_index=call_index,
+                attempt=attempt,
+                snapshot_digest=digest,
+                invoke=invoke,
+                check=check,
+            )
+            if outcome == "VALID" or not policy.should_retry(component, attempt, outcome):
+                return CallResult(outcome=outcome, value=value, attempts=attempt)
+            attempt += 1
+            digest = hashlib.sha256(f"{digest}:rebuilt".encode()).hexdigest()
+
+    return call

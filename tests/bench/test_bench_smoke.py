@@ -64,6 +64,7 @@ def test_evidence_guard_covers_every_cell_of_the_grid():
     _assert_well_formed(result, "guard", row_count=4)
     cells = {(cell["invocations"], cell["analyses"]) for cell in result.data["cells"]}
     assert cells == {(2, 1), (2, 3), (4, 1), (4, 3)}
+    assert all(cell["guard_cited_only_us_per_draft"]["n"] == 1 for cell in result.data["cells"])
     assert len(result.targets) == 2
 
 

@@ -1,11 +1,12 @@
 """``run_suite``: the Gherkin suite run programmatically, results keyed by requirement/scenario."""
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
 
-from conformance.adapters import InProcessAdapter
+from conformance.adapters import InProcessAdapter, StdioAdapter
 from conformance.openspec import load_tree
 from conformance.suite import SuiteSetupError, load_catalogue, run_suite
 
@@ -93,3 +94,23 @@ def test_missing_capability_is_a_reported_skip(adapter_for):
         scenario = result.scenario(scenario_id)
         assert scenario.outcome == "skipped"
         assert scenario.messages == ["IUT lacks capability CANCELLATION (declared in its hello)"]
+
+
+@pytest.mark.parametrize(
+    ("mode", "timeout_s", "reason"),
+    [
+        ("crash", 60.0, "IUT exited (exit code 1)"),
+        ("hang", 1.0, "sent nothing within the timeout"),
+    ],
+)
+def test_broken_stdio_iut_fails_scenarios_without_stopping_the_suite(mode, timeout_s, reason):
+    """A crashing or hanging IUT fails its scenarios with the adapter's reason; the rest runs."""
+    adapter = StdioAdapter([sys.executable, str(IUTS / "lying_iut.py"), mode], timeout_s)
+    try:
+        result = run_suite(adapter, scenario_ids=[DUPLICATE, "contract-ownership-is-inspected"])
+    finally:
+        adapter.close()
+    failed = result.scenario(DUPLICATE)
+    assert failed.outcome == "failed"
+    assert any(reason in message for message in failed.messages)
+    assert result.scenario("contract-ownership-is-inspected").outcome == "passed"

@@ -99,13 +99,11 @@ def _nodes(doc: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], 
 
 
 def _replace(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
+    """Return ``doc`` with ``value`` at ``path``, copying only the containers along the path."""
     if not path:
         return value
-    clone = copy.deepcopy(doc)
-    parent = clone
-    for part in path[:-1]:
-        parent = parent[part]
-    parent[path[-1]] = value
+    clone = copy.copy(doc)
+    clone[path[0]] = _replace(doc[path[0]], path[1:], value)
     return clone
 
 
@@ -161,11 +159,13 @@ def _model_verdict(contract: str, doc: Any) -> bool:
     return True
 
 
-# hypothesis-jsonschema needs seconds per few instances on the larger bundles and cannot
-# generate recursive schemas (scenario-fixture and adapter-message nest AgentTurn in AgentTurn):
-# those contracts are seeded from their valid examples only.
+# hypothesis-jsonschema needs seconds per instance on the larger bundles (the 20-variant trace
+# event union, anything embedding a Diagnosis Draft twice) and cannot generate recursive schemas
+# (scenario-fixture and adapter-message nest AgentTurn in AgentTurn): those contracts are seeded
+# from their valid examples only (run-trace-event has one or more per event type).
 HYPOTHESIS_SEEDED = frozenset(contracts.CONTRACTS) - {
-    "verified-snapshot", "phase-plan", "scenario-fixture", "run-observation", "adapter-message",
+    "published-result", "verified-snapshot", "diagnosis-run", "run-trace-event", "phase-plan",
+    "scenario-fixture", "run-observation", "adapter-message",
 }  # fmt: skip
 HYPOTHESIS_SEEDS = 10
 

@@ -274,3 +274,23 @@ def test_trace_every_issue_code_has_a_test():
         "TRACE_MUST_NOT_TESTED",
     }
     assert produced == set(ISSUE_CODES)
+
+
+def test_trace_matrix_as_json_names_every_issue(repo_copy):
+    """The JSON form of a broken copy's matrix lists each issue with code, location and scenario."""
+    _renamed(repo_copy)
+    document = build_matrix(repo_copy).to_dict()
+    assert document["complete"] is False
+    (issue,) = document["issues"]
+    assert issue["code"] == "TRACE_RENAMED_MIRROR"
+    assert issue["scenario_id"] == "duplicate-tool-call-id-is-proposed"
+    assert issue["location"].startswith(f"features/{DUPLICATE_FEATURE}:")
+    assert len(document["rows"]) == len(_spec_scenarios())
+
+
+def test_trace_features_outside_the_repository(tmp_path):
+    """A mirror folder outside the repository (the kit's packaged features) is reported by path."""
+    shutil.copytree(REPO / "openspec", tmp_path / "openspec")
+    matrix = build_matrix(tmp_path, features=str(REPO / "features"))
+    assert matrix.complete, "\n".join(map(str, matrix.issues))
+    assert matrix.rows[0].mirror.path.startswith(str(REPO / "features"))
