@@ -58,8 +58,8 @@ def run_against_iut(options: RunOptions, out: Output) -> bool:
             scenario id.
     """
     level = options.level
-    if level is not None and level.upper() not in LEVELS:
-        msg = f"--level {level!r}: expected one of {', '.join(LEVELS)}"
+    if level is not None and level.upper() not in {*LEVELS, "SHALL"}:
+        msg = f"--level {level!r}: expected one of {', '.join(LEVELS)} (SHALL = MUST)"
         raise CliSetupError(msg)
     if options.report is not None:
         check_report_dir(options.report)

@@ -8,7 +8,8 @@ from conformance.cli._errors import CliSetupError
 from conformance.cli._kit import KIT_NAME, kit_version
 from conformance.cli._matrix import build_matrix_rows
 from conformance.openspec import ParseError
-from conformance.reports import Report, Versions, matrix_from_results
+from conformance.reports import MutantRow, Report, Versions, matrix_from_results
+from conformance.selftest import SelftestResult
 from conformance.suite import SuiteResult
 from conformance.verify import requirements_from_suite
 
@@ -21,6 +22,23 @@ if TYPE_CHECKING:
 __all__ = ["verify_report"]
 
 SUITE_STEP = "conformance suite"
+SELFTEST_STEP = "mutant self-test"
+
+
+def _mutants(result: VerifyResult) -> tuple[MutantRow, ...]:
+    selftest = result.payloads.get(SELFTEST_STEP)
+    if not isinstance(selftest, SelftestResult):
+        return ()
+    return tuple(
+        MutantRow(
+            m.name,
+            m.kind,
+            m.requirement_id,
+            m.killed,
+            (*m.killing_scenarios, *m.killing_properties),
+        )
+        for m in selftest.mutants
+    )
 
 
 def verify_report(result: VerifyResult, repo: Path) -> Report:
@@ -50,4 +68,5 @@ def verify_report(result: VerifyResult, repo: Path) -> Report:
         steps=result.steps,
         matrix=rows,
         matrix_columns=columns,
+        mutants=_mutants(result),
     )

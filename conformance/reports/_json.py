@@ -18,6 +18,7 @@ def report_to_dict(report: Report) -> dict[str, object]:
     compliance{MUST|SHOULD|MAY: {requirements, passed, failed, not_tested, compliant}},
     requirements{<requirement id>: {name, level, status, scenarios{<scenario id>: {name, status,
     seconds, message, examples}}}}, steps[{name, status, detail, seconds}],
+    mutants[{name, kind, requirement_id, killed, killed_by}],
     matrix[{requirement_id, scenario_id, scenario_name, cells}]}``.
     """
     return {
@@ -61,6 +62,16 @@ def report_to_dict(report: Report) -> dict[str, object]:
                 "seconds": round(s.seconds, 3),
             }
             for s in report.steps
+        ],
+        "mutants": [
+            {
+                "name": m.name,
+                "kind": m.kind,
+                "requirement_id": m.requirement_id,
+                "killed": m.killed,
+                "killed_by": list(m.killed_by),
+            }
+            for m in report.mutants
         ],
         "matrix": [
             {

@@ -49,6 +49,10 @@ def render_markdown(report: Report) -> str:
             f"{s.seconds:.2f} |"
             for s in report.steps
         ]
+    if report.mutants:
+        killed = sum(m.killed for m in report.mutants)
+        lines += ["", f"Mutant self-test: {killed}/{len(report.mutants)} mutants killed."]
+        lines += [f"- survived: `{m.name}`" for m in report.mutants if not m.killed]
     if report.requirements:
         lines += [
             "",

@@ -14,6 +14,7 @@ __all__ = [
     "LEVELS",
     "LevelCompliance",
     "MatrixRow",
+    "MutantRow",
     "Report",
     "RequirementResult",
     "ScenarioResult",
@@ -121,6 +122,17 @@ class MatrixRow:
 
 
 @dataclass(frozen=True)
+class MutantRow:
+    """One mutant of the self-test: whether the suite killed it, and with which checks."""
+
+    name: str
+    kind: str
+    requirement_id: str
+    killed: bool
+    killed_by: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class LevelCompliance:
     """Compliance at one RFC 2119 level: counts of requirements and the verdict."""
 
@@ -148,6 +160,7 @@ class Report:
         steps: verify steps (empty for ``srdh run``).
         matrix: traceability rows (may be empty).
         matrix_columns: column names of ``matrix`` rows, in display order.
+        mutants: the mutant self-test's verdicts (``srdh verify``; empty otherwise).
     """
 
     title: str
@@ -157,6 +170,7 @@ class Report:
     steps: tuple[StepResult, ...] = ()
     matrix: tuple[MatrixRow, ...] = ()
     matrix_columns: tuple[str, ...] = field(default=())
+    mutants: tuple[MutantRow, ...] = ()
 
     def compliance(self) -> dict[str, LevelCompliance]:
         """Per level (MUST, SHOULD, MAY): how many requirements passed, failed, were not tested."""

@@ -97,3 +97,27 @@ def test_verify_step_passes_when_all_are_killed(
     outcome = _kit_steps.mutant_selftest(VerifyContext(tmp_path, kit_schemas_dir()))
     assert outcome.status is Status.PASSED
     assert outcome.payload is expected
+
+
+def test_verify_report_lists_the_mutants(tmp_path: Path) -> None:
+    """A verify result with a self-test payload: JSON and HTML list each mutant's verdict."""
+    import json  # noqa: PLC0415
+
+    from conformance.cli._verify_report import verify_report  # noqa: PLC0415
+    from conformance.reports import StepResult, write_reports  # noqa: PLC0415
+    from conformance.verify import VerifyResult  # noqa: PLC0415
+
+    selftest = SelftestResult((), (KILLED, SURVIVOR), 5)
+    steps = (StepResult("mutant self-test", Status.FAILED, "1/2 mutants killed", 1.0),)
+    report = verify_report(VerifyResult(steps, {"mutant self-test": selftest}), tmp_path)
+    write_reports(report, tmp_path / "r", kit_schemas_dir())
+    doc = json.loads((tmp_path / "r" / "report.json").read_text(encoding="utf-8"))
+    assert [(m["name"], m["killed"]) for m in doc["mutants"]] == [
+        ("missing_id_executed", True),
+        ("harness_rewrites_draft", False),
+    ]
+    html = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    assert '<table id="mutants">' in html
+    assert "SURVIVED" in html
+    summary = (tmp_path / "r" / "summary.md").read_text(encoding="utf-8")
+    assert "- survived: `harness_rewrites_draft`" in summary
