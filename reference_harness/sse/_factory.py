@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reference_harness import Harness, Limits
+from reference_harness._harness import wall_clock_ms
 from reference_harness.openai import OpenAIAgent, OpenAIConfig, OpenAIReviewer, OpenAIRouter
 from reference_harness.ports import InBandError
 from reference_harness.store import RunStore
@@ -42,6 +43,9 @@ def openai_harness_factory(
 ) -> Callable[[], Harness]:
     """Return a factory of Harnesses sharing one run store, OpenAI ports and tool backend.
 
+    Opening the store is the server's startup: every RUNNING row left by a crash is recovered as
+    FAILED (``INTERNAL_ERROR``) before any Run starts, never to be a previous turn (Requirement 7).
+
     Args:
         store_path: the SQLite file of the ``diagnosis_run`` store (created if absent).
         tools: the tool backend every Run dispatches to.
@@ -56,6 +60,7 @@ def openai_harness_factory(
     endpoint = config if config is not None else OpenAIConfig.from_env()
     endpoint = endpoint.with_timeout(limits.model_call_timeout_ms / 1000 * 0.9)
     store = RunStore(store_path)
+    store.recover_crashed(wall_clock_ms())
     router, agent, reviewer = (
         OpenAIRouter(endpoint),
         OpenAIAgent(endpoint),
