@@ -95,15 +95,19 @@ def _diagnosis(  # noqa: PLR0913 - the parts of a diagnosis fixture
     *,
     reviewed: bool,
     reviews: list[dict[str, object]] | None = None,
-    history: bool = True,
 ) -> Fixture:
+    """A DIAGNOSIS fixture: the plan's steps, then ``submissions`` (first draft, repair answer).
+
+    ``reviewed``: a submission passes EvidenceGuard, so the reviewer turns (default: one
+    SUPPORTED) are scripted. The session history and the user message are drawn.
+    """
     agent = [tool_calls_turn(list(step)) for step in plan.steps]
     agent.extend(draft_turn(s) for s in submissions)
     return scenario_fixture(
         scenario,
         semantic_guard=(reviews or [supported_turn()]) if reviewed else [],
         tools=plan.tools,
-        prior_runs=draw(session_histories()) if history else [],
+        prior_runs=draw(session_histories()),
         user_message=draw(st.sampled_from(_USER_MESSAGES)),
         agent=agent,
         scenario_id=scenario,

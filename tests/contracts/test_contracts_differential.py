@@ -23,6 +23,7 @@ from pydantic import ValidationError
 import contracts
 from contracts._bundle import bundle_schema
 from contracts._examples import iter_examples
+from contracts._validator import fast_is_valid
 
 MUTANTS_PER_VALID = 12
 MIN_INSTANCES = 1000
@@ -192,7 +193,11 @@ def _hypothesis_seeds(contract: str) -> list[Any]:
 
 @pytest.mark.parametrize("contract", list(contracts.CONTRACTS))
 def test_contracts_schema_and_model_agree_on_generated_instances(contract):
-    """On >= 1,000 generated instances per contract, schema verdict == model verdict."""
+    """On >= 1,000 generated instances per contract, schema verdict == model verdict.
+
+    The kit's jsonschema-rs first pass (``fast_is_valid``) must give the same verdict too, since
+    ``validate_document`` trusts it when it accepts.
+    """
     validator = contracts.validator_for(contract)
     seeds = [e.document for e in iter_examples() if e.contract == contract and e.valid]
     if contract in HYPOTHESIS_SEEDED:
@@ -211,7 +216,9 @@ def test_contracts_schema_and_model_agree_on_generated_instances(contract):
             if expected:
                 pool.append(instance)
             if _model_verdict(contract, instance) != expected:
-                disagreements.append(json.dumps(instance)[:400])
+                disagreements.append("model: " + json.dumps(instance)[:400])
+            if fast_is_valid(contract, instance) != expected:
+                disagreements.append("jsonschema-rs: " + json.dumps(instance)[:400])
     assert disagreements == [], f"{len(disagreements)} disagreements, e.g. {disagreements[:3]}"
     assert seen["valid"] >= 1
     assert seen["invalid"] >= 1

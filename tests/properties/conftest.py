@@ -42,9 +42,12 @@ def property_config() -> settings:
     return settings.get_profile(PROFILE)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def reference_iut():
-    """The reference Harness through ``InProcessAdapter("reference_harness.iut:create")``."""
+    """The reference Harness through ``InProcessAdapter("reference_harness.iut:create")``.
+
+    While a module uses it, temporary folders go to :data:`_RAM` (restored afterwards).
+    """
     previous = tempfile.tempdir
     if _RAM.is_dir() and os.access(_RAM, os.W_OK):
         tempfile.tempdir = str(_RAM)
