@@ -22,6 +22,7 @@ from reference_harness._cancellation import CancelScope
 from reference_harness._client import SimulatedClient
 from reference_harness._harness import Harness, RunJournal
 from reference_harness._limits import Limits
+from reference_harness._retry import DEFAULT_RETRY_POLICY, RetryPolicy
 from reference_harness._scripted import ScriptedPorts
 from reference_harness.store import RunStore
 
@@ -202,7 +203,7 @@ class ReferenceIUT(FixtureIUT):
         return observation
 
 
-async def observe(  # noqa: PLR0913 - the four ports and the scope are the whole seam
+async def observe(  # noqa: PLR0913 - ports, scope and the swappable parts are the whole seam
     fixture: dict[str, Any],
     *,
     router: RouterPort,
@@ -210,13 +211,17 @@ async def observe(  # noqa: PLR0913 - the four ports and the scope are the whole
     reviewer: ReviewerPort,
     tools: ToolBackend,
     scope: CancelScope,
+    harness_class: type[Harness] = Harness,
+    store_class: type[RunStore] = RunStore,
+    retry: RetryPolicy = DEFAULT_RETRY_POLICY,
 ) -> dict[str, Any]:
     """Run one validated Scenario Fixture on the Harness with the given ports.
 
     Hermetic and deterministic: a fresh SQLite file in a temporary directory seeded with the
     fixture's ``prior_runs``, a fake clock starting after every prior time (one millisecond per
     reading), run ids ``iut-run-N`` that skip prior ids, and a simulated SSE client that cancels
-    ``scope`` with CLIENT_DISCONNECTED on ``client.disconnect_on``.
+    ``scope`` with CLIENT_DISCONNECTED on ``client.disconnect_on``. ``harness_class``,
+    ``store_class`` and ``retry`` let a mutant (``reference_harness.mutants``) swap one part.
 
     Returns:
         The Run Observation document (without ``error``; the caller adds script errors).
@@ -231,16 +236,17 @@ async def observe(  # noqa: PLR0913 - the four ports and the scope are the whole
     client = SimulatedClient(fixture["client"], scope)
     journal = RunJournal()
     with tempfile.TemporaryDirectory(prefix="srdh-iut-") as directory:
-        store = RunStore(Path(directory) / "runs.sqlite3")
+        store = store_class(Path(directory) / "runs.sqlite3")
         try:
             store.seed(prior)
-            harness = Harness(
+            harness = harness_class(
                 store=store,
                 router=router,
                 agent=agent,
                 reviewer=reviewer,
                 tools=tools,
                 limits=Limits(**fixture["limits"]),
+                retry=retry,
                 clock=_FakeClock(start),
                 run_ids=_run_ids({run.run_id for run in prior}),
             )

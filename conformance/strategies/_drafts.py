@@ -187,7 +187,7 @@ def fabricated_answers(draw: st.DrawFn, lookup: Evidence) -> dict[str, object]:
         d for d in ("d9", "d404", "doc-fabricated", "d1x") if d not in lookup.document_ids
     ]
     fabricated = draw(st.sampled_from(candidates))
-    cited: list[dict[str, str]] = list(items[victim]["references"])  # type: ignore[call-overload]
+    cited: list[dict[str, str]] = list(items[victim]["references"])  # type: ignore[call-overload]  # JSON list
     references = [*cited, {"tool_call_id": lookup.call_id, "document_id": fabricated}]
     position = draw(st.integers(0, len(references) - 1))
     references.insert(position, references.pop())

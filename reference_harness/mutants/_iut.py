@@ -12,29 +12,16 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import tempfile
 import threading
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from unittest import mock
 
-from contracts import DiagnosisRun, load_document
 from reference_harness._cancellation import CancelScope
-from reference_harness._client import SimulatedClient
-from reference_harness._harness import Harness, RunJournal
-from reference_harness._limits import Limits
+from reference_harness._harness import Harness
 from reference_harness._retry import DEFAULT_RETRY_POLICY, RetryPolicy
 from reference_harness._scripted import ScriptedPorts
-from reference_harness.iut import (
-    CAPABILITIES,
-    CLOCK_START_MS,
-    PROTOCOL_VERSION,
-    _FakeClock,
-    _run_coroutine,
-    _run_document,
-    _run_ids,
-)
+from reference_harness.iut import FixtureIUT, observe
 from reference_harness.store import RunStore
 
 if TYPE_CHECKING:
@@ -83,37 +70,27 @@ class MutantSpec:
     patches: tuple[Patch, ...] = ()
 
 
-class MutantIUT:
-    """The mutant described by ``spec`` behind the adapter protocol."""
+class MutantIUT(FixtureIUT):
+    """The mutant described by ``spec`` behind the adapter protocol.
+
+    Like :class:`reference_harness.iut.ReferenceIUT` (same ``hello`` capabilities, fixture and
+    observation validation), named ``srdh-mutant-<name>``.
+    """
 
     def __init__(self, spec: MutantSpec) -> None:
         """Create the IUT; each ``run`` gets its own store and ports."""
+        super().__init__()
         self.spec = spec
-        self._closed = False
-
-    def hello(self) -> dict[str, Any]:
-        """Return the ``hello`` message: the reference capabilities, the mutant's name."""
-        return {
-            "type": "hello",
-            "protocol_version": PROTOCOL_VERSION,
-            "implementation": {"name": f"srdh-mutant-{self.spec.name}", "version": "0.0.0"},
-            "capabilities": list(CAPABILITIES),
-        }
+        self.implementation_name = f"srdh-mutant-{spec.name}"
 
     def run(self, fixture: object) -> dict[str, Any]:
-        """Run one Scenario Fixture and return the Run Observation (not self-validated).
+        """Run one Scenario Fixture with the mutant's patches applied, return the observation.
 
         Raises:
             ContractError: ``fixture`` is not a valid Scenario Fixture.
+            ObservationContractError: the mutant produced an observation its contract rejects.
             RuntimeError: the IUT is closed.
         """
-        if self._closed:
-            msg = f"mutant {self.spec.name} is closed"
-            raise RuntimeError(msg)
-        load_document(fixture, "scenario-fixture")
-        if not isinstance(fixture, dict):  # pragma: no cover - load_document accepted an object
-            msg = "expected a JSON object"
-            raise TypeError(msg)
         with _PATCH_LOCK, contextlib.ExitStack() as stack:
             for patch in self.spec.patches:
                 module = importlib.import_module(patch.module)
@@ -121,58 +98,25 @@ class MutantIUT:
                 stack.enter_context(
                     mock.patch.object(module, patch.attribute, patch.wrap(original))
                 )
-            return _run_coroutine(_observe(fixture, self.spec))
+            return super().run(fixture)
 
-    def close(self) -> None:
-        """Release the IUT (idempotent)."""
-        self._closed = True
+    async def _observe(self, fixture: dict[str, Any]) -> dict[str, Any]:
+        return await _observe(fixture, self.spec)
 
 
 async def _observe(fixture: dict[str, Any], spec: MutantSpec) -> dict[str, Any]:
-    prior = [DiagnosisRun.model_validate(run) for run in fixture["prior_runs"]]
-    times = [
-        int(run.get(key) or 0)
-        for run in fixture["prior_runs"]
-        for key in ("created_at_ms", "finished_at_ms")
-    ]
     ports = ScriptedPorts.from_fixture(fixture)
-    scope = CancelScope()
-    client = SimulatedClient(fixture["client"], scope)
-    journal = RunJournal()
-    with tempfile.TemporaryDirectory(prefix="srdh-mutant-") as directory:
-        store = spec.store_class(Path(directory) / "runs.sqlite3")
-        try:
-            store.seed(prior)
-            harness = spec.harness_class(
-                store=store,
-                router=ports.router,
-                agent=spec.agent(ports.agent) if spec.agent else ports.agent,
-                reviewer=spec.reviewer(ports.reviewer) if spec.reviewer else ports.reviewer,
-                tools=ports.tools,
-                limits=Limits(**fixture["limits"]),
-                retry=spec.retry,
-                clock=_FakeClock(max([CLOCK_START_MS, *times])),
-                run_ids=_run_ids({run.run_id for run in prior}),
-            )
-            final = await harness.run(
-                fixture["session_id"],
-                fixture["user_message"],
-                sink=client,
-                cancel=scope,
-                journal=journal,
-            )
-            runs = [_run_document(run) for run in store.list_session(fixture["session_id"])]
-        finally:
-            store.close()
-    observation: dict[str, Any] = {
-        "fixture_id": fixture["fixture_id"],
-        "run_id": final.run_id,
-        "trace": journal.events,
-        "client_frames": client.frames,
-        "runs": runs,
-        "published_result": journal.published_result,
-        "invocations": journal.invocations,
-    }
+    observation = await observe(
+        fixture,
+        router=ports.router,
+        agent=spec.agent(ports.agent) if spec.agent else ports.agent,
+        reviewer=spec.reviewer(ports.reviewer) if spec.reviewer else ports.reviewer,
+        tools=ports.tools,
+        scope=CancelScope(),
+        harness_class=spec.harness_class,
+        store_class=spec.store_class,
+        retry=spec.retry,
+    )
     error = ports.script_error()
     if error is not None:
         observation["error"] = {"code": error.code, "message": str(error)[:4000]}

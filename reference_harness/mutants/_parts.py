@@ -177,7 +177,7 @@ def ignoring(*codes: str) -> Callable[[Callable[..., GuardVerdict]], Callable[..
     ignored = frozenset(codes)
 
     def wrap(original: Callable[..., GuardVerdict]) -> Callable[..., GuardVerdict]:
-        def check(document: object, **kwargs: Any) -> GuardVerdict:  # noqa: ANN401
+        def check(document: object, **kwargs: Any) -> GuardVerdict:  # noqa: ANN401 - guard kwargs
             verdict = original(document, **kwargs)
             codes_found = {str(v.code) for v in verdict.violations}
             if verdict.valid or not codes_found <= ignored:
