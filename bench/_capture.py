@@ -8,13 +8,12 @@ wall-time benchmark and, through its fixtures, the adapter-throughput benchmark.
 
 from __future__ import annotations
 
-import copy
 import functools
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from conformance.adapters import InProcessAdapter
+from conformance.adapters import InProcessAdapter, RecordingAdapter
 from conformance.suite import run_suite
 
 if TYPE_CHECKING:
@@ -23,33 +22,6 @@ if TYPE_CHECKING:
 __all__ = ["IUT_SPEC", "SuiteCapture", "capture_suite"]
 
 IUT_SPEC: Final = "reference_harness.iut:create"
-
-
-class RecordingAdapter:
-    """An adapter that forwards to another one and records every fixture it is asked to run."""
-
-    def __init__(self, inner: InProcessAdapter) -> None:
-        """Wrap ``inner``."""
-        self._inner = inner
-        self.fixtures: list[dict[str, Any]] = []
-
-    @property
-    def capabilities(self) -> frozenset[str]:
-        """The wrapped IUT's capabilities."""
-        return self._inner.capabilities
-
-    def hello(self) -> dict[str, Any]:
-        """The wrapped IUT's hello."""
-        return self._inner.hello()
-
-    def run(self, fixture: dict[str, Any]) -> dict[str, Any]:
-        """Record ``fixture``, then run it through the wrapped adapter."""
-        self.fixtures.append(copy.deepcopy(fixture))
-        return self._inner.run(fixture)
-
-    def close(self) -> None:
-        """Close the wrapped adapter."""
-        self._inner.close()
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,12 +6,14 @@
   ``schemas/adapter-message.schema.json``.
 
 Both expose ``hello() -> dict``, ``run(fixture) -> RunObservation dict``, ``close()`` and
-``capabilities``; every protocol failure is an :class:`AdapterError`.
+``capabilities``; every protocol failure is an :class:`AdapterError`. :class:`RecordingAdapter`
+wraps either and keeps every ``(fixture, observation)`` pair.
 """
 
 from conformance.adapters._errors import AdapterError
 from conformance.adapters._inprocess import InProcessAdapter
 from conformance.adapters._protocol import PROTOCOL_VERSION, Adapter, message_problems
+from conformance.adapters._recording import RecordingAdapter
 from conformance.adapters._stdio import DEFAULT_TIMEOUT_S, StdioAdapter
 
 __all__ = [
@@ -20,6 +22,7 @@ __all__ = [
     "Adapter",
     "AdapterError",
     "InProcessAdapter",
+    "RecordingAdapter",
     "StdioAdapter",
     "adapter_from_options",
     "message_problems",

@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from conformance.adapters import InProcessAdapter
-from conformance.cli._recording import RecordingAdapter
+from conformance.adapters import InProcessAdapter, RecordingAdapter
 from conformance.cli._timeline import timeline_rows
 from conformance.suite import run_suite
 from conformance.verify import REFERENCE_IUT

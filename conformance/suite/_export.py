@@ -13,18 +13,11 @@ from typing import Any
 import pytest
 
 from conformance.suite._run import run_suite
+from contracts import Capability
 
 __all__ = ["CAPABILITIES", "FixtureRecorder", "export_fixtures", "fixture_json"]
 
-CAPABILITIES = (
-    "DIAGNOSIS",
-    "KNOWLEDGE_QUERY",
-    "PREVIOUS_TURN",
-    "CANCELLATION",
-    "SEMANTIC_RETRY",
-    "ROUTER_RETRY",
-    "STRUCTURAL_REPAIR",
-)
+CAPABILITIES = tuple(capability.value for capability in Capability)
 """Every capability: the recorder claims them all so that no scenario is skipped."""
 
 

@@ -9,6 +9,7 @@ from conformance import checks
 from conformance.adapters import (
     AdapterError,
     InProcessAdapter,
+    RecordingAdapter,
     StdioAdapter,
     adapter_from_options,
     message_problems,
@@ -65,6 +66,21 @@ def test_in_process_reference_round_trip():
         assert adapter.capabilities == frozenset(adapter.hello()["capabilities"])
     finally:
         adapter.close()
+
+
+def test_recording_adapter_keeps_what_was_sent_and_what_came_back():
+    """The recorder keeps a copy of each fixture as sent, with the observation it got back."""
+    recorder = RecordingAdapter(InProcessAdapter("reference_harness.iut:create"))
+    try:
+        fixture = _fixture("recorded")
+        observation = recorder.run(fixture)
+        fixture["fixture_id"] = "changed-after-the-run"
+        assert recorder.runs == [(_fixture("recorded"), observation)]
+        assert recorder.fixtures == [_fixture("recorded")]
+        assert observation["fixture_id"] == "recorded"
+        assert recorder.capabilities == frozenset(recorder.hello()["capabilities"])
+    finally:
+        recorder.close()
 
 
 @pytest.mark.parametrize(
