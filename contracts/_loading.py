@@ -144,7 +144,9 @@ def validate_document(doc: Any, contract: str) -> list[ContractViolation]:  # no
             validator_for(contract).iter_errors(body), key=lambda e: list(e.absolute_path)
         )
         if errors:
-            return [_schema_violation(error) for error in errors]
+            # python-jsonschema yields one ``required`` error per missing property, each naming
+            # all of them: identical violations collapse to one (order kept).
+            return list(dict.fromkeys(_schema_violation(error) for error in errors))
     return list(info.invariants(body, ""))
 
 
@@ -156,7 +158,8 @@ def parse_document(source: Any) -> tuple[Any, str | None]:  # noqa: ANN401
     ``bytes`` are JSON text; anything else is taken as an already-parsed JSON value.
 
     Raises:
-        ContractError: the file is missing or unreadable, or the text is not JSON.
+        ContractError: the file is missing or unreadable, the text is not JSON, or it nests
+            deeper than the parser's recursion limit.
     """
     path: str | None = None
     if isinstance(source, os.PathLike) or (
@@ -184,6 +187,9 @@ def parse_document(source: Any) -> tuple[Any, str | None]:  # noqa: ANN401
     except UnicodeDecodeError:
         msg = "expected UTF-8 JSON text"
         raise ContractError(msg, path=path, expected="JSON", rule="json-syntax") from None
+    except RecursionError:
+        msg = "expected JSON nested less deeply (the parser's recursion limit was reached)"
+        raise ContractError(msg, path=path, expected="JSON", rule="json-depth") from None
 
 
 def load_document(source: Any, contract: str) -> BaseModel:  # noqa: ANN401

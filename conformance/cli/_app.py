@@ -65,7 +65,34 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _print_version(value: bool) -> None:  # noqa: FBT001 - typer passes the flag positionally
+    if value:
+        from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415 - only here
+
+        try:
+            typer.echo(f"srdh {version('srdh-conformance-kit')}")
+        except PackageNotFoundError:
+            typer.echo("srdh (not installed)")
+        raise typer.Exit
+
+
+@app.callback()
+def _root(
+    _version: bool = typer.Option(  # noqa: FBT001 - a flag
+        False,  # noqa: FBT003 - typer's default argument
+        "--version",
+        help="Print the kit's version and exit.",
+        callback=_print_version,
+        is_eager=True,
+    ),
+) -> None:
+    """SRDH conformance kit: spec lint, contracts, conformance suite, reports, phase gate."""
+
+
 app.command("verify")(verify)
 app.command("run")(run)
 app.command("gate")(gate)

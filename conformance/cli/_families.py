@@ -45,8 +45,22 @@ def kit_error_families() -> tuple[type[BaseException], ...]:
     return tuple(families)
 
 
+_STDERR_LINES = 3
+_STDERR_CHARS = 400
+
+
 def describe(exc: BaseException) -> str:
-    """One line for ``exc``: file-system errors name the path and the reason."""
+    """One line for ``exc``: file-system errors name the path and the reason.
+
+    An error that carries the IUT's ``stderr_tail`` (``AdapterError``) keeps the last lines of
+    it on the same line, so that an IUT that dies at start-up says why (e.g. a missing module).
+    """
     if isinstance(exc, OSError) and exc.filename is not None:
         return f"{exc.filename}: {exc.strerror or exc}"
-    return " ".join(str(exc).split("\n")[:1]) or type(exc).__name__
+    line = " ".join(str(exc).split("\n")[:1]) or type(exc).__name__
+    tail = getattr(exc, "stderr_tail", "")
+    if isinstance(tail, str) and tail.strip():
+        last = [text.strip() for text in tail.strip().splitlines() if text.strip()]
+        shown = " | ".join(last[-_STDERR_LINES:])[-_STDERR_CHARS:]
+        line = f"{line}; IUT stderr: {shown}"
+    return line

@@ -60,11 +60,13 @@ def write_reports(report: Report, directory: Path, schemas_dir: Path) -> list[Pa
         "report.html": render_html(report, schemas_dir),
     }
     staged: list[tuple[Path, Path]] = []
+    mode = _file_mode()
     try:
         for name in REPORT_FILES:
             fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{name}.")
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(texts[name])
+            Path(tmp).chmod(mode)  # mkstemp makes 0600; reports are ordinary files
             staged.append((Path(tmp), directory / name))
         for tmp_path, final in staged:
             tmp_path.replace(final)
@@ -74,3 +76,10 @@ def write_reports(report: Report, directory: Path, schemas_dir: Path) -> list[Pa
         msg = f"report directory {directory}: cannot write ({exc.strerror or exc})"
         raise ReportDirError(msg) from None
     return [directory / name for name in REPORT_FILES]
+
+
+def _file_mode() -> int:
+    """The mode an ordinary new file gets under the process umask (0644 under umask 022)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask

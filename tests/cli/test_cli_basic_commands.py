@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from importlib.metadata import version
 from typing import TYPE_CHECKING
 
 from conformance.cli import EXIT_FAILED, EXIT_OK, EXIT_SETUP, app
@@ -321,3 +322,13 @@ def test_diff_direction_option_overrides_the_registry(runner: CliRunner, tmp_pat
     result = runner.invoke(app, args)
     assert result.exit_code == EXIT_OK, result.output
     assert "compatible" in result.stdout
+
+
+def test_version_and_short_help(runner: CliRunner) -> None:
+    """`--version` prints the installed distribution's version; `-h` is help."""
+    shown = runner.invoke(app, ["--version"])
+    assert shown.exit_code == 0
+    assert shown.stdout.strip() == f"srdh {version('srdh-conformance-kit')}"
+    short = runner.invoke(app, ["gate", "-h"])
+    assert short.exit_code == 0
+    assert "Usage:" in short.stdout

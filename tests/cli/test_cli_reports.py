@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
@@ -84,6 +86,16 @@ def test_all_report_files_are_written_and_parse(tmp_path: Path) -> None:
     assert suites["tool-call-id-req"].find("testcase/failure") is None
     summary = (tmp_path / "out" / "summary.md").read_text(encoding="utf-8")
     assert "| MUST | 1 | 1 | 0 | 0 | yes |" in summary
+
+
+def test_report_files_get_the_umask_mode_not_mkstemp_s(tmp_path: Path) -> None:
+    """Reports are ordinary files: 0644 under umask 022 (mkstemp alone would leave 0600)."""
+    previous = os.umask(0o022)
+    try:
+        written = write_reports(_report(), tmp_path / "out", SCHEMAS)
+    finally:
+        os.umask(previous)
+    assert {stat.S_IMODE(path.stat().st_mode) for path in written} == {0o644}
 
 
 class _Collector(HTMLParser):

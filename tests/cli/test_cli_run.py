@@ -29,6 +29,10 @@ if TYPE_CHECKING:
             ["--iut", f"{sys.executable} -c pass"],
             "IUT exited (exit code 0) before sending the hello",
         ),
+        (
+            ["--iut", f"{sys.executable} -c \"import sys; sys.exit('no module named iut_x')\""],
+            "IUT stderr: no module named iut_x",
+        ),
         (["--iut-module", "no_such_module_xyz:create"], "no_such_module_xyz"),
         (["--iut", "x", "--level", "OUGHT"], "--level 'OUGHT': expected one of MUST, SHOULD, MAY"),
     ],
@@ -39,6 +43,7 @@ if TYPE_CHECKING:
         "module-without-factory",
         "missing-command",
         "exits-at-once",
+        "dies-with-stderr",
         "unknown-module",
         "bad-level",
     ],

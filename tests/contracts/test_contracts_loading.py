@@ -146,3 +146,21 @@ def test_contracts_canonical_digest_is_rfc8785():
     assert contracts.canonical_json({"b": 1, "a": [1.0, "x"]}) == b'{"a":[1,"x"],"b":1}'
     assert contracts.digest({"b": 1, "a": 2}) == contracts.digest({"a": 2, "b": 1})
     assert contracts.digest({}) == hashlib.sha256(b"{}").hexdigest()
+
+
+def test_contracts_missing_properties_are_one_violation():
+    """An empty object gives one `required` violation naming every missing property, once."""
+    violations = contracts.validate_document({}, "diagnosis-run")
+    required = contracts.CONTRACTS["diagnosis-run"].schema["required"]
+    assert [v.rule for v in violations] == ["schema:required"]
+    assert all(repr(name) in violations[0].message for name in required)
+
+
+def test_contracts_too_deep_json_is_a_contract_error(tmp_path):
+    """JSON nested beyond the parser's recursion limit is a ContractError, not a RecursionError."""
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(contracts.ContractError) as caught:
+        contracts.load_document(path, "diagnosis-draft")
+    assert caught.value.rule == "json-depth"
+    assert str(path) in str(caught.value)
