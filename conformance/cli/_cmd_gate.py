@@ -14,7 +14,9 @@ __all__ = ["gate"]
 
 
 def gate(
-    stage: Annotated[str, typer.Argument(help="Stage label: 0 1 2 3 4 5 6A 6B 7 8 9.")],
+    stage: Annotated[
+        str, typer.Argument(help="Stage label: 0 1 2 3 4 5 6A 6B 7 8 9 (case-insensitive).")
+    ],
     repo: Annotated[
         Path, typer.Option("--repo", help="Git repository with openspec/.", show_default=True)
     ] = Path(),
@@ -26,7 +28,7 @@ def gate(
     from conformance.gate import evaluate_gate, read_repo_state  # noqa: PLC0415 - lazy: `srdh --help` stays fast
 
     out = Output()
-    decision = evaluate_gate(read_repo_state(repo), stage)
+    decision = evaluate_gate(read_repo_state(repo), stage.upper())  # "6b" means stage 6B
     verdict = "allowed" if decision.allowed else "refused"
     out.line(f"stage {decision.stage}: {verdict}")
     if decision.reasons:

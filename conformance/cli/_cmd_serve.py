@@ -31,9 +31,11 @@ def serve(
     the SRDH_OPENAI_* variables are not set.
     """
     from conformance.gate import public_entry_of, read_repo_state  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+    from reference_harness.openai import OpenAIConfig  # noqa: PLC0415 - lazy: `srdh --help` stays fast
     from reference_harness.sse import serve as serve_chat  # noqa: PLC0415 - lazy: `srdh --help` stays fast
 
     require_openspec(repo)
     entry = public_entry_of(read_repo_state(repo))
+    OpenAIConfig.from_env()  # a missing SRDH_OPENAI_* variable fails before the URL is announced
     Output().err.print(f"srdh serve: http://{host}:{port} public entry {entry}", markup=False)
     serve_chat(host, port, repo, public_entry=entry)

@@ -7,6 +7,8 @@ import re
 from importlib.metadata import version
 from typing import TYPE_CHECKING
 
+import pytest
+
 from conformance.cli import EXIT_FAILED, EXIT_OK, EXIT_SETUP, app
 
 if TYPE_CHECKING:
@@ -35,9 +37,12 @@ def test_gate_allows_stage_1_after_stage_0_is_archived_and_committed(
     assert "public entry: LEGACY" in result.stdout
 
 
-def test_gate_refuses_the_cutover_with_reasons(runner: CliRunner, spec_repo: Path) -> None:
-    """Stage 6B before stages 1..6A are archived: refused, reasons named, exit 1."""
-    result = runner.invoke(app, ["gate", "6B", "--repo", str(spec_repo)])
+@pytest.mark.parametrize("label", ["6B", "6b"])
+def test_gate_refuses_the_cutover_with_reasons(
+    runner: CliRunner, spec_repo: Path, label: str
+) -> None:
+    """Stage 6B (any case) before stages 1..6A are archived: refused, reasons named, exit 1."""
+    result = runner.invoke(app, ["gate", label, "--repo", str(spec_repo)])
     assert result.exit_code == EXIT_FAILED
     assert "stage 6B: refused" in result.stdout
     assert "PREDECESSOR_NOT_ARCHIVED" in result.stdout

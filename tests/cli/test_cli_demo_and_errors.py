@@ -103,6 +103,9 @@ def test_serve_passes_the_gate_s_public_entry_to_the_server(
         calls.append((host, port, repo, public_entry))
 
     monkeypatch.setattr(reference_harness.sse, "serve", fake_serve)
+    monkeypatch.setenv("SRDH_OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("SRDH_OPENAI_MODEL", "m")
+    monkeypatch.setenv("SRDH_OPENAI_API_KEY", "k")
     args = ["serve", "--host", "127.0.0.1", "--port", "8123", "--repo", str(spec_repo)]
     result = runner.invoke(app, args)
     assert result.exit_code == EXIT_OK, result.output
@@ -117,6 +120,7 @@ def test_serve_without_model_configuration_is_a_setup_error(
     result = runner.invoke(app, ["serve", "--repo", str(spec_repo), "--port", "0"])
     assert result.exit_code == EXIT_SETUP
     assert "srdh: error: SRDH_OPENAI_BASE_URL is not set" in result.stderr
+    assert "srdh serve: http" not in result.stderr  # no URL is announced for a server that fails
 
 
 def test_an_unexpected_exception_is_one_line_and_exit_2(
