@@ -120,6 +120,10 @@ def run_suite(
     output = io.StringIO()
     with contextlib.redirect_stdout(output):
         exit_code = pytest.main(args, plugins=[_Bootstrap(), collector])
+    if exit_code == pytest.ExitCode.INTERRUPTED and "KeyboardInterrupt" in output.getvalue():
+        # pytest reports a collection error as INTERRUPTED too; only Ctrl-C prints this marker.
+        message = "the suite was interrupted (Ctrl-C) before it finished; no results"
+        raise SuiteSetupError(message)
     if exit_code in _SETUP_FAILURES:
         message = f"the suite did not run (pytest exit code {int(exit_code)}):\n{output.getvalue()}"
         raise SuiteSetupError(message)
