@@ -134,8 +134,9 @@ def check_module_tool(module: str, ctx: VerifyContext) -> Outcome:
 def gate_status(ctx: VerifyContext) -> Outcome:
     """Evaluate the gate for the next stage not yet committed; FAILED if it is refused.
 
-    A refusal here means the repository already breaks the serial rule (an archived change not
-    committed, or changes archived out of order).
+    A refusal here means the repository already breaks the serial rule: changes archived out of
+    order (OUT_OF_ORDER), or a change started before its predecessors (STARTED_OUT_OF_ORDER). An
+    archived change that is not yet committed is simply the next stage, not a failure.
     """
     try:
         state = read_repo_state(ctx.repo)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from reference_harness import Harness, Limits
@@ -17,6 +18,9 @@ if TYPE_CHECKING:
     from reference_harness.ports import AcceptedToolCall, CancelToken, ToolBackend, ToolResult
 
 __all__ = ["UNCONFIGURED_TOOL_CODE", "UnconfiguredTools", "openai_harness_factory"]
+
+_HTTP_SHARE = 0.9
+"""The adapters' HTTP timeout as a share of the Harness's model-call bound."""
 
 UNCONFIGURED_TOOL_CODE = "NO_TOOL_BACKEND"
 """The in-band error code every :class:`UnconfiguredTools` execution answers."""
@@ -50,15 +54,20 @@ def openai_harness_factory(
         store_path: the SQLite file of the ``diagnosis_run`` store (created if absent).
         tools: the tool backend every Run dispatches to.
         config: the endpoint; ``OpenAIConfig.from_env()`` when ``None``.
-        limits: the Runs' budgets (defaults otherwise); the adapters' HTTP timeout is 90 % of
-            ``model_call_timeout_ms`` so a blocking call ends inside the Harness's bound.
+        limits: the Runs' budgets. The adapters' HTTP timeout is 90 % of
+            ``model_call_timeout_ms``, so a blocking call ends inside the Harness's bound. When
+            ``None``, the defaults with ``model_call_timeout_ms`` derived from the endpoint's
+            ``timeout_s`` (``SRDH_OPENAI_TIMEOUT_S``), which then is the HTTP timeout.
 
     Raises:
         ConfigError: ``config`` is ``None`` and the ``SRDH_OPENAI_*`` variables are not set.
     """
-    limits = limits if limits is not None else Limits()
     endpoint = config if config is not None else OpenAIConfig.from_env()
-    endpoint = endpoint.with_timeout(limits.model_call_timeout_ms / 1000 * 0.9)
+    if limits is None:
+        # No explicit budget: the endpoint's timeout (SRDH_OPENAI_TIMEOUT_S, default 30 s) is the
+        # HTTP timeout, and the Harness's bound on a model call is set just above it.
+        limits = Limits(model_call_timeout_ms=math.ceil(endpoint.timeout_s * 1000 / _HTTP_SHARE))
+    endpoint = endpoint.with_timeout(limits.model_call_timeout_ms / 1000 * _HTTP_SHARE)
     store = RunStore(store_path)
     store.recover_crashed(wall_clock_ms())
     router, agent, reviewer = (

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import pytest
+
 from reference_harness.openai import OpenAIConfig
 from reference_harness.sse import openai_harness_factory
 from reference_harness.sse._factory import UnconfiguredTools
@@ -27,3 +29,15 @@ def test_real_startup_turns_running_rows_into_failed(tmp_path: Path) -> None:
     assert run.error_code is not None
     assert run.error_code.value == "INTERNAL_ERROR"
     assert selection.selected is None
+
+
+def test_real_served_budget_follows_the_endpoint_timeout(tmp_path: Path) -> None:
+    """With no explicit limits, SRDH_OPENAI_TIMEOUT_S is the HTTP timeout, inside the bound."""
+    config = OpenAIConfig("http://127.0.0.1:9/v1", "m", "k", timeout_s=45.0)
+    factory = openai_harness_factory(
+        tmp_path / "runs.sqlite3", tools=UnconfiguredTools(), config=config
+    )
+    harness = factory()
+    http_timeout_s = harness._agent._client.config.timeout_s
+    assert http_timeout_s == pytest.approx(45.0, abs=0.01)
+    assert harness.limits.model_call_timeout_ms / 1000 > http_timeout_s
