@@ -115,10 +115,17 @@ def test_validation_measure_reports_four_paths_on_a_small_corpus():
 
 
 def test_corpus_generation_is_deterministic():
-    """The same seed gives the same generated documents."""
-    first = [doc.text for doc in validation.corpus(generated_per_valid=1)]
-    second = [doc.text for doc in validation.corpus(generated_per_valid=1)]
-    assert first == second
+    """The same seed gives the same generated documents; another seed gives other ones."""
+
+    def generated(seed: int) -> list[str]:
+        documents = validation.corpus(generated_per_valid=2, seed=seed)
+        valid = sum(doc.origin == "example:valid" for doc in documents)
+        texts = [doc.text for doc in documents if doc.origin == "generated"]
+        assert len(texts) == 2 * valid > 0
+        return texts
+
+    assert generated(7) == generated(7)
+    assert generated(7) != generated(8)
 
 
 @pytest.fixture

@@ -140,9 +140,11 @@ def test_an_unexpected_exception_is_one_line_and_exit_2(
 
 
 def test_usage_errors_exit_2(runner: CliRunner) -> None:
-    """A missing argument is a usage error: exit 2."""
+    """A missing argument is a usage error: exit 2, naming the argument, nothing on stdout."""
     result = runner.invoke(app, ["gate"])
     assert result.exit_code == EXIT_SETUP
+    assert "Missing argument 'stage'" in result.stderr
+    assert result.stdout == ""
 
 
 def test_console_script_reports_a_missing_file_in_one_plain_line(tmp_path: Path) -> None:

@@ -111,6 +111,13 @@ def test_identity_holds_and_detects_overwrite(observe):
     fixture = duplicate_fixture()
     observation = observe(fixture)
     checks.check_tool_call_identity(observation, fixture).require()
+    twice = copy.deepcopy(observation)
+    twice["invocations"].append(copy.deepcopy(twice["invocations"][0]))
+    accepted = _event(twice, "TOOL_CALL_ACCEPTED")
+    twice["trace"].insert(twice["trace"].index(accepted) + 1, copy.deepcopy(accepted))
+    result = checks.check_tool_call_identity(twice, fixture)
+    _fails(result, "'call_1': expected one invocation, got 2")
+    _fails(result, "'call_1': expected one TOOL_CALL_ACCEPTED, got 2")
     second_args = fixture["agent"][1]["tool_calls"][0]["arguments"]
     observation["invocations"][0]["arguments"] = second_args
     observation["invocations"][0]["projection"]["items"][0]["text"] = "search_logs line 2"
@@ -157,6 +164,18 @@ def test_no_evidence_checks(observe):
     observation = observe(fixture)
     checks.check_no_evidence_invocation(observation, fixture).require()
     checks.check_no_evidence_citations(observation, fixture).require()
+    misclassified = copy.deepcopy(observation)
+    _event(misclassified, "EVIDENCE_CLASSIFIED")["data"]["evidence_status"] = "EVIDENCE_FOUND"
+    _fails(
+        checks.check_no_evidence_invocation(misclassified, fixture),
+        "'call_1': EVIDENCE_CLASSIFIED should say NO_EVIDENCE",
+    )
+    unbounded = copy.deepcopy(observation)
+    unbounded["invocations"][0]["projection"]["total_matched"] = 1
+    _fails(
+        checks.check_no_evidence_invocation(unbounded, fixture),
+        "'call_1': projection should hold zero items and total_matched 0",
+    )
     broken = copy.deepcopy(observation)
     broken["invocations"][0]["evidence_status"] = "EVIDENCE_FOUND"
     _fails(checks.check_no_evidence_invocation(broken, fixture), "expected READY and NO_EVIDENCE")
@@ -186,6 +205,22 @@ def test_fallback_checks(observe):
     observation = observe(fixture)
     checks.check_rejected_twice_fallback(observation).require()
     checks.check_one_repair_only(observation, fixture).require()
+    mislabelled = copy.deepcopy(observation)
+    row = next(r for r in mislabelled["runs"] if r["run_id"] == mislabelled["run_id"])
+    row["fallback_type"] = "SEMANTIC_UNAVAILABLE"
+    _fails(
+        checks.check_fallback(mislabelled, "EVIDENCE_VALIDATION_FAILED"),
+        "diagnosis_run is FALLBACK / SEMANTIC_UNAVAILABLE, expected FALLBACK / EVIDENCE_VALID",
+    )
+    released = copy.deepcopy(observation)
+    finished = _event(released, "RUN_FINISHED")
+    release = {**copy.deepcopy(finished), "type": "RESULT_RELEASED"}
+    release["data"] = {"kind": "DIAGNOSIS_DRAFT"}
+    released["trace"].insert(released["trace"].index(finished), release)
+    _fails(
+        checks.check_fallback(released, "EVIDENCE_VALIDATION_FAILED"),
+        "a fallback Run released ['SAFE_FALLBACK', 'DIAGNOSIS_DRAFT']",
+    )
     fallback = observation["published_result"]["safe_fallback"]
     fallback["verified_sources"] = [{"tool_call_id": "call_1"}]
     fallback["message_code"] = "REVIEW_UNAVAILABLE"
@@ -213,6 +248,10 @@ def test_semantic_retry_check(observe):
     observation = observe(fixture)
     checks.check_semantic_retry(observation, second_outcome="VALID").require()
     checks.check_global_invariants(observation, fixture).require()
+    elsewhere = copy.deepcopy(observation)
+    _event(elsewhere, "SEMANTIC_VERDICT")["data"]["snapshot_digest"] = "0" * 64
+    _fails(checks.check_semantic_retry(elsewhere, second_outcome="VALID"), "another snapshot")
+    _fails(checks.check_global_invariants(elsewhere, fixture), "not the reviewed snapshot's")
     finished = [
         e
         for e in observation["trace"]
@@ -224,6 +263,10 @@ def test_semantic_retry_check(observe):
     third["data"]["attempt"] = 3
     observation["trace"].insert(observation["trace"].index(finished[1]) + 1, third)
     _fails(checks.check_global_invariants(observation, fixture), "policy allows 2")
+    _fails(
+        checks.check_semantic_retry(observation, second_outcome="VALID"),
+        "expected 2 SemanticGuard attempts",
+    )
 
 
 def test_cancellation_checks(observe):
@@ -231,9 +274,33 @@ def test_cancellation_checks(observe):
     fixture = cancel_fixture()
     observation = observe(fixture)
     checks.check_layered_cancellation(observation).require()
+    swapped = copy.deepcopy(observation)
+    trace = swapped["trace"]
+    new_work = trace.index(_event(swapped, "NEW_WORK_PREVENTED"))
+    interrupt = trace.index(_event(swapped, "INTERRUPT_REQUESTED"))
+    trace[new_work], trace[interrupt] = trace[interrupt], trace[new_work]
+    _fails(checks.check_layered_cancellation(swapped), "events out of order")
+    late_start = copy.deepcopy(observation)
+    prevented = _event(late_start, "NEW_WORK_PREVENTED")
+    started = {**copy.deepcopy(prevented), "type": "MODEL_CALL_STARTED"}
+    late_start["trace"].insert(late_start["trace"].index(prevented) + 1, started)
+    _fails(
+        checks.check_layered_cancellation(late_start),
+        "new work started after NEW_WORK_PREVENTED: ['MODEL_CALL_STARTED']",
+    )
     broken = copy.deepcopy(observation)
     broken["trace"] = [e for e in broken["trace"] if e["type"] != "LATE_RESULT_DISCARDED"]
     _fails(checks.check_layered_cancellation(broken), "no LATE_RESULT_DISCARDED event")
+    checks.check_cancelled_nothing_released(observation).require()
+    released = copy.deepcopy(observation)
+    finished = _event(released, "RUN_FINISHED")
+    release = {**copy.deepcopy(finished), "type": "RESULT_RELEASED"}
+    release["data"] = {"kind": "DIAGNOSIS_DRAFT"}
+    released["trace"].insert(released["trace"].index(finished), release)
+    _fails(checks.check_cancelled_nothing_released(released), "released ['DIAGNOSIS_DRAFT']")
+    published = copy.deepcopy(observation)
+    published["published_result"] = {"kind": "DIAGNOSIS_DRAFT"}
+    _fails(checks.check_cancelled_nothing_released(published), "the observation has a published")
     observation["client_frames"].append({"event": "result", "data": {"kind": "DIAGNOSIS_DRAFT"}})
     _fails(checks.check_cancelled_nothing_released(observation), "the client received result")
 
@@ -247,6 +314,13 @@ def test_previous_turn_check(observe):
         [{"run_id": "prior-run-2", "reason": "STATE_FALLBACK"}],
     )
     checks.check_previous_turn(observation, fixture).require()
+    for skipped in ([], [{"run_id": "prior-run-2", "reason": "INTENT_KNOWLEDGE_QUERY"}]):
+        unreported = copy.deepcopy(observation)
+        _event(unreported, "PREVIOUS_TURN_SELECTED")["data"]["skipped"] = skipped
+        _fails(checks.check_previous_turn(unreported, fixture), f"skipped {skipped}, expected")
+    unselected = copy.deepcopy(observation)
+    unselected["trace"].remove(_event(unselected, "PREVIOUS_TURN_SELECTED"))
+    _fails(checks.check_previous_turn(unselected, fixture), "expected one PREVIOUS_TURN_SELECTED")
     _event(observation, "PREVIOUS_TURN_SELECTED")["data"]["selected_run_id"] = "prior-run-2"
     _fails(checks.check_previous_turn(observation, fixture), "expected 'prior-run-1'")
 

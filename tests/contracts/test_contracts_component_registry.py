@@ -66,12 +66,16 @@ def test_contracts_mutated_registry_with_harness_owning_it_is_caught(responsibil
         contracts.load_document(mutated, "component-registry")
 
 
-def test_contracts_phase_plan_data_loads_when_present():
+def test_contracts_missing_phase_plan_is_a_contract_error(monkeypatch, tmp_path):
+    """Without contracts/data/phase-plan.json, load_phase_plan raises ContractError naming it."""
+    monkeypatch.setattr("contracts._data.DATA_DIR", tmp_path)
+    with pytest.raises(contracts.ContractError, match=r"phase-plan\.json"):
+        contracts.load_phase_plan()
+
+
+def test_contracts_phase_plan_data_loads():
     """load_phase_plan reads contracts/data/phase-plan.json through its contract (11 changes)."""
-    if not (DATA_DIR / "phase-plan.json").is_file():
-        with pytest.raises(contracts.ContractError):
-            contracts.load_phase_plan()
-        return
+    assert (DATA_DIR / "phase-plan.json").is_file()
     plan = contracts.load_phase_plan()
     assert [change.order for change in plan.changes] == list(range(1, 12))
     assert plan.changes[0].change_id == "single-react-design-freeze"

@@ -120,7 +120,19 @@ def test_contracts_patterns_avoid_engine_dependent_classes():
 
 
 def test_contracts_each_restored_rule_targets_a_generated_class():
-    """Every hand-written if/then restoration names a class that exists in the generated code."""
+    """Every schema with an if/then has a restoration, each on a class of the generated code."""
+    with_conditionals = {
+        f"{name.replace('-', '_')}_schema"
+        for name in SCHEMA_FILES
+        if any(
+            "if" in node
+            for _, node in _objects_and_properties(
+                json.loads(contracts.schema_path(name).read_text(encoding="utf-8"))
+            )
+        )
+    }
+    assert with_conditionals
+    assert with_conditionals <= {module_name for module_name, _ in rule_targets()}
     for module_name, class_name in rule_targets():
         module = importlib.import_module(f"contracts._generated.{module_name}")
         assert isinstance(getattr(module, class_name, None), type), (module_name, class_name)

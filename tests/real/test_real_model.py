@@ -7,6 +7,7 @@ configured: set SRDH_OPENAI_BASE_URL" — never passed silently.
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Any
 
@@ -108,13 +109,15 @@ def test_real_model_duplicate_tool_call_id_is_rejected(real_iut: Any) -> None:
         user_message="Checkout fails since 10:00. Search the logs of checkout, then diagnose.",
     )
     observation = real_iut.run(fixture)
-    reasons = [
-        e["data"]["reason"] for e in observation["trace"] if e["type"] == "TOOL_CALL_REJECTED"
-    ]
-    accepted = [e for e in observation["trace"] if e["type"] == "TOOL_CALL_ACCEPTED"]
-    if not accepted:
-        pytest.skip("the model called no tool: the scenario's WHEN did not happen")
-    assert "DUPLICATE_ID" in reasons
+    rejected = [e["data"] for e in observation["trace"] if e["type"] == "TOOL_CALL_REJECTED"]
+    accepted = [e["data"] for e in observation["trace"] if e["type"] == "TOOL_CALL_ACCEPTED"]
+    assert accepted, "the model called no tool: the scenario's WHEN did not happen"
+    first = accepted[0]
+    # The perturbation gives the second call of the first tool step the first call's id.
+    duplicate = (first["step"], 1, json.dumps(first["tool_call_id"]), "DUPLICATE_ID")
+    found = [(r["step"], r["position"], r["presented_id"], r["reason"]) for r in rejected]
+    assert found[:1] == [duplicate]
+    assert [a["tool_call_id"] for a in accepted].count(first["tool_call_id"]) == 1
 
 
 def test_real_model_disconnect_cancels_the_run(real_iut: Any) -> None:
