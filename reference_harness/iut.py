@@ -17,7 +17,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-from contracts import ContractError, DiagnosisRun, load_document, validate_document
+from contracts import Capability, ContractError, DiagnosisRun, load_document, validate_document
 from reference_harness._cancellation import CancelScope
 from reference_harness._client import SimulatedClient
 from reference_harness._harness import Harness, RunJournal
@@ -45,15 +45,8 @@ __all__ = [
 
 PROTOCOL_VERSION: Final = "1.0"
 IMPLEMENTATION_NAME: Final = "srdh-reference-harness"
-CAPABILITIES: Final = (
-    "DIAGNOSIS",
-    "KNOWLEDGE_QUERY",
-    "PREVIOUS_TURN",
-    "CANCELLATION",
-    "SEMANTIC_RETRY",
-    "ROUTER_RETRY",
-    "STRUCTURAL_REPAIR",
-)
+CAPABILITIES: Final = tuple(capability.value for capability in Capability)
+"""The reference Harness has every capability of the protocol (the contract's vocabulary)."""
 T = TypeVar("T")
 
 CLOCK_START_MS: Final = 1_767_225_600_000

@@ -14,6 +14,7 @@ from conformance.properties import PROPERTIES, PROPERTY_TESTS
 from conformance.suite import ExampleResult, RequirementResult, ScenarioResult, SuiteResult
 from conformance.traceability import ISSUE_CODES, build_matrix, report_rows
 from conformance.traceability._steps import default_step_modules
+from contracts import Capability
 
 REPO = Path(__file__).resolve().parents[2]
 DUPLICATE_FEATURE = "02-tool-invocation-identity-shall-use-the-framework-tool-call-id.feature"
@@ -242,15 +243,7 @@ def test_trace_results_fill_the_result_column():
 
 def test_trace_skipped_must_scenario_fails_unless_capability_is_lacking():
     """A skipped SHALL scenario fails, except when the IUT declares it lacks its capability."""
-    everything = [
-        "DIAGNOSIS",
-        "KNOWLEDGE_QUERY",
-        "PREVIOUS_TURN",
-        "CANCELLATION",
-        "SEMANTIC_RETRY",
-        "ROUTER_RETRY",
-        "STRUCTURAL_REPAIR",
-    ]
+    everything = [capability.value for capability in Capability]
     skipped = _suite_result("skipped", "skipped by the user", everything)
     matrix = build_matrix(REPO, results=skipped)
     assert [i.code for i in matrix.issues] == ["TRACE_MUST_NOT_TESTED"]
