@@ -25,7 +25,7 @@ verify: setup
 
 ## The tests: lint, types, the official OpenSpec CLI, then pytest (warnings are errors).
 test: setup lint typecheck openspec-validate
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2
 
 lint: setup
 	$(BIN)/ruff check .

@@ -8,6 +8,12 @@ canonical JSON. Usage::
 
 A schema whose ``$id`` is not in the lock (a new contract, or one bumped ``v1`` -> ``v2``) passes
 ``--check`` with a note; ``--update`` freezes it (requirement "Contract set is frozen").
+
+The kit's own protocol schemas (:data:`PROTOCOL_SCHEMAS`: the adapter messages, the Scenario
+Fixture and the Run Observation) are versioned by the stdio protocol version instead of their
+``$id``: their lock key is ``<$id>#protocol-<version>``, with the version taken from the
+``hello`` message's ``protocol_version`` const in ``adapter-message.schema.json``. Changing one of
+them therefore needs a protocol version bump, which every IUT sees in the handshake.
 """
 
 from __future__ import annotations
@@ -17,11 +23,24 @@ import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Final
 
 from contracts._canonical import digest
 from contracts._paths import schema_dir
 
-__all__ = ["FreezeReport", "check", "compute_lock", "default_lock_path", "main", "update"]
+__all__ = [
+    "PROTOCOL_SCHEMAS",
+    "FreezeReport",
+    "check",
+    "compute_lock",
+    "default_lock_path",
+    "main",
+    "protocol_version",
+    "update",
+]
+
+PROTOCOL_SCHEMAS: Final = frozenset({"adapter-message", "run-observation", "scenario-fixture"})
+"""Schema names (file stems) locked under the protocol version rather than their ``$id``."""
 
 
 def default_lock_path() -> Path:
@@ -29,12 +48,34 @@ def default_lock_path() -> Path:
     return schema_dir() / "freeze.lock.json"
 
 
+def protocol_version(schemas: Path) -> str:
+    """Return the ``hello`` ``protocol_version`` const of ``schemas/adapter-message.schema.json``.
+
+    Raises:
+        FileNotFoundError: the folder has no adapter-message schema.
+        KeyError: the schema has no ``HelloMessage.protocol_version`` const.
+    """
+    path = schemas / "adapter-message.schema.json"
+    schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    version: str = schema["$defs"]["HelloMessage"]["properties"]["protocol_version"]["const"]
+    return version
+
+
 def compute_lock(schemas: Path) -> dict[str, str]:
-    """Return ``{$id: canonical sha256}`` for every ``*.schema.json`` in ``schemas``, by ``$id``."""
+    """Return ``{key: canonical sha256}`` for every ``*.schema.json`` in ``schemas``.
+
+    The key is the schema's ``$id``; for a :data:`PROTOCOL_SCHEMAS` member it is
+    ``<$id>#protocol-<version>`` (see :func:`protocol_version`).
+    """
     lock = {}
+    version: str | None = None
     for path in sorted(schemas.glob("*.schema.json")):
         schema = json.loads(path.read_text(encoding="utf-8"))
-        lock[schema["$id"]] = digest(schema)
+        key = schema["$id"]
+        if path.name.removesuffix(".schema.json") in PROTOCOL_SCHEMAS:
+            version = version or protocol_version(schemas)
+            key = f"{key}#protocol-{version}"
+        lock[key] = digest(schema)
     return dict(sorted(lock.items()))
 
 
@@ -114,8 +155,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     for schema_id in report.changed:
         sys.stderr.write(
-            f"{schema_id}: content changed but its $id version did not "
-            "(bump the version in $id, e.g. v1 -> v2, then run --update)\n"
+            f"{schema_id}: content changed but its version did not (bump the version in "
+            "$id, e.g. v1 -> v2, or for a protocol schema the hello protocol_version; "
+            "then run --update)\n"
         )
     for schema_id in report.unfrozen:
         sys.stdout.write(f"{schema_id}: not frozen yet (run --update)\n")

@@ -43,7 +43,7 @@ __all__ = [
     "observe",
 ]
 
-PROTOCOL_VERSION: Final = "1.0"
+PROTOCOL_VERSION: Final = "2.0"
 IMPLEMENTATION_NAME: Final = "srdh-reference-harness"
 CAPABILITIES: Final = tuple(capability.value for capability in Capability)
 """The reference Harness has every capability of the protocol (the contract's vocabulary)."""
@@ -135,7 +135,7 @@ class FixtureIUT:
         self._closed = False
 
     def hello(self) -> dict[str, Any]:
-        """Return the adapter-message ``hello``: protocol 1.0, implementation, capabilities."""
+        """Return the adapter-message ``hello``: protocol 2.0, implementation, capabilities."""
         return {
             "type": "hello",
             "protocol_version": PROTOCOL_VERSION,

@@ -19,7 +19,7 @@ __all__ = [
     "run_message",
 ]
 
-PROTOCOL_VERSION = "1.0"
+PROTOCOL_VERSION = "2.0"
 """The adapter protocol version this kit speaks."""
 
 _MAX_PROBLEMS = 5

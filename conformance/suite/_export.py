@@ -37,7 +37,7 @@ class FixtureRecorder:
         """Return a hello declaring every capability."""
         return {
             "type": "hello",
-            "protocol_version": "1.0",
+            "protocol_version": "2.0",
             "implementation": {"name": "fixture-recorder", "version": "1"},
             "capabilities": list(CAPABILITIES),
         }

@@ -53,7 +53,7 @@ class HelloMessage(ContractModel):
     """
     Message type discriminator.
     """
-    protocol_version: Literal["1.0"]
+    protocol_version: Literal["2.0"]
     """
     Protocol version.
     """

@@ -45,7 +45,7 @@ def stdio_reference():
 def test_stdio_reference_round_trip(stdio_reference):
     """A conforming stdio IUT gives its hello, one valid observation per run, and exits 0 on bye."""
     hello = stdio_reference.hello()
-    assert hello["protocol_version"] == "1.0"
+    assert hello["protocol_version"] == "2.0"
     assert "DIAGNOSIS" in stdio_reference.capabilities
     observation = stdio_reference.run(_fixture("round-trip"))
     assert observation["fixture_id"] == "round-trip"
@@ -136,7 +136,7 @@ def test_stdio_iut_exiting_before_hello():
 
 def test_stdio_wrong_protocol_version():
     """A hello with another protocol version is refused with both versions named."""
-    with pytest.raises(AdapterError, match=r"protocol version '2\.0'; this kit speaks '1\.0'"):
+    with pytest.raises(AdapterError, match=r"protocol version '1\.0'; this kit speaks '2\.0'"):
         _lying("wrong-version").hello()
 
 

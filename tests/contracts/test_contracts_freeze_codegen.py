@@ -100,3 +100,23 @@ def test_contracts_codegen_check_names_a_drifted_file(monkeypatch, tmp_path):
     monkeypatch.setattr(codegen, "GENERATED", fake)
     assert codegen.check() == ["contracts/_generated/public_error_schema.py"]
     assert codegen.main(["--check"]) == 1
+
+
+def test_contracts_protocol_schema_is_locked_by_protocol_version(tmp_path):
+    """A kit protocol schema changed under the same hello protocol_version fails; a bump passes."""
+    folder, lock = _copy_schemas(tmp_path)
+    fixture = folder / "scenario-fixture.schema.json"
+    schema = json.loads(fixture.read_text())
+    schema["description"] = "changed"
+    fixture.write_text(json.dumps(schema))
+    version = freeze.protocol_version(folder)
+    report = freeze.check(folder, lock)
+    assert report.changed == [f"{schema['$id']}#protocol-{version}"]
+    message = folder / "adapter-message.schema.json"
+    hello = json.loads(message.read_text())
+    hello["$defs"]["HelloMessage"]["properties"]["protocol_version"]["const"] = "9.9"
+    message.write_text(json.dumps(hello))
+    report = freeze.check(folder, lock)
+    assert report.ok
+    assert len(report.unfrozen) == len(freeze.PROTOCOL_SCHEMAS)
+    assert all(key.endswith("#protocol-9.9") for key in report.unfrozen)

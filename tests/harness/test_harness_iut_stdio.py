@@ -28,10 +28,10 @@ def _without_ts(observation):
 
 
 def test_hello_is_a_valid_adapter_message():
-    """hello: protocol 1.0, the implementation, all seven capabilities; valid against its schema."""
+    """hello: protocol 2.0, the implementation, all seven capabilities; valid against its schema."""
     hello = create().hello()
     assert validate_document(hello, "adapter-message") == []
-    assert hello["protocol_version"] == "1.0"
+    assert hello["protocol_version"] == "2.0"
     assert len(hello["capabilities"]) == 7
 
 

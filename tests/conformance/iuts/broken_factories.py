@@ -10,7 +10,7 @@ class _Wrapper:
 
     def hello(self):
         if self.mode == "bad-hello":
-            return {"type": "hello", "protocol_version": "1.0"}
+            return {"type": "hello", "protocol_version": "2.0"}
         hello = self.inner.hello()
         if self.mode == "no-cancellation":
             hello["capabilities"] = [c for c in hello["capabilities"] if c != "CANCELLATION"]

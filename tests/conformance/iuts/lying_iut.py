@@ -10,7 +10,7 @@ import sys
 
 HELLO = {
     "type": "hello",
-    "protocol_version": "1.0",
+    "protocol_version": "2.0",
     "implementation": {"name": "lying-iut", "version": "0"},
     "capabilities": ["DIAGNOSIS"],
 }
@@ -27,7 +27,7 @@ def before_hello(mode: str) -> int:
         sys.stderr.write("fatal: cannot load configuration\n")
         return 2
     if mode == "wrong-version":
-        send({**HELLO, "protocol_version": "2.0"})
+        send({**HELLO, "protocol_version": "1.0"})
     sys.stdin.read()
     return 0
 
