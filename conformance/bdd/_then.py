@@ -16,9 +16,10 @@ _Check = Callable[[ScenarioContext], CheckResult]
 
 
 def _both(*results: CheckResult) -> CheckResult:
-    failed = [r.message for r in results if not r.passed]
+    failed = [r for r in results if not r.passed]
     if failed:
-        return CheckResult(passed=False, message="\n".join(failed))
+        rules = tuple(dict.fromkeys(rule for r in failed for rule in r.rules))
+        return CheckResult(passed=False, message="\n".join(r.message for r in failed), rules=rules)
     return CheckResult(passed=True, message="; ".join(r.message for r in results))
 
 

@@ -48,6 +48,7 @@ from conformance.checks._previous_turn import check_previous_turn
 from conformance.checks._release import check_one_repair_only, check_released_is_submitted
 from conformance.checks._result import CheckResult, Findings
 from conformance.checks._retry import check_semantic_retry
+from conformance.checks._rules import REQUIREMENT_IDS, RULES, Rule, rule, rule_ids_in
 from conformance.checks._schema import check_contract, contract_problems
 
 __all__ = [
@@ -55,9 +56,12 @@ __all__ = [
     "ATTEMPT_POLICY",
     "FORBIDDEN_HARNESS_RESPONSIBILITIES",
     "MESSAGE_CODES",
+    "REQUIREMENT_IDS",
+    "RULES",
     "CheckResult",
     "Findings",
     "PresentedCall",
+    "Rule",
     "Submission",
     "check_analysis_structure",
     "check_attempt_outcomes",
@@ -89,6 +93,8 @@ __all__ = [
     "normalize_trace",
     "presented_calls",
     "returned_documents",
+    "rule",
+    "rule_ids_in",
     "scope_within",
     "submissions",
 ]

@@ -18,7 +18,7 @@ def check_cancelled_nothing_released(observation: dict[str, Any]) -> CheckResult
     CANCEL_REQUESTED is traced; RUN_FINISHED and the diagnosis_run row say CANCELLED with no
     published result; there is no RESULT_RELEASED event and no ``result`` client frame.
     """
-    found = Findings("cancelled Run releases nothing")
+    found = Findings("cancelled Run releases nothing", "R8.cancelled-releases-nothing")
     found.expect(events(observation, "CANCEL_REQUESTED"), "no CANCEL_REQUESTED event")
     finished = events(observation, "RUN_FINISHED")
     found.expect(
@@ -47,7 +47,7 @@ def check_layered_cancellation(observation: dict[str, Any]) -> CheckResult:
     LATE_RESULT_DISCARDED (the blocked agent call) -> RUN_FINISHED(CANCELLED), in that order; no
     model call or tool call starts after NEW_WORK_PREVENTED; nothing is released.
     """
-    found = Findings("layered cancellation on client disconnect")
+    found = Findings("layered cancellation on client disconnect", "R8.layered-cancellation")
     causes = [e["data"].get("cause") for e in events(observation, "CANCEL_REQUESTED")]
     found.expect(causes == ["CLIENT_DISCONNECTED"], f"CANCEL_REQUESTED causes {causes}")
     order = [

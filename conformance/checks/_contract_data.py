@@ -24,7 +24,10 @@ def check_harness_ownership(registry: dict[str, Any]) -> CheckResult:
     The Harness must also list every one of them under ``never``, and the Diagnosis Agent alone
     authors reports.
     """
-    found = Findings("Harness holds no Planner/Executor/Composer/routing/reasoning responsibility")
+    found = Findings(
+        "Harness holds no Planner/Executor/Composer/routing/reasoning responsibility",
+        "R1.harness-holds-no-forbidden-responsibility",
+    )
     components = {c.get("component"): c for c in registry.get("components", [])}
     harness = components.get("HARNESS")
     if not found.expect(harness is not None, "the registry has no HARNESS component"):
@@ -48,7 +51,7 @@ def check_serial_cutover(plan: dict[str, Any]) -> CheckResult:
     ``public_entry`` LEGACY; 6B is the first SINGLE_REACT stage and comes after stage 5, so it
     cannot start while the stage 5 Guards are not archived.
     """
-    found = Findings("public Chat entry stays on the old path until 6B")
+    found = Findings("public Chat entry stays on the old path until 6B", "R10.serial-cutover")
     changes = sorted(plan.get("changes", []), key=lambda c: c.get("order", 0))
     orders = [c.get("order") for c in changes]
     found.expect(orders == list(range(1, 12)), f"change orders {orders} are not 1..11")

@@ -51,7 +51,7 @@ def check_no_evidence_invocation(
     Its projection has zero items and ``total_matched`` 0, and EVIDENCE_CLASSIFIED says NO_EVIDENCE.
     Fails when the fixture has no such call (the scenario's WHEN would not hold).
     """
-    found = Findings("zero-match query is READY + NO_EVIDENCE")
+    found = Findings("zero-match query is READY + NO_EVIDENCE", "R3.no-evidence-invocation")
     accepted, _ = expected_identity(fixture)
     empty = [
         call
@@ -105,7 +105,9 @@ def check_no_evidence_citations(
     EvidenceGuard (NO_EVIDENCE_NOT_NEGATIVE / NEGATIVE_SCOPE_TOO_WIDE); the released draft keeps
     the rule.
     """
-    found = Findings("NO_EVIDENCE citations are bounded NEGATIVE_OBSERVATIONs")
+    found = Findings(
+        "NO_EVIDENCE citations are bounded NEGATIVE_OBSERVATIONs", "R3.no-evidence-citation"
+    )
     evidence = _evidence_of(observation)
     checked = validations(observation)
     cited_any = False
@@ -174,7 +176,9 @@ def check_analysis_structure(observation: dict[str, Any], fixture: dict[str, Any
     A submitted draft that breaks this must fail its EVIDENCE_VALIDATION; the fixture must submit
     at least one draft with analyses.
     """
-    found = Findings("every Analysis has a unique ID, a fixed kind and a Tool Call ID")
+    found = Findings(
+        "every Analysis has a unique ID, a fixed kind and a Tool Call ID", "R4.analysis-structure"
+    )
     checked = validations(observation)
     drafts = [s for s in submissions(fixture) if s.kind == "draft"]
     found.expect(drafts, "the fixture submits no Diagnosis Draft")
@@ -194,7 +198,7 @@ def check_analysis_structure(observation: dict[str, Any], fixture: dict[str, Any
 
 def check_in_band_error(observation: dict[str, Any], tool_call_id: str) -> CheckResult:
     """Check the invocation ``tool_call_id`` is READY with evidence ERROR and code BACKEND_ERROR."""
-    found = Findings(f"{tool_call_id!r} is READY with an in-band ERROR")
+    found = Findings(f"{tool_call_id!r} is READY with an in-band ERROR", "R3.in-band-error")
     records = invocation(observation, tool_call_id)
     if found.expect(len(records) == 1, f"expected one invocation, got {len(records)}"):
         record = records[0]
@@ -218,7 +222,9 @@ def check_rejected_then_released(
     Exactly one structural repair was requested, the repair passed, and the released document is
     exactly the repaired one.
     """
-    found = Findings(f"first submission rejected with {code}, repair released")
+    found = Findings(
+        f"first submission rejected with {code}, repair released", "R4.rejected-then-repaired"
+    )
     checked = validations(observation)
     first, second = checked.get(1, {}), checked.get(2, {})
     codes = [v.get("code") for v in first.get("violations", [])]

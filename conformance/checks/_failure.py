@@ -24,7 +24,7 @@ def check_attempt_outcomes(
 
     Attempts 1..n of call 1, in order (e.g. ROUTER: INVALID_SCHEMA then VALID).
     """
-    found = Findings(f"{component} attempts {list(outcomes)}")
+    found = Findings(f"{component} attempts {list(outcomes)}", "R9.attempts-bounded")
     attempts = model_attempts(observation, component)
     seen = [(a.get("call_index"), a.get("attempt"), a.get("outcome")) for a in attempts]
     expected = [(1, n, outcome) for n, outcome in enumerate(outcomes, start=1)]
@@ -38,7 +38,7 @@ def check_failed_run(observation: dict[str, Any], error_code: str) -> CheckResul
     The row says FAILED with that code, the published result is that PUBLIC_ERROR, and no draft,
     answer or fallback was released.
     """
-    found = Findings(f"FAILED with {error_code}")
+    found = Findings(f"FAILED with {error_code}", "R9.failed-run")
     row = current_run(observation) or {}
     found.expect(
         (row.get("state"), row.get("error_code")) == ("FAILED", error_code),

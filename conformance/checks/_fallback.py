@@ -25,7 +25,7 @@ def check_fallback(observation: dict[str, Any], fallback_type: str) -> CheckResu
     for EVIDENCE_VALIDATION_FAILED, and otherwise lists only READY invocations of this Run whose
     tool name, query scope and evidence status match the canonical invocation.
     """
-    found = Findings(f"Safe Fallback {fallback_type}")
+    found = Findings(f"Safe Fallback {fallback_type}", "R6.fallback-fixed-schema")
     published = observation.get("published_result") or {}
     fallback = published.get("safe_fallback") or {}
     found.expect(
@@ -75,7 +75,9 @@ def check_rejected_twice_fallback(
     Both fail (with ``code`` when given), exactly one repair was requested, and the Run fell back
     with EVIDENCE_VALIDATION_FAILED and no verified sources.
     """
-    found = Findings("initial validation and the structural repair both fail")
+    found = Findings(
+        "initial validation and the structural repair both fail", "R6.evidence-validation-failed"
+    )
     checked = validations(observation)
     for attempt in (1, 2):
         verdict = checked.get(attempt, {})

@@ -30,7 +30,7 @@ def check_tool_call_identity(
       first execution (a rejected duplicate never overwrites it);
     * with ``run_goes_on``, the Run still ends SUCCESS.
     """
-    found = Findings("Tool Call ID identity")
+    found = Findings("Tool Call ID identity", "R2.tool-call-identity")
     accepted, rejected = expected_identity(fixture)
     observed_rejections = _rejections(observation)
     for call, reason in rejected:

@@ -27,11 +27,14 @@ _MAX_REPAIRS = 1
 
 def check_global_invariants(observation: dict[str, Any], fixture: dict[str, Any]) -> CheckResult:
     """Check every global invariant on one observation of ``fixture``; see the module docstring."""
-    found = Findings("global invariants")
+    found = Findings("global invariants", "R1.released-is-agent-authored")
     if "error" in observation:
-        found.add(f"the IUT reported a fixture run error: {observation['error']}")
+        found.add(
+            f"the IUT reported a fixture run error: {observation['error']}",
+            rule="R0.valid-observation",
+        )
     for line in contract_problems(observation, "run-observation", "RunObservation"):
-        found.add(line)
+        found.add(line, rule="R0.valid-observation")
     _trace_order(found, observation)
     _released_is_validated(found, observation, fixture)
     _fallback_is_clean(found, observation, fixture)
@@ -49,6 +52,7 @@ def _prior_runs_untouched(
         found.expect(
             rows.get(prior["run_id"]) == prior,
             f"earlier Run {prior['run_id']!r} changed or vanished (terminal rows are immutable)",
+            rule="R7.prior-runs-untouched",
         )
     current = current_run(observation) or {}
     seqs = [
@@ -60,17 +64,30 @@ def _prior_runs_untouched(
         found.expect(
             current.get("seq", 0) > max(seqs),
             f"the Run's seq {current.get('seq')} does not follow the session's {max(seqs)}",
+            rule="R7.prior-runs-untouched",
         )
 
 
 def _trace_order(found: Findings, observation: dict[str, Any]) -> None:
     trace = observation.get("trace", [])
     seqs = [e.get("seq") for e in trace]
-    found.expect(seqs == list(range(1, len(trace) + 1)), f"trace seq is not 1..N: {seqs}")
+    found.expect(
+        seqs == list(range(1, len(trace) + 1)),
+        f"trace seq is not 1..N: {seqs}",
+        rule="R0.valid-observation",
+    )
     other = {e.get("run_id") for e in trace} - {observation.get("run_id")}
-    found.expect(not other, f"trace events of other Runs: {sorted(map(str, other))}")
+    found.expect(
+        not other,
+        f"trace events of other Runs: {sorted(map(str, other))}",
+        rule="R0.valid-observation",
+    )
     if trace:
-        found.expect(trace[-1].get("type") == "RUN_FINISHED", "the trace does not end RUN_FINISHED")
+        found.expect(
+            trace[-1].get("type") == "RUN_FINISHED",
+            "the trace does not end RUN_FINISHED",
+            rule="R0.valid-observation",
+        )
 
 
 def _released_is_validated(
@@ -151,23 +168,34 @@ def _fallback_is_clean(
         )
         leaked = [t for t in _draft_texts(fixture) if t in text]
         found.expect(
-            not leaked, f"unreleased draft text reached the fallback, run row or client: {leaked}"
+            not leaked,
+            f"unreleased draft text reached the fallback, run row or client: {leaked}",
+            rule="R6.fallback-fixed-schema",
         )
     output = json.dumps(
         [observation.get("client_frames"), observation.get("runs"), observation.get("trace")],
         ensure_ascii=False,
     )
     leaked = [m for m in _failure_messages(fixture) if m and m in output]
-    found.expect(not leaked, f"internal tool failure text reached the output: {leaked}")
+    found.expect(
+        not leaked,
+        f"internal tool failure text reached the output: {leaked}",
+        rule="R6.fallback-fixed-schema",
+    )
 
 
 def _bounded_attempts(found: Findings, observation: dict[str, Any]) -> None:
     repairs = events(observation, "STRUCTURAL_REPAIR_REQUESTED")
-    found.expect(len(repairs) <= _MAX_REPAIRS, f"{len(repairs)} structural repairs (at most 1)")
+    found.expect(
+        len(repairs) <= _MAX_REPAIRS,
+        f"{len(repairs)} structural repairs (at most 1)",
+        rule="R6.one-structural-repair",
+    )
     submitted = [e["data"].get("attempt") for e in events(observation, "DRAFT_SUBMITTED")]
     found.expect(
         len(submitted) == len(set(submitted)) and set(submitted) <= {1, 2},
         f"DRAFT_SUBMITTED attempts {submitted} (at most attempt 1 and one repair, 2)",
+        rule="R6.one-structural-repair",
     )
     for event_type in ("MODEL_CALL_STARTED", "MODEL_CALL_FINISHED"):
         calls: dict[tuple[str, str, int], list[int]] = defaultdict(list)
@@ -182,32 +210,46 @@ def _bounded_attempts(found: Findings, observation: dict[str, Any]) -> None:
                 attempts == list(range(1, len(attempts) + 1)) and len(attempts) <= limit,
                 f"{component} {purpose} call {index}: {event_type} attempts {attempts} "
                 f"(policy allows {limit})",
+                rule="R9.attempts-bounded",
             )
 
 
 def _outcome_agrees(found: Findings, observation: dict[str, Any]) -> None:
     row = current_run(observation)
-    if not found.expect(row is not None, "no diagnosis_run row for the observed Run"):
+    if not found.expect(
+        row is not None, "no diagnosis_run row for the observed Run", rule="R7.durable-run-outcome"
+    ):
         return
     assert row is not None  # noqa: S101 - narrowed by the expectation above
-    found.expect(row.get("state") != "RUNNING", "the Run is still RUNNING after it finished")
+    found.expect(
+        row.get("state") != "RUNNING",
+        "the Run is still RUNNING after it finished",
+        rule="R7.durable-run-outcome",
+    )
     found.expect(
         row.get("published_result") == observation.get("published_result"),
         "the diagnosis_run published_result differs from the observation's",
+        rule="R7.durable-run-outcome",
     )
     finished = events(observation, "RUN_FINISHED")
     if finished:
         found.expect(
             finished[-1]["data"].get("state") == row.get("state"),
             f"RUN_FINISHED says {finished[-1]['data'].get('state')}, the row {row.get('state')}",
+            rule="R7.durable-run-outcome",
         )
     results = [
         f.get("data") for f in observation.get("client_frames", []) if f.get("event") == "result"
     ]
     if observation.get("published_result") is None:
-        found.expect(not results, "the client received a result although nothing was published")
+        found.expect(
+            not results,
+            "the client received a result although nothing was published",
+            rule="R7.durable-run-outcome",
+        )
     else:
         found.expect(
             results == [observation["published_result"]],
             "the client's result frames differ from the published result",
+            rule="R7.durable-run-outcome",
         )

@@ -41,7 +41,9 @@ def check_fabricated_citation_rejected(
     EvidenceGuard with FABRICATED_DOCUMENT_ID; the published result and the client frames never
     carry such a reference. Fails when no submission fabricates one (the WHEN would not hold).
     """
-    found = Findings("a fabricated citation is rejected, never published")
+    found = Findings(
+        "a fabricated citation is rejected, never published", "R5.fabricated-citation-rejected"
+    )
     returned = returned_documents(observation)
     checked = validations(observation)
     fabricating = [

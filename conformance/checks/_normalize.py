@@ -58,7 +58,9 @@ def normalize_trace(observation: dict[str, Any]) -> list[dict[str, Any]]:
 
 def check_same_normalized_trace(first: dict[str, Any], second: dict[str, Any]) -> CheckResult:
     """Check two observations of one fixture have identical normalized traces."""
-    found = Findings("re-running the fixture gives the same normalized trace")
+    found = Findings(
+        "re-running the fixture gives the same normalized trace", "R1.deterministic-control"
+    )
     a, b = normalize_trace(first), normalize_trace(second)
     found.expect(len(a) == len(b), f"trace lengths differ: {len(a)} vs {len(b)}")
     for index, (x, y) in enumerate(zip(a, b, strict=False)):

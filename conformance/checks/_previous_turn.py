@@ -16,7 +16,7 @@ def check_previous_turn(observation: dict[str, Any], fixture: dict[str, Any]) ->
 
     Every newer Run it passed over is reported (in any order) with its skip reason.
     """
-    found = Findings("previous turn selection")
+    found = Findings("previous turn selection", "R7.previous-turn-selection")
     selected, skipped = expected_previous_turn(fixture)
     chosen = events(observation, "PREVIOUS_TURN_SELECTED")
     if not found.expect(

@@ -19,7 +19,7 @@ def check_released_is_submitted(
     The Harness never writes report text (Requirement 1): the published DIAGNOSIS_DRAFT, and the
     client's result frame, are the agent's own draft, byte for byte after RFC 8785.
     """
-    found = Findings("the released draft is the agent's own draft")
+    found = Findings("the released draft is the agent's own draft", "R1.released-is-agent-authored")
     published = observation.get("published_result") or {}
     drafts = [canonical(s.document) for s in submissions(fixture) if s.kind == "draft"]
     if found.expect(
@@ -39,7 +39,7 @@ def check_one_repair_only(observation: dict[str, Any], fixture: dict[str, Any]) 
     Counts the Diagnosis Agent's Attempt Records: AGENT_STEP calls = tool steps + 1 and exactly
     one STRUCTURAL_REPAIR call (field case 8: no second repair, no retry).
     """
-    found = Findings("exactly one draft and one structural repair")
+    found = Findings("exactly one draft and one structural repair", "R6.one-structural-repair")
     steps = len({call.step for call in presented_calls(fixture)})
     attempts = model_attempts(observation, "DIAGNOSIS_AGENT")
     agent_steps = [a for a in attempts if a.get("purpose") == "AGENT_STEP"]

@@ -19,7 +19,9 @@ def check_semantic_retry(observation: dict[str, Any], *, second_outcome: str) ->
     ``snapshot_digest`` (and the SEMANTIC_VERDICT, if any, on that digest). A VALID second attempt
     must lead to a release; any other to the SEMANTIC_UNAVAILABLE fallback.
     """
-    found = Findings("SemanticGuard retry on the same verified snapshot")
+    found = Findings(
+        "SemanticGuard retry on the same verified snapshot", "R9.semantic-retry-same-snapshot"
+    )
     attempts = model_attempts(observation, "SEMANTIC_GUARD")
     summary = [(a.get("call_index"), a.get("attempt"), a.get("outcome")) for a in attempts]
     if not found.expect(len(attempts) == 2, f"expected 2 SemanticGuard attempts, got {summary}"):  # noqa: PLR2004

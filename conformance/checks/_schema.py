@@ -27,7 +27,7 @@ def contract_problems(document: Any, contract: str, where: str = "") -> list[str
 
 def check_contract(document: Any, contract: str) -> CheckResult:  # noqa: ANN401 - any JSON
     """Check ``document`` is a valid ``contract`` document (schema and invariants)."""
-    found = Findings(f"valid {contract}")
+    found = Findings(f"valid {contract}", "R0.valid-observation")
     for line in contract_problems(document, contract):
         found.add(line)
     return found.result()

@@ -39,24 +39,28 @@ _SPECS: Final = (
         "harness_rewrites_draft",
         "design-contracts-shall-separate-deterministic-control-from-diagnosis-reasoning",
         "the Harness rewrites the conclusion of the draft it releases",
+        rule_id="R1.released-is-agent-authored",
         harness_class=RewritingHarness,
     ),
     MutantSpec(
         "duplicate_overwrites_invocation",
         "tool-invocation-identity-shall-use-the-framework-tool-call-id",
         "a duplicate Tool Call ID is executed and overwrites the first canonical invocation",
+        rule_id="R2.tool-call-identity",
         harness_class=OverwritingHarness,
     ),
     MutantSpec(
         "missing_id_executed",
         "tool-invocation-identity-shall-use-the-framework-tool-call-id",
         "a call with a missing Tool Call ID gets an invented id and is executed",
+        rule_id="R2.tool-call-identity",
         agent=IdInventingAgent,
     ),
     MutantSpec(
         "no_evidence_as_observation",
         "invocation-status-and-evidence-status-shall-be-independent",
         "EvidenceGuard accepts a NO_EVIDENCE result cited by a non-NEGATIVE_OBSERVATION analysis",
+        rule_id="R3.no-evidence-citation",
         patches=(
             Patch(
                 _RELEASE,
@@ -69,54 +73,63 @@ _SPECS: Final = (
         "negative_scope_unbounded",
         "invocation-status-and-evidence-status-shall-be-independent",
         "EvidenceGuard accepts a NEGATIVE_OBSERVATION wider than its query scope",
+        rule_id="R3.no-evidence-citation",
         patches=(Patch(_RELEASE, "check_draft", ignoring("NEGATIVE_SCOPE_TOO_WIDE")),),
     ),
     MutantSpec(
         "duplicate_analysis_id_released",
         "diagnosis-draft-shall-expose-typed-report-structure",
         "EvidenceGuard accepts a draft whose analysis ids are not unique",
+        rule_id="R4.analysis-structure",
         patches=(Patch(_RELEASE, "check_draft", ignoring("DUPLICATE_ANALYSIS_ID")),),
     ),
     MutantSpec(
         "fabricated_citation_published",
         "knowledge-answers-shall-use-exact-rag-bindings",
         "EvidenceGuard accepts an answer citing a document the lookup did not return",
+        rule_id="R5.fabricated-citation-rejected",
         patches=(Patch(_RELEASE, "check_knowledge_answer", ignoring("FABRICATED_DOCUMENT_ID")),),
     ),
     MutantSpec(
         "evidence_failure_mistyped",
         "safe-fallback-shall-use-a-fixed-schema",
         "a draft failing validation twice falls back as SEMANTIC_UNAVAILABLE",
+        rule_id="R6.evidence-validation-failed",
         patches=(Patch(_RELEASE, "safe_fallback", retyping_fallback),),
     ),
     MutantSpec(
         "fallback_as_previous_turn",
         "previous-turn-shall-come-from-a-safe-durable-run-result",
         "a Run that ended FALLBACK is selected as the Diagnosis previous turn",
+        rule_id="R7.previous-turn-selection",
         store_class=FallbackTolerantStore,
     ),
     MutantSpec(
         "late_result_published",
         "cancellation-shall-be-layered-and-observable",
         "cancellation never closes the release gate: the late model result is used and published",
+        rule_id="R8.cancelled-releases-nothing",
         harness_class=GateLeakingHarness,
     ),
     MutantSpec(
         "sdk_retries_review",
         "retry-attempts-shall-be-owned-by-harness",
         "the SemanticGuard client retries an invalid answer itself, unseen by the Harness",
+        rule_id="R9.semantic-retry-same-snapshot",
         reviewer=SdkRetryingReviewer,
     ),
     MutantSpec(
         "second_review_new_snapshot",
         "retry-attempts-shall-be-owned-by-harness",
         "the second SemanticGuard attempt is made on a re-built snapshot with another digest",
+        rule_id="R9.semantic-retry-same-snapshot",
         patches=(Patch(_RELEASE, "call_with_retry", resnapshotting_retry),),
     ),
     MutantSpec(
         "three_review_attempts",
         "retry-attempts-shall-be-owned-by-harness",
         "the Harness allows SemanticGuard three attempts instead of two",
+        rule_id="R9.attempts-bounded",
         retry=RetryPolicy(
             max_attempts=MappingProxyType({"ROUTER": 2, "DIAGNOSIS_AGENT": 1, "SEMANTIC_GUARD": 3})
         ),
@@ -147,6 +160,7 @@ class ContractMutant:
         contract: ``component-registry`` or ``phase-plan``.
         rule: the rule it breaks.
         mutate: returns a broken copy of the stage-zero document.
+        rule_id: the conformance check rule id (``R<n>.<slug>``) a kill must name.
     """
 
     name: str
@@ -155,6 +169,7 @@ class ContractMutant:
     contract: str
     rule: str
     mutate: Callable[[dict[str, Any]], dict[str, Any]]
+    rule_id: str = ""
 
 
 def _harness_plans(registry: dict[str, Any]) -> dict[str, Any]:
@@ -191,6 +206,7 @@ _CONTRACTS: Final = (
         "component-registry",
         "the component registry assigns PLANNING to the Harness",
         _harness_plans,
+        rule_id="R1.harness-holds-no-forbidden-responsibility",
     ),
     ContractMutant(
         "plan_guards_stage_cuts_over",
@@ -199,6 +215,7 @@ _CONTRACTS: Final = (
         "phase-plan",
         "the public Chat entry leaves the legacy path at stage 5, before 6B",
         _guards_cut_over,
+        rule_id="R10.serial-cutover",
     ),
     ContractMutant(
         "plan_cutover_before_guards",
@@ -207,6 +224,7 @@ _CONTRACTS: Final = (
         "phase-plan",
         "stage 6B is ordered before stage 5 (cutover allowed before the Guards)",
         _cutover_before_guards,
+        rule_id="R10.serial-cutover",
     ),
 )
 

@@ -51,6 +51,8 @@ class MutantSpec:
         name: the factory name (``reference_harness.mutants:<name>``).
         requirement_id: the requirement whose rule it breaks.
         rule: the one rule it breaks, in a sentence.
+        rule_id: the conformance check rule id (``R<n>.<slug>``) a kill must name: the suite
+            kills the mutant only through a failure that names this rule.
         harness_class: the Harness class (a subclass breaking the rule, or the reference one).
         store_class: the run store class.
         agent: wraps the scripted Diagnosis Agent port.
@@ -62,6 +64,7 @@ class MutantSpec:
     name: str
     requirement_id: str
     rule: str
+    rule_id: str = ""
     harness_class: type[Harness] = Harness
     store_class: type[RunStore] = RunStore
     agent: Callable[[AgentPort], AgentPort] | None = None

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from conformance.adapters import InProcessAdapter
+from conformance.checks import RULES
 from conformance.openspec import load_tree
 from conformance.properties import INVARIANTS, PROPERTIES
 from conformance.selftest import REFERENCE, SelftestResult, judge_iut, run_selftest
@@ -23,6 +24,18 @@ def test_selftest_catalogue_covers_every_requirement():
     broken = {m.requirement_id for m in MUTANTS.values()}
     broken |= {m.requirement_id for m in CONTRACT_MUTANTS.values()}
     assert broken == requirements
+
+
+def test_selftest_every_mutant_names_a_registered_rule_of_its_requirement():
+    """Each mutant declares the check rule id its kill must name, of the requirement it breaks."""
+    specs = [(m.name, m.requirement_id, m.rule_id) for m in MUTANTS.values()]
+    specs += [(m.name, m.requirement_id, m.rule_id) for m in CONTRACT_MUTANTS.values()]
+    wrong = [
+        (name, rule_id)
+        for name, requirement_id, rule_id in specs
+        if rule_id not in RULES or RULES[rule_id].requirement_id != requirement_id
+    ]
+    assert wrong == []
 
 
 @pytest.mark.parametrize("name", list(MUTANTS))

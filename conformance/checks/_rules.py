@@ -1,0 +1,224 @@
+"""Stable rule ids: what each check failure names, and the spec sentence it tests.
+
+Every failure line a check records names one :class:`Rule` (``[R2.duplicate-id-rejected] …``), so
+that a report, a mutant's kill and a spec sentence all point at the same id. A rule names the
+requirement it serves (by requirement id, the kebab slug of the requirement name) and one or more
+verbatim fragments of the spec's normative sentences (requirement bodies and scenario WHEN/THEN
+bullets) that it tests; ``srdh trace`` maps every normative sentence to the rules quoting it.
+
+Ids read ``R<n>.<slug>``: ``n`` is the requirement's position in the spec (1-10), ``slug`` a short
+kebab name of the rule; ``R0`` rules belong to the kit's protocol (a valid observation), not to a
+requirement. Ids are stable: rename one only together with every mutant and document
+that names it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+__all__ = ["REQUIREMENT_IDS", "RULES", "Rule", "rule", "rule_ids_in"]
+
+_RULE_TAG: Final = re.compile(r"\[(R\d+\.[a-z0-9-]+)\]")
+
+REQUIREMENT_IDS: Final = (
+    "design-contracts-shall-separate-deterministic-control-from-diagnosis-reasoning",
+    "tool-invocation-identity-shall-use-the-framework-tool-call-id",
+    "invocation-status-and-evidence-status-shall-be-independent",
+    "diagnosis-draft-shall-expose-typed-report-structure",
+    "knowledge-answers-shall-use-exact-rag-bindings",
+    "safe-fallback-shall-use-a-fixed-schema",
+    "previous-turn-shall-come-from-a-safe-durable-run-result",
+    "cancellation-shall-be-layered-and-observable",
+    "retry-attempts-shall-be-owned-by-harness",
+    "phase-gates-shall-remain-serial",
+)
+"""The spec's requirement ids in spec order: ``R<n>`` is ``REQUIREMENT_IDS[n - 1]``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One checkable rule of the spec.
+
+    Attributes:
+        id: ``R<n>.<slug>``, stable.
+        summary: the rule in one sentence, as a failure report states it.
+        sentences: verbatim fragments of the spec's normative sentences this rule tests (each
+            occurs in exactly one sentence of the spec; a test keeps them true).
+    """
+
+    id: str
+    summary: str
+    sentences: tuple[str, ...]
+
+    @property
+    def requirement_id(self) -> str | None:
+        """The id of the requirement ``R<n>`` names; ``None`` for an ``R0`` protocol rule."""
+        number = int(self.id[1:].split(".", 1)[0])
+        return REQUIREMENT_IDS[number - 1] if number else None
+
+
+_R1_BODY = "Diagnosis Agent as the only diagnosis report author"
+_R2_BODY = "reject missing, invalid, or duplicate IDs within a Run"
+_R3_BODY = "PROJECTING/READY/ERROR as invocation lifecycle states"
+_R4_BODY = "without exposing chain-of-thought or raw Tool payloads"
+_R6_BODY = "SHALL exclude unvalidated Draft content and internal errors"
+_R7_BODY = "exclude fallback, failed and cancelled Runs from Diagnosis previous-turn selection"
+_R8_BODY = "distinguish cancellation request, prevention of new work, framework interruption"
+_R9_BODY = "Harness explicitly owns any allowed Router or SemanticGuard retry"
+
+_RULES: Final = (
+    Rule(
+        "R1.harness-holds-no-forbidden-responsibility",
+        "no Harness contract assigns Planner, Executor, Composer, workflow routing or diagnosis "
+        "reasoning to the Harness",
+        ("no Harness contract assigns Planner, Executor, Composer, workflow routing",),
+    ),
+    Rule(
+        "R1.released-is-agent-authored",
+        "a released draft or answer is canonical-JSON-identical to one the agent submitted and "
+        "that passed validation",
+        (_R1_BODY,),
+    ),
+    Rule(
+        "R1.deterministic-control",
+        "the same fixture gives the same normalized trace",
+        ("Harness as deterministic execution control",),
+    ),
+    Rule(
+        "R2.tool-call-identity",
+        "missing, invalid and duplicate Tool Call IDs are rejected with their reason, never "
+        "executed, and the first canonical invocation is never overwritten",
+        (_R2_BODY, "prohibits overwriting the first canonical invocation"),
+    ),
+    Rule(
+        "R3.no-evidence-invocation",
+        "a successful zero-match query is invocation READY and evidence NO_EVIDENCE",
+        ("invocation status is READY and evidence status is NO_EVIDENCE",),
+    ),
+    Rule(
+        "R3.in-band-error",
+        "a backend's in-band error is invocation READY with evidence status ERROR",
+        (_R3_BODY,),
+    ),
+    Rule(
+        "R3.no-evidence-citation",
+        "a cited NO_EVIDENCE result is a NEGATIVE_OBSERVATION bounded to the Tool query scope",
+        ("the Analysis kind MUST be NEGATIVE_OBSERVATION and MUST remain bounded",),
+    ),
+    Rule(
+        "R4.analysis-structure",
+        "every Analysis has a unique analysis ID, a fixed Analysis kind and a Tool Call ID",
+        ("every Analysis has a unique analysis ID, a fixed Analysis kind",),
+    ),
+    Rule(
+        "R4.rejected-then-repaired",
+        "a draft the EvidenceGuard rejects is never released; only a valid repair may be",
+        (_R4_BODY,),
+    ),
+    Rule(
+        "R5.fabricated-citation-rejected",
+        "an answer citing a document id the lookup did not return is rejected, never published",
+        ("later Harness validation rejects the answer instead of publishing",),
+    ),
+    Rule(
+        "R6.fallback-fixed-schema",
+        "a Safe Fallback is the fixed catalogue entry of its type, with no draft text or "
+        "internal error",
+        (_R6_BODY,),
+    ),
+    Rule(
+        "R6.evidence-validation-failed",
+        "initial validation and the single structural repair both failing gives "
+        "EVIDENCE_VALIDATION_FAILED with empty verified sources",
+        ("the fallback type is EVIDENCE_VALIDATION_FAILED and verified sources are empty",),
+    ),
+    Rule(
+        "R6.one-structural-repair",
+        "the agent gets exactly one no-Tool structural repair",
+        ("the single no-Tool structural repair both fail",),
+    ),
+    Rule(
+        "R7.previous-turn-selection",
+        "the previous turn is the latest DIAGNOSIS + SUCCESS Run; newer Runs are skipped with "
+        "their reason",
+        (_R7_BODY, "selection continues to the latest eligible DIAGNOSIS + SUCCESS Run"),
+    ),
+    Rule(
+        "R7.prior-runs-untouched",
+        "earlier Runs stay as they were and the Run's seq follows the session's",
+        ("SHALL exclude fallback, failed and cancelled Runs",),
+    ),
+    Rule(
+        "R7.durable-run-outcome",
+        "the Run's diagnosis_run row holds its terminal state and exactly the published result "
+        "the client received",
+        ("diagnosis_run as the durable source of intent, release outcome and safe published",),
+    ),
+    Rule(
+        "R8.layered-cancellation",
+        "a disconnect is recorded layer by layer: cancel request, new work prevented, "
+        "interruption, cancelled terminal state, late result discarded",
+        (_R8_BODY, "requests interruption, records an internal cancelled terminal state"),
+    ),
+    Rule(
+        "R8.cancelled-releases-nothing",
+        "a cancelled Run releases nothing",
+        ("the system prevents later Draft release",),
+    ),
+    Rule(
+        "R9.attempts-bounded",
+        "the Harness makes at most the attempts its retry policy allows, each recorded",
+        (_R9_BODY,),
+    ),
+    Rule(
+        "R9.semantic-retry-same-snapshot",
+        "a second SemanticGuard attempt reuses the same verified snapshot; both are recorded",
+        ("one second attempt with the same verified snapshot and records both attempts",),
+    ),
+    Rule(
+        "R9.failed-run",
+        "a Run whose Router or agent stays unavailable fails with the fixed public error",
+        ("while Harness explicitly owns any allowed Router",),
+    ),
+    Rule(
+        "R10.serial-cutover",
+        "the public Chat entry stays on the old path until stage 6B is allowed",
+        ("the public Chat entry remains on the old path and stage 6B cutover is prohibited",),
+    ),
+    Rule(
+        "R0.valid-observation",
+        "the observation, its trace events and its run rows are valid contract documents",
+        (),
+    ),
+)
+
+RULES: Final[Mapping[str, Rule]] = MappingProxyType({r.id: r for r in _RULES})
+"""Every rule by id."""
+
+
+def rule(rule_id: str) -> Rule:
+    """Return the rule ``rule_id``.
+
+    Raises:
+        KeyError: no such rule (a check names an id that is not registered).
+    """
+    try:
+        return RULES[rule_id]
+    except KeyError:
+        message = f"unknown check rule id {rule_id!r}: register it in conformance.checks._rules"
+        raise KeyError(message) from None
+
+
+def rule_ids_in(text: str) -> tuple[str, ...]:
+    """Return the registered rule ids a failure text names (``[R2.…]`` tags), first-seen order.
+
+    Reports and the mutant self-test use it to read which rules a failure over any adapter named.
+    """
+    found = (m.group(1) for m in _RULE_TAG.finditer(text))
+    return tuple(dict.fromkeys(i for i in found if i in RULES))
