@@ -77,12 +77,14 @@ _SURROGATE_CHAR: Final = re.compile("[\ud800-\udfff]")
 class JsonProblem:
     """One reason a JSON text or value is refused: the stable ``rule`` and a one-line ``message``.
 
-    ``pointer`` is the RFC 6901 pointer of the offending value (``""`` for the root).
+    ``pointer`` is the RFC 6901 pointer of the offending value (``""`` for the root); ``path``
+    its keys and indexes (set by :func:`json_value_problem`).
     """
 
     rule: str
     message: str
     pointer: str = ""
+    path: tuple[object, ...] = ()
 
 
 class StrictJSONError(ContractError):
@@ -462,7 +464,7 @@ def json_value_problem(value: object, *, canonical: bool = True) -> JsonProblem 
         item, path = stack.pop()
         problem = _value_problem(item, len(path), canonical=canonical)
         if problem is not None:
-            return JsonProblem(problem.rule, problem.message, _safe_pointer(path))
+            return JsonProblem(problem.rule, problem.message, _safe_pointer(path), path)
         if isinstance(item, dict):
             for key, child in item.items():
                 if not isinstance(key, str) or _has_surrogate(key):
@@ -470,6 +472,7 @@ def json_value_problem(value: object, *, canonical: bool = True) -> JsonProblem 
                         "json-member-name",
                         "a member name is not a string of Unicode scalar values",
                         _safe_pointer(path),
+                        path,
                     )
                 stack.append((child, (*path, key)))
         elif isinstance(item, list):
