@@ -204,7 +204,7 @@ def _has_surrogate(text: str) -> bool:
     return not text.isascii() and _SURROGATE_CHAR.search(text) is not None
 
 
-def _text_of(text: str | bytes, *, source: str | None, first_line: int) -> str:
+def _text_of(text: str | bytes | bytearray, *, source: str | None, first_line: int) -> str:
     """``text`` as a ``str``: UTF-8 decoded, without a byte order mark."""
     if isinstance(text, bytes | bytearray):
         raw = bytes(text)
@@ -225,7 +225,7 @@ def _text_of(text: str | bytes, *, source: str | None, first_line: int) -> str:
 
 
 def loads_strict(
-    text: str | bytes,
+    text: str | bytes | bytearray,
     *,
     source: str | None = None,
     canonical: bool = False,
