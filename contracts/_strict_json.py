@@ -36,6 +36,7 @@ import json
 import math
 import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NoReturn
@@ -506,13 +507,19 @@ def _value_problem(item: object, depth: int, *, canonical: bool) -> JsonProblem 
 
 
 def load_json_file(path: str | os.PathLike[str], *, canonical: bool = False) -> Any:  # noqa: ANN401 - any JSON value
-    """Read the file at ``path`` and parse it with :func:`loads_strict` (errors name the file).
+    """Read the regular file at ``path`` and parse it with :func:`loads_strict`.
+
+    A FIFO, device or socket is refused before it is opened (it could block or never end).
 
     Raises:
-        StrictJSONError: the file cannot be read (rule ``file``) or its text is refused.
+        StrictJSONError: the file is missing, not a regular file or unreadable (rule ``file``),
+            or its text is refused; the error names the file.
     """
     name = os.fspath(path)
     try:
+        if not stat.S_ISREG(Path(name).stat().st_mode):
+            msg = "not a regular file (a FIFO, device or socket is not read)"
+            raise StrictJSONError(msg, path=name, rule="file")
         raw = Path(name).read_bytes()
     except OSError as error:
         msg = f"cannot read the file: {error.strerror or type(error).__name__}"

@@ -10,6 +10,7 @@ reader raise anything but :class:`contracts.StrictJSONError`.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,9 @@ from contracts import (
     json_value_problem,
     line_of_pointer,
     load_document,
+    load_json_file,
     loads_strict,
+    parse_document,
 )
 from contracts._errors import json_pointer
 
@@ -153,7 +156,10 @@ def test_a_duplicate_member_name_is_refused_at_the_second_occurrence(
     assert caught.value.pointer == json_pointer([*path, name])
 
 
-@given(st.integers().filter(lambda n: abs(n) > MAX_SAFE_INTEGER), st.sampled_from([None, 2]))
+@given(
+    st.integers(min_value=MAX_SAFE_INTEGER + 1) | st.integers(max_value=-MAX_SAFE_INTEGER - 1),
+    st.sampled_from([None, 2]),
+)
 def test_unsafe_integers_are_refused_only_where_the_value_is_canonicalized(
     number: int, indent: int | None
 ) -> None:
@@ -237,3 +243,15 @@ def _field_input(tmp_path: Path, name: str) -> Path:
     target = tmp_path / name
     target.write_bytes((INPUTS / name).read_bytes())
     return target
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs only")
+def test_a_fifo_is_refused_before_it_is_opened(tmp_path: Path) -> None:
+    """Every file reader (fixtures, schemas, documents) refuses a FIFO instead of blocking on it."""
+    fifo = tmp_path / "fixture.json"
+    os.mkfifo(fifo)
+    with pytest.raises(StrictJSONError, match="not a regular file") as caught:
+        load_json_file(fifo)
+    assert caught.value.rule == "file"
+    with pytest.raises(StrictJSONError, match="not a regular file"):
+        parse_document(fifo)
