@@ -11,6 +11,9 @@ the invariants no schema can express (:func:`check_invariants`). Entry points:
 * :func:`validator_for` (python-jsonschema with ECMA-262 ``pattern``), :func:`schema_path`;
 * :data:`CONTRACTS` (name -> schema, ``$id``, model, direction, invariants);
 * :func:`canonical_json` / :func:`digest` (RFC 8785, SHA-256);
+* :func:`loads_strict` (the kit's one JSON reader: RFC 8259 + I-JSON, bounded depth and numbers,
+  :class:`StrictJSONError` with line and pointer), :func:`json_value_problem` (the same rules
+  on an in-memory value), :data:`MAX_SAFE_INTEGER` (the one RFC 8785 integer limit);
 * :func:`load_component_registry` / :func:`load_phase_plan` (the kit's data files);
 * :func:`iter_examples` (``schemas/examples``), :func:`bundle_schema` (one self-contained schema).
 
@@ -211,11 +214,25 @@ from contracts._invariants import HARNESS_FORBIDDEN, check_invariants
 from contracts._loading import load_document, parse_document, validate_document
 from contracts._paths import schema_dir, schema_path
 from contracts._registry import CONTRACTS, ContractInfo, Direction
+from contracts._strict_json import (
+    MAX_DEPTH,
+    MAX_NUMBER_CHARS,
+    MAX_SAFE_INTEGER,
+    JsonProblem,
+    StrictJSONError,
+    json_value_problem,
+    line_of_pointer,
+    load_json_file,
+    loads_strict,
+)
 from contracts._validator import validator_for
 
 __all__ = [
     "CONTRACTS",
     "HARNESS_FORBIDDEN",
+    "MAX_DEPTH",
+    "MAX_NUMBER_CHARS",
+    "MAX_SAFE_INTEGER",
     "Action",
     "AdapterMessage",
     "AgentBlockUntilCancelledTurn",
@@ -278,6 +295,7 @@ __all__ = [
     "InvocationStatus",
     "InvocationStatusChangedData",
     "InvocationStatusChangedEvent",
+    "JsonProblem",
     "KnowledgeAnswer",
     "KnowledgeItem",
     "KnowledgeLimitation",
@@ -346,6 +364,7 @@ __all__ = [
     "SkippedRun",
     "SnapshotEvidence",
     "Stage",
+    "StrictJSONError",
     "StructuralRepairRequestedData",
     "StructuralRepairRequestedEvent",
     "TimeRange",
@@ -371,9 +390,13 @@ __all__ = [
     "check_invariants",
     "digest",
     "iter_examples",
+    "json_value_problem",
+    "line_of_pointer",
     "load_component_registry",
     "load_document",
+    "load_json_file",
     "load_phase_plan",
+    "loads_strict",
     "parse_document",
     "schema_dir",
     "schema_path",

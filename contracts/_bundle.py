@@ -7,10 +7,10 @@ bundle's ``$defs`` under ``<stem>`` and ``<stem>.<def>``, and every ``$ref`` bec
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from contracts._paths import schema_path
+from contracts._strict_json import load_json_file
 
 __all__ = ["bundle_schema"]
 
@@ -18,7 +18,7 @@ _SUFFIX = ".schema.json"
 
 
 def _load(stem: str) -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads(schema_path(stem).read_text(encoding="utf-8"))
+    loaded: dict[str, Any] = load_json_file(schema_path(stem))
     return loaded
 
 

@@ -7,11 +7,11 @@ and which layer rejects it (see ``schemas/examples/README.md``):
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from contracts._paths import schema_dir
+from contracts._strict_json import load_json_file
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -55,7 +55,7 @@ class Example:
 
 
 def _read(path: Path) -> Any:  # noqa: ANN401 - any JSON value
-    return json.loads(path.read_text(encoding="utf-8"))
+    return load_json_file(path)
 
 
 def iter_examples(root: Path | None = None) -> Iterator[Example]:

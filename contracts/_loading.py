@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import jsonschema
@@ -17,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from contracts._errors import ContractError, ContractViolation, json_pointer
 from contracts._paths import stem_of_id
 from contracts._registry import CONTRACTS
+from contracts._strict_json import load_json_file, loads_strict
 from contracts._validator import fast_is_valid, validator_for
 
 if TYPE_CHECKING:
@@ -157,39 +157,23 @@ def parse_document(source: Any) -> tuple[Any, str | None]:  # noqa: ANN401
     with ``{``, ``[``, ``"``, ``-``, a digit, or is ``true``/``false``/``null``, else a file path;
     ``bytes`` are JSON text; anything else is taken as an already-parsed JSON value.
 
+    Text is read by the kit's strict reader (:func:`contracts.loads_strict`: RFC 8259 and
+    I-JSON, nesting at most :data:`contracts.MAX_DEPTH`).
+
     Raises:
-        ContractError: the file is missing or unreadable, the text is not JSON, or it nests
-            deeper than the parser's recursion limit.
+        ContractError: the file is missing or unreadable (rule ``file``); the text is refused
+            (a :class:`contracts.StrictJSONError`, rule ``json-*``, with line and pointer).
     """
-    path: str | None = None
     if isinstance(source, os.PathLike) or (
         isinstance(source, str)
         and source.strip()[:1] not in _JSON_TEXT_STARTS
         and source.strip() not in _JSON_LITERALS
     ):
         path = os.fspath(source)
-        try:
-            text: str | bytes = Path(path).read_bytes()
-        except OSError as error:
-            msg = f"cannot read the file: {error.strerror or type(error).__name__}"
-            raise ContractError(msg, path=path, rule="file") from None
-    elif isinstance(source, str | bytes):
-        text = source
-    else:
-        return source, None
-    try:
-        return json.loads(text), path
-    except json.JSONDecodeError as error:
-        msg = f"expected JSON: {error.msg} (column {error.colno})"
-        raise ContractError(
-            msg, path=path, line=error.lineno, expected="JSON", rule="json-syntax"
-        ) from None
-    except UnicodeDecodeError:
-        msg = "expected UTF-8 JSON text"
-        raise ContractError(msg, path=path, expected="JSON", rule="json-syntax") from None
-    except RecursionError:
-        msg = "expected JSON nested less deeply (the parser's recursion limit was reached)"
-        raise ContractError(msg, path=path, expected="JSON", rule="json-depth") from None
+        return load_json_file(path), path
+    if isinstance(source, str | bytes):
+        return loads_strict(source), None
+    return source, None
 
 
 def load_document(source: Any, contract: str) -> BaseModel:  # noqa: ANN401

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-import json
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -31,6 +30,7 @@ from contracts._generated import (
 )
 from contracts._invariants import INVARIANTS
 from contracts._paths import schema_path
+from contracts._strict_json import load_json_file
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping
@@ -78,7 +78,7 @@ class ContractInfo:
     @cached_property
     def schema(self) -> dict[str, Any]:
         """The parsed JSON Schema."""
-        loaded: dict[str, Any] = json.loads(self.schema_path.read_text(encoding="utf-8"))
+        loaded: dict[str, Any] = load_json_file(self.schema_path)
         return loaded
 
     @property

@@ -9,7 +9,6 @@ every unescaped ``$`` outside a character class to ``\Z`` (end of string only).
 from __future__ import annotations
 
 import functools
-import json
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +18,7 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 from contracts._paths import schema_dir, schema_path
+from contracts._strict_json import load_json_file
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -74,7 +74,7 @@ def schema_registry() -> Registry[Any]:
     """Return a ``referencing`` registry holding every contract schema under its ``$id``."""
     resources = []
     for path in sorted(schema_dir().glob("*.schema.json")):
-        contents = _without_dialect(json.loads(path.read_text(encoding="utf-8")))
+        contents = _without_dialect(load_json_file(path))
         resources.append((contents["$id"], DRAFT202012.create_resource(contents)))
     return Registry().with_resources(resources)
 
@@ -95,7 +95,7 @@ def validator_for(contract: str) -> Validator:
     Raises:
         KeyError: ``contract`` has no schema file.
     """
-    schema = _without_dialect(json.loads(schema_path(contract).read_text(encoding="utf-8")))
+    schema = _without_dialect(load_json_file(schema_path(contract)))
     validator: Validator = EcmaValidator(schema, registry=schema_registry())
     return validator
 
@@ -104,12 +104,9 @@ def validator_for(contract: str) -> Validator:
 def _fast_validator(contract: str) -> Any:  # noqa: ANN401 - jsonschema_rs ships no type stubs
     resources = [
         (schema["$id"], schema)
-        for schema in (
-            json.loads(path.read_text(encoding="utf-8"))
-            for path in sorted(schema_dir().glob("*.schema.json"))
-        )
+        for schema in (load_json_file(path) for path in sorted(schema_dir().glob("*.schema.json")))
     ]
-    schema = json.loads(schema_path(contract).read_text(encoding="utf-8"))
+    schema = load_json_file(schema_path(contract))
     return jsonschema_rs.validator_for(schema, registry=jsonschema_rs.Registry(resources))
 
 

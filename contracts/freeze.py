@@ -27,6 +27,7 @@ from typing import Any, Final
 
 from contracts._canonical import digest
 from contracts._paths import schema_dir
+from contracts._strict_json import load_json_file
 
 __all__ = [
     "PROTOCOL_SCHEMAS",
@@ -56,7 +57,7 @@ def protocol_version(schemas: Path) -> str:
         KeyError: the schema has no ``HelloMessage.protocol_version`` const.
     """
     path = schemas / "adapter-message.schema.json"
-    schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    schema: dict[str, Any] = load_json_file(path)
     version: str = schema["$defs"]["HelloMessage"]["properties"]["protocol_version"]["const"]
     return version
 
@@ -70,7 +71,7 @@ def compute_lock(schemas: Path) -> dict[str, str]:
     lock = {}
     version: str | None = None
     for path in sorted(schemas.glob("*.schema.json")):
-        schema = json.loads(path.read_text(encoding="utf-8"))
+        schema = load_json_file(path, canonical=True)  # digested (RFC 8785)
         key = schema["$id"]
         if path.name.removesuffix(".schema.json") in PROTOCOL_SCHEMAS:
             version = version or protocol_version(schemas)
@@ -100,7 +101,7 @@ class FreezeReport:
 
 
 def _read_lock(lock_path: Path) -> dict[str, str]:
-    loaded = json.loads(lock_path.read_text(encoding="utf-8"))
+    loaded = load_json_file(lock_path)
     frozen: dict[str, str] = loaded["schemas"]
     return frozen
 

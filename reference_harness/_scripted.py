@@ -18,13 +18,13 @@ Harness on cancellation or on its own timeout), then answers its ``then`` turn l
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from contracts import StrictJSONError, loads_strict
 from reference_harness.errors import (
     ModelTimeout,
     ModelUnavailable,
@@ -114,8 +114,8 @@ def _model_error(turn: Turn) -> Exception:
 def _parsed(text: str) -> object:
     """What a real adapter hands the Harness for text output: parsed JSON, else the raw text."""
     try:
-        return json.loads(text)
-    except ValueError:
+        return loads_strict(text)
+    except StrictJSONError:
         return text
 
 

@@ -1,9 +1,10 @@
 """The four tools the Diagnosis Agent may call, and validation of their arguments.
 
 Every tool takes the same arguments object, the contract's ``QueryScope`` minus ``tool``:
-``{target: string 1..256, time_range: {start_ms: int >= 0, end_ms: int >= 0}, query: string
-0..1024}`` with ``end_ms >= start_ms``. The JSON Schema below is both what the model is offered
-(``ToolSpec.parameters``) and what the Harness validates against (python-jsonschema, 2020-12).
+``{target: string 1..256, time_range: {start_ms: int 0..2^53-1, end_ms: int 0..2^53-1}, query:
+string 0..1024}`` with ``end_ms >= start_ms``. The JSON Schema below is both what the model is
+offered (``ToolSpec.parameters``) and what the Harness validates against (python-jsonschema,
+2020-12).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias, TypeGuard
 
 from jsonschema import Draft202012Validator
 
+from contracts import MAX_SAFE_INTEGER, json_value_problem
 from reference_harness.ports import ToolSpec
 
 if TYPE_CHECKING:
@@ -37,8 +39,18 @@ _ARGUMENTS_SCHEMA: Final[dict[str, Any]] = {
         "time_range": {
             "type": "object",
             "properties": {
-                "start_ms": {"type": "integer", "minimum": 0, "description": "Start, ms UTC."},
-                "end_ms": {"type": "integer", "minimum": 0, "description": "End, ms UTC."},
+                "start_ms": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": MAX_SAFE_INTEGER,
+                    "description": "Start, ms UTC.",
+                },
+                "end_ms": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": MAX_SAFE_INTEGER,
+                    "description": "End, ms UTC.",
+                },
             },
             "required": ["start_ms", "end_ms"],
             "additionalProperties": False,
@@ -77,8 +89,17 @@ TOOL_SPECS: Final[tuple[ToolSpec, ...]] = tuple(
 
 
 def valid_arguments(arguments: object) -> TypeGuard[dict[str, Any]]:
-    """Return whether ``arguments`` is a valid tool arguments object (schema and end >= start)."""
-    if not isinstance(arguments, dict) or not _VALIDATOR.is_valid(arguments):
+    """Return whether ``arguments`` is a valid tool arguments object (schema and end >= start).
+
+    Valid arguments are also a value the Harness can canonicalize (RFC 8785, for the Verified
+    Snapshot digest): :func:`contracts.json_value_problem` finds nothing (integers within
+    +/-``MAX_SAFE_INTEGER``, the one limit the schema above, the EvidenceGuard and the digest
+    share; no lone surrogates; nesting within ``contracts.MAX_DEPTH``). Anything else is refused
+    as invalid arguments before execution, never a Run that fails later.
+    """
+    if not isinstance(arguments, dict) or json_value_problem(arguments) is not None:
+        return False
+    if not _VALIDATOR.is_valid(arguments):
         return False
     time_range = arguments["time_range"]
     return bool(time_range["end_ms"] >= time_range["start_ms"])

@@ -14,7 +14,7 @@ import sys
 from dataclasses import replace
 from typing import IO, TYPE_CHECKING, Any, Final
 
-from contracts import ContractError, validate_document
+from contracts import ContractError, StrictJSONError, loads_strict, validate_document
 from reference_harness.iut import ReferenceIUT, create
 
 if TYPE_CHECKING:
@@ -67,12 +67,9 @@ class _Refusal(Exception):  # noqa: N818 - a control-flow value, not an error of
 def _parse(number: int, line: bytes) -> dict[str, Any]:
     """Return the valid adapter message on ``line``, or raise :class:`_Refusal`."""
     try:
-        message = json.loads(line)
-    except UnicodeDecodeError:
-        text = f"line {number}: expected UTF-8 JSON text"
-        raise _Refusal(_error(None, "MALFORMED_MESSAGE", text)) from None
-    except json.JSONDecodeError as error:
-        text = f"line {number}: expected one JSON object: {error.msg} (column {error.colno})"
+        message = loads_strict(line, first_line=number)
+    except StrictJSONError as error:
+        text = f"line {number}: expected one I-JSON object: {error.pointer or '/'}: {error.message}"
         raise _Refusal(_error(None, "MALFORMED_MESSAGE", text)) from None
     request_id = _request_id(message)
     violations = []

@@ -16,6 +16,7 @@ from typing import Any
 from conformance.adapters._errors import AdapterError
 from conformance.adapters._process import ChildProcess, ReadTimeout
 from conformance.adapters._protocol import check_hello, check_observation, run_message
+from contracts import StrictJSONError, loads_strict
 
 __all__ = ["DEFAULT_TIMEOUT_S", "StdioAdapter"]
 
@@ -97,8 +98,8 @@ class StdioAdapter:
                 reason = f"IUT exited (exit code {code}) before sending {expecting}"
                 raise self._fail(reason)
         try:
-            return json.loads(line)
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            return loads_strict(line, source="the IUT's standard output")
+        except StrictJSONError as error:
             text = line[:200].decode("utf-8", errors="replace").rstrip()
             reason = f"IUT sent invalid JSON instead of {expecting}: {error}: {text!r}"
             raise self._fail(reason) from None

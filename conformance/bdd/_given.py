@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 from pytest_bdd import given, parsers
 
 from conformance.bdd._shapes import document_for, presented_id, quoted
+from contracts import loads_strict
 
 if TYPE_CHECKING:
     from conformance.bdd._context import ScenarioContext
@@ -27,12 +27,12 @@ def _stage_zero_contracts(srdh_context: ScenarioContext) -> None:
 
 @given(parsers.re(r'a user asks (?P<message>".*")'))
 def _asks(srdh_context: ScenarioContext, message: str) -> None:
-    srdh_context.builder.ask(json.loads(message))
+    srdh_context.builder.ask(loads_strict(message))
 
 
 @given(parsers.re(r'a user asks the knowledge question (?P<message>".*")'))
 def _asks_knowledge(srdh_context: ScenarioContext, message: str) -> None:
-    srdh_context.builder.ask(json.loads(message), "KNOWLEDGE_QUERY")
+    srdh_context.builder.ask(loads_strict(message), "KNOWLEDGE_QUERY")
 
 
 @given("the session has these earlier Runs:")

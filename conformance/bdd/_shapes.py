@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 
 from conformance.fixtures import ABSENT, FixtureBuilder
+from contracts import StrictJSONError, loads_strict
 
 __all__ = ["StepVocabularyError", "document_for", "presented_id", "quoted"]
 
@@ -20,7 +20,7 @@ class StepVocabularyError(ValueError):
 
 def quoted(text: str) -> list[str]:
     """Return the JSON string literals in ``text`` (``"a" and "b"`` → ``["a", "b"]``)."""
-    return [json.loads(f'"{raw}"') for raw in _QUOTED.findall(text)]
+    return [loads_strict(f'"{raw}"') for raw in _QUOTED.findall(text)]
 
 
 def presented_id(text: str) -> object:
@@ -38,8 +38,8 @@ def presented_id(text: str) -> object:
     if match := _LONG_ID.fullmatch(text):
         return "a" * int(match.group(1))
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
+        return loads_strict(text)
+    except StrictJSONError as error:
         message = f"a Tool Call ID must be 'absent', 'a N-character ID' or JSON, got {text!r}"
         raise StepVocabularyError(message) from error
 

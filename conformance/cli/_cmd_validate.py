@@ -23,19 +23,23 @@ def validate(
     """Validate each document against its contract; print one line per violation.
 
     The contract is --contract, else the document's "$schema" (an $id of the kit's schemas). Each
-    error reads FILE:LINE: POINTER: what was expected [rule]. Exit 1 if any document is invalid,
-    2 if a file is missing or no contract can be determined.
+    error reads FILE:LINE: POINTER: what was expected [rule]. Text is read strictly (RFC 8259 and
+    I-JSON: duplicate member names, NaN, lone surrogates are refused); NDJSON records end at LF
+    only and are streamed one at a time. Exit 1 if any document is invalid, 2 if a file is
+    missing or not a regular file, or no contract can be determined.
     """
-    from conformance.cli._documents import contract_for, read_documents  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+    from conformance.cli._documents import contract_for, iter_documents  # noqa: PLC0415 - lazy: `srdh --help` stays fast
     from contracts import CONTRACTS, validate_document  # noqa: PLC0415 - lazy: `srdh --help` stays fast
 
     out = Output()
     if contract is not None and contract not in CONTRACTS:
         msg = f"unknown contract {contract!r}: expected one of {', '.join(CONTRACTS)}"
         raise CliSetupError(msg)
-    documents = [doc for path in files for doc in read_documents(path)]
-    invalid = 0
-    for doc in documents:
+    checked = invalid = 0
+    for path in files:
+        _check_file(path)
+    for doc in (doc for path in files for doc in iter_documents(path)):
+        checked += 1
         where = f"{doc.file}:{doc.line}"
         if doc.syntax_error:
             out.line(f"{where}: {doc.syntax_error}")
@@ -50,8 +54,17 @@ def validate(
             raise CliSetupError(msg)
         violations = validate_document(doc.value, name)
         for v in violations:
-            out.line(f"{where}: {v.pointer or '/'}: {v.message} [{v.rule}]")
+            out.line(
+                f"{doc.file}:{doc.line_of(v.pointer)}: {v.pointer or '/'}: {v.message} [{v.rule}]"
+            )
         invalid += bool(violations)
-    out.line(f"{len(documents)} document(s), {invalid} invalid")
+    out.line(f"{checked} document(s), {invalid} invalid")
     if invalid:
         raise typer.Exit(EXIT_FAILED)
+
+
+def _check_file(path: Path) -> None:
+    """Refuse a missing, directory or non-regular ``path`` before any document is read."""
+    from conformance.cli._documents import check_regular_file  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
+    check_regular_file(path)

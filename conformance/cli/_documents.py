@@ -1,76 +1,128 @@
-"""Read JSON and NDJSON documents for ``srdh validate``, each with its file line."""
+"""Read JSON and NDJSON documents for ``srdh validate``, one at a time, each with its file line.
+
+Every text goes through the kit's strict reader (:func:`contracts.loads_strict`: RFC 8259 and
+I-JSON). An NDJSON file is streamed: records end at LF only (U+2028, U+2029, U+0085, VT, FF are
+data inside a record, a CR before the LF is JSON whitespace), so memory is bounded by the largest
+record, not the file. Only regular files are read: a FIFO, a device or a socket is refused before
+it is opened (it could block forever or never end).
+"""
 
 from __future__ import annotations
 
-import json
+import stat
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from conformance.cli._errors import CliSetupError
-from contracts import CONTRACTS
+from contracts import CONTRACTS, StrictJSONError, line_of_pointer, loads_strict
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from pathlib import Path
 
-__all__ = ["Document", "contract_for", "read_documents"]
+__all__ = ["Document", "check_regular_file", "contract_for", "iter_documents"]
 
 _NDJSON_SUFFIXES = frozenset({".ndjson", ".jsonl"})
 
 
 @dataclass(frozen=True)
 class Document:
-    """One parsed document: its ``file``, 1-based ``line`` (1 for a JSON file), ``value``.
+    """One parsed document: its ``file``, 1-based ``line`` where it starts, ``value``.
 
-    ``syntax_error`` is set (and ``value`` is None) when the text is not JSON.
+    ``syntax_error`` is set (and ``value`` is None) when the text is refused by the strict reader:
+    ``POINTER: not JSON|not I-JSON: ... [json-<rule>]``, and ``line`` is then the offending line.
+    ``text`` is the document's text when it spans several lines (a pretty-printed ``.json``
+    file), so that :meth:`line_of` can place a violation on its own line.
     """
 
     file: Path
     line: int
     value: Any
     syntax_error: str = ""
+    text: str | None = None
+
+    def line_of(self, pointer: str) -> int:
+        """The file line of the value at ``pointer`` (the document's line if it is not found)."""
+        if self.text is None:
+            return self.line
+        found = line_of_pointer(self.text, pointer)
+        return self.line if found is None else self.line + found - 1
 
 
-def read_documents(path: Path) -> list[Document]:
-    """Parse ``path`` as one JSON document, or as NDJSON (one document per non-blank line).
+def _refused(path: Path, error: StrictJSONError, default_line: int) -> Document:
+    detail = f"{error.pointer or '/'}: {error.message} [{error.rule}]"
+    return Document(path, error.line or default_line, None, detail)
 
-    ``.ndjson``/``.jsonl`` files are NDJSON; any other file is JSON, unless it is not one JSON
-    value but every non-blank line is (then it is NDJSON).
+
+def check_regular_file(path: Path) -> None:
+    """Refuse what is not a readable regular file, without opening it.
 
     Raises:
-        CliSetupError: the file is missing, a directory, unreadable or not UTF-8.
+        CliSetupError: missing, a directory, or not a regular file (FIFO, device, socket).
     """
-    if not path.exists():
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
         msg = f"{path}: no such file"
-        raise CliSetupError(msg)
-    if path.is_dir():
+        raise CliSetupError(msg) from None
+    except OSError as exc:
+        msg = f"{path}: cannot read ({exc.strerror or type(exc).__name__})"
+        raise CliSetupError(msg) from None
+    if stat.S_ISDIR(mode):
         msg = f"{path}: is a directory, expected a JSON or NDJSON file"
         raise CliSetupError(msg)
+    if not stat.S_ISREG(mode):
+        msg = f"{path}: not a regular file (a FIFO, device or socket is not read)"
+        raise CliSetupError(msg)
+
+
+def iter_documents(path: Path) -> Iterator[Document]:
+    """Yield the documents of ``path``: one JSON document, or NDJSON (one per non-blank record).
+
+    ``.ndjson``/``.jsonl`` files are NDJSON and streamed record by record; any other file is one
+    JSON document, unless it is not one JSON value but every non-blank record is (then it is
+    NDJSON, read from the file again).
+
+    Raises:
+        CliSetupError: the file is missing, a directory, not a regular file, or unreadable.
+    """
+    check_regular_file(path)
+    if path.suffix in _NDJSON_SUFFIXES:
+        yield from _ndjson(path)
+        return
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        msg = f"{path}: cannot read ({exc})"
+        raw = path.read_bytes()
+    except OSError as exc:
+        msg = f"{path}: cannot read ({exc.strerror or type(exc).__name__})"
         raise CliSetupError(msg) from None
-    if path.suffix not in _NDJSON_SUFFIXES:
-        try:
-            return [Document(path, 1, json.loads(text))]
-        except json.JSONDecodeError as exc:
-            lines = _ndjson(path, text)
-            if len(lines) > 1 and not any(d.syntax_error for d in lines):
-                return lines
-            return [Document(path, exc.lineno, None, f"not JSON: {exc.msg} (column {exc.colno})")]
-    return _ndjson(path, text)
+    try:
+        value = loads_strict(raw, source=str(path))
+    except StrictJSONError as error:
+        if error.rule == "json-syntax" and raw.count(b"\n") > 1:
+            records = list(_ndjson(path))
+            if len(records) > 1 and not any(d.syntax_error for d in records):
+                yield from records
+                return
+        yield _refused(path, error, 1)
+        return
+    multi_line = b"\n" in raw.rstrip(b"\n")
+    yield Document(path, 1, value, text=raw.decode("utf-8") if multi_line else None)
 
 
-def _ndjson(path: Path, text: str) -> list[Document]:
-    docs: list[Document] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            docs.append(Document(path, number, json.loads(raw)))
-        except json.JSONDecodeError as exc:
-            docs.append(Document(path, number, None, f"not JSON: {exc.msg} (column {exc.colno})"))
-    return docs
+def _ndjson(path: Path) -> Iterator[Document]:
+    try:
+        with path.open("rb") as stream:
+            # Binary line iteration splits at b"\n" only: the NDJSON record separator.
+            for number, record in enumerate(stream, start=1):
+                if not record.strip():
+                    continue
+                try:
+                    yield Document(path, number, loads_strict(record, first_line=number))
+                except StrictJSONError as error:
+                    yield _refused(path, error, number)
+    except OSError as exc:
+        msg = f"{path}: cannot read ({exc.strerror or type(exc).__name__})"
+        raise CliSetupError(msg) from None
 
 
 def contract_for(doc: Document, forced: str | None) -> str | None:

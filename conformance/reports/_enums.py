@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -65,9 +64,11 @@ def property_enum(schemas_dir: Path, contract: str, prop: str) -> list[str]:
         SchemaEnumError: the file is missing, not JSON, or has no enum for ``prop``.
     """
     path = schemas_dir / f"{contract}.schema.json"
+    from contracts import StrictJSONError, load_json_file  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+        doc = load_json_file(path)
+    except StrictJSONError as exc:
         msg = f"{path}: cannot read the schema ({exc})"
         raise SchemaEnumError(msg) from None
     values = _find(doc, doc, prop)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
+from conformance.schemadiff._refs import through_refs
 from conformance.schemadiff._rules import Direction, Rule, rule
 from conformance.schemadiff._walk import walk
 
@@ -70,17 +71,42 @@ def contract_name(path: Path) -> str:
     return name[: -len(_SUFFIX)] if name.endswith(_SUFFIX) else path.stem
 
 
+def _id_name(schema: object) -> str | None:
+    """The contract named by a schema's ``$id`` (``…/query-scope.schema.json``: ``query-scope``)."""
+    schema_id = schema.get("$id") if isinstance(schema, dict) else None
+    if not isinstance(schema_id, str):
+        return None
+    last = urlsplit(schema_id).path.rsplit("/", 1)[-1]
+    return last[: -len(_SUFFIX)] if last.endswith(_SUFFIX) else (last or None)
+
+
 def _load(path: Path) -> Any:  # noqa: ANN401 - a parsed JSON Schema is any JSON value
+    """Read ``path`` strictly and check it is a JSON Schema 2020-12 (meta-validation).
+
+    Raises:
+        SchemaDiffError: missing, unreadable, not I-JSON, or not a valid 2020-12 schema.
+    """
+    from jsonschema import Draft202012Validator  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
+    from contracts import StrictJSONError, load_json_file  # noqa: PLC0415 - lazy, as above
+
+    if not path.exists():
+        raise SchemaDiffError(path, "no such file")
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SchemaDiffError(path, "no such file") from None
-    except OSError as exc:
-        raise SchemaDiffError(path, f"cannot read ({exc.strerror})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SchemaDiffError(path, f"line {exc.lineno}: not JSON ({exc.msg})") from None
+        schema = load_json_file(path)
+    except StrictJSONError as exc:
+        where = f"line {exc.line}: " if exc.line is not None else ""
+        raise SchemaDiffError(path, f"{where}{exc.message} at {exc.pointer or '/'}") from None
+    errors = sorted(
+        Draft202012Validator(Draft202012Validator.META_SCHEMA).iter_errors(schema),
+        key=lambda e: list(e.absolute_path),
+    )
+    if errors:
+        first = errors[0]
+        pointer = "".join(f"/{part}" for part in first.absolute_path) or "/"
+        reason = f"not a valid JSON Schema 2020-12 at {pointer}: {first.message}"
+        raise SchemaDiffError(path, reason)
+    return schema
 
 
 def diff_schemas(
@@ -97,6 +123,23 @@ def _schema_files(root: Path) -> dict[str, Path]:
     return files
 
 
+def _by_contract(root: Path) -> dict[str, tuple[Path, Any]]:
+    """The schemas of a folder, each named by its ``$id`` (else by its file name).
+
+    Raises:
+        SchemaDiffError: a file is not a valid schema, or two files name the same contract.
+    """
+    found: dict[str, tuple[Path, Any]] = {}
+    for path in _schema_files(root).values():
+        schema = _load(path)
+        name = _id_name(schema) or contract_name(path)
+        if name in found:
+            reason = f"names contract {name!r} by its $id, as {found[name][0].name} does"
+            raise SchemaDiffError(path, reason)
+        found[name] = (path, schema)
+    return found
+
+
 def diff_paths(
     old: Path,
     new: Path,
@@ -106,14 +149,18 @@ def diff_paths(
 ) -> list[SchemaChange]:
     """Classify the changes between two schema files, or two directories of ``*.schema.json``.
 
-    Files in directories are paired by contract name; a contract only in ``new`` is
-    ``SD021 schema-added``, one only in ``old`` is ``SD022 schema-removed``. Each contract's
+    Every file is read strictly and meta-validated (JSON Schema 2020-12). In directories,
+    contracts are named by their ``$id`` (the file name only for a schema without one) and
+    paired by that name; a contract only in ``new`` is ``SD021 schema-added``, one only in
+    ``old`` is ``SD022 schema-removed``. A change is also reported under every contract that
+    reaches the changed place through ``$ref`` (directly or through other contracts), in that
+    contract's direction (:func:`~conformance.schemadiff._refs.through_refs`). Each contract's
     direction comes from ``directions`` (normally the ``CONTRACTS`` registry), else ``default``
     (``BOTH``, the strictest).
 
     Raises:
-        SchemaDiffError: a path is missing, unreadable, not JSON, or a file is compared with a
-            directory.
+        SchemaDiffError: a path is missing, unreadable, not I-JSON, not a valid schema, two
+            files name one contract, or a file is compared with a directory.
     """
     for path in (old, new):
         if not path.exists():
@@ -121,22 +168,28 @@ def diff_paths(
     if old.is_dir() != new.is_dir():
         raise SchemaDiffError(new, "compare a file with a file, or a directory with a directory")
     if not old.is_dir():
-        name = contract_name(new)
+        old_doc, new_doc = _load(old), _load(new)
+        name = _id_name(new_doc) or contract_name(new)
         direction = directions.get(name, default)
-        return diff_schemas(_load(old), _load(new), contract=name, direction=direction)
-    old_files, new_files = _schema_files(old), _schema_files(new)
+        return diff_schemas(old_doc, new_doc, contract=name, direction=direction)
+    old_docs, new_docs = _by_contract(old), _by_contract(new)
     changes: list[SchemaChange] = []
-    for name in sorted(set(old_files) | set(new_files)):
+    for name in sorted(set(old_docs) | set(new_docs)):
         direction = directions.get(name, default)
-        if name not in new_files:
+        if name not in new_docs:
             changes.append(
                 SchemaChange(name, direction, rule("schema-removed"), "", "contract removed")
             )
-        elif name not in old_files:
+        elif name not in old_docs:
             changes.append(
                 SchemaChange(name, direction, rule("schema-added"), "", "contract added")
             )
         else:
-            old_doc, new_doc = _load(old_files[name]), _load(new_files[name])
+            old_doc, new_doc = old_docs[name][1], new_docs[name][1]
             changes.extend(diff_schemas(old_doc, new_doc, contract=name, direction=direction))
-    return changes
+    schemas = {name: doc for name, (_, doc) in {**old_docs, **new_docs}.items()}
+    seen = through_refs(changes, schemas)
+    return changes + [
+        SchemaChange(c.contract, directions.get(c.contract, default), c.rule, c.pointer, c.detail)
+        for c in seen
+    ]

@@ -15,7 +15,7 @@ from typing import Any
 
 from conformance.schemadiff._rules import Rule, rule
 
-__all__ = ["Finding", "walk"]
+__all__ = ["Finding", "match_branches", "walk"]
 
 _ANNOTATIONS = frozenset(
     {
@@ -130,16 +130,19 @@ class _Walker:
         at = _child(pointer, "type")
         if before is None or after is None:
             name = "type-narrowed" if before is None else "type-widened"
-            self.add(name, at, f"type {sorted(before or [])} -> {sorted(after or [])}")
+            self.add(
+                name, at, f"type {_json(sorted(before or []))} -> {_json(sorted(after or []))}"
+            )
             return
         lost = {t for t in before if not _accepts(after, t)}
         gained = {t for t in after if not _accepts(before, t)}
         # number -> integer loses the non-integral numbers
         lost |= {"number"} if "number" in before and "number" not in after else set()
+        detail = f"type {_json(sorted(before))} -> {_json(sorted(after))}"
         if lost:
-            self.add("type-narrowed", at, f"type {sorted(before)} -> {sorted(after)}")
+            self.add("type-narrowed", at, detail)
         if gained:
-            self.add("type-widened", at, f"type {sorted(before)} -> {sorted(after)}")
+            self.add("type-widened", at, detail)
 
     def _enum(self, old: Mapping[str, Any], new: Mapping[str, Any], pointer: str) -> None:
         at = _child(pointer, "enum")
@@ -147,8 +150,8 @@ class _Walker:
             verb = "introduced" if "enum" not in old else "dropped"
             self.add("unclassified", at, f"enum {verb}")
             return
-        before = [json.dumps(v, sort_keys=True) for v in old["enum"]]
-        after = [json.dumps(v, sort_keys=True) for v in new["enum"]]
+        before = [_json(v) for v in old["enum"]]
+        after = [_json(v) for v in new["enum"]]
         for value in before:
             if value not in after:
                 self.add("enum-value-removed", at, f"enum value {value} removed")
@@ -157,8 +160,8 @@ class _Walker:
                 self.add("enum-value-added", at, f"enum value {value} added")
 
     def _const(self, old: Mapping[str, Any], new: Mapping[str, Any], pointer: str) -> None:
-        before = json.dumps(old.get("const"))
-        after = json.dumps(new.get("const"))
+        before = _json(old.get("const"))
+        after = _json(new.get("const"))
         self.add("const-changed", _child(pointer, "const"), f"const {before} -> {after}")
 
     def _required(self, old: Mapping[str, Any], new: Mapping[str, Any], pointer: str) -> None:
@@ -166,10 +169,10 @@ class _Walker:
         at = _child(pointer, "required")
         for name in after:
             if name not in before:
-                self.add("required-added", at, f"property {name!r} is now required")
+                self.add("required-added", at, f"property {_json(name)} is now required")
         for name in before:
             if name not in after:
-                self.add("required-removed", at, f"property {name!r} is no longer required")
+                self.add("required-removed", at, f"property {_json(name)} is no longer required")
 
     def _properties(self, old: Mapping[str, Any], new: Mapping[str, Any], pointer: str) -> None:
         before: Mapping[str, Any] = old.get("properties", {})
@@ -178,16 +181,16 @@ class _Walker:
         for name in before:
             at = _child(pointer, "properties", name)
             if name not in after:
-                self.add("property-removed", at, f"property {name!r} removed")
+                self.add("property-removed", at, f"property {_json(name)} removed")
             else:
                 self.schema(before[name], after[name], at)
         for name in after:
             if name not in before:
                 at = _child(pointer, "properties", name)
                 if closed:
-                    self.add("property-added", at, f"property {name!r} added")
+                    self.add("property-added", at, f"property {_json(name)} added")
                 else:
-                    self.add("unclassified", at, f"property {name!r} added to an open object")
+                    self.add("unclassified", at, f"property {_json(name)} added to an open object")
 
     def _additional(self, old: Mapping[str, Any], new: Mapping[str, Any], pointer: str) -> None:
         before, after = old.get("additionalProperties", True), new.get("additionalProperties", True)
@@ -195,12 +198,12 @@ class _Walker:
         if isinstance(before, Mapping) and isinstance(after, Mapping):
             self.schema(before, after, at)
         elif before is True or after is False:
-            self.add("additionalProperties-tightened", at, f"{before!r} -> {after!r}")
+            self.add("additionalProperties-tightened", at, f"{_json(before)} -> {_json(after)}")
         else:
-            self.add("additionalProperties-loosened", at, f"{before!r} -> {after!r}")
+            self.add("additionalProperties-loosened", at, f"{_json(before)} -> {_json(after)}")
 
     def _pattern(self, old: Mapping[str, Any], new: Mapping[str, Any], pointer: str) -> None:
-        detail = f"pattern {old.get('pattern')!r} -> {new.get('pattern')!r}"
+        detail = f"pattern {_json(old.get('pattern'))} -> {_json(new.get('pattern'))}"
         self.add("pattern-changed", _child(pointer, "pattern"), detail)
 
     def _unique(self, _old: Mapping[str, Any], new: Mapping[str, Any], pointer: str) -> None:
@@ -211,7 +214,7 @@ class _Walker:
             self.add("unique-items-removed", at, "items need no longer be unique")
 
     def _id(self, old: Mapping[str, Any], new: Mapping[str, Any], pointer: str) -> None:
-        detail = f"$id {old.get('$id')!r} -> {new.get('$id')!r}"
+        detail = f"$id {_json(old.get('$id'))} -> {_json(new.get('$id'))}"
         self.add("id-changed", _child(pointer, "$id"), detail)
 
     def _prefix_items(self, old: Mapping[str, Any], new: Mapping[str, Any], pointer: str) -> None:
@@ -224,7 +227,7 @@ class _Walker:
 
     def _bound(self, key: str, before: object, after: object, pointer: str, *, upper: bool) -> None:
         at = _child(pointer, key)
-        detail = f"{key} {before!r} -> {after!r}"
+        detail = f"{key} {_json(before)} -> {_json(after)}"
         if before is None:
             tighter = True
         elif after is None:
@@ -245,9 +248,9 @@ class _Walker:
         for name in sorted(set(old_defs) | set(new_defs)):
             at = _child(pointer, key, name)
             if name not in new_defs:
-                self.add("unclassified", at, f"definition {name!r} removed")
+                self.add("unclassified", at, f"definition {_json(name)} removed")
             elif name not in old_defs:
-                self.add("annotation-changed", at, f"definition {name!r} added")
+                self.add("annotation-changed", at, f"definition {_json(name)} added")
             else:
                 self.schema(old_defs[name], new_defs[name], at)
 
@@ -255,32 +258,83 @@ class _Walker:
         if not isinstance(before, Sequence) or not isinstance(after, Sequence):
             self.add("unclassified", _child(pointer, key), f"{key} introduced or dropped")
             return
-        old_keys, new_keys = _branch_keys(before), _branch_keys(after)
-        for index, branch_key in enumerate(old_keys):
-            if branch_key not in new_keys:
-                at = _child(pointer, key, index)
-                self.add("branch-removed", at, f"{key} branch {branch_key} removed")
-        for index, branch_key in enumerate(new_keys):
-            at = _child(pointer, key, index)
-            if branch_key not in old_keys:
-                self.add("branch-added", at, f"{key} branch {branch_key} added")
-            else:
-                self.schema(before[old_keys.index(branch_key)], after[index], at)
+        pairs, removed, added = match_branches(list(before), list(after))
+        for index in removed:
+            label = _branch_label(before[index], index)
+            self.add("branch-removed", _child(pointer, key, index), f"{key} branch {label} removed")
+        for index in added:
+            label = _branch_label(after[index], index)
+            self.add("branch-added", _child(pointer, key, index), f"{key} branch {label} added")
+        for old_index, new_index in pairs:
+            self.schema(before[old_index], after[new_index], _child(pointer, key, new_index))
 
 
-def _branch_keys(branches: Sequence[Any]) -> list[str]:
-    """Name each branch by its discriminator const (``type``/``kind``), else by its position."""
-    keys: list[str] = []
-    for index, branch in enumerate(branches):
-        props = branch.get("properties", {}) if isinstance(branch, Mapping) else {}
-        key = f"#{index}"
-        for name in _DISCRIMINATORS:
-            sub = props.get(name)
-            if isinstance(sub, Mapping) and "const" in sub:
-                key = f"{name}={json.dumps(sub['const'])}"
-                break
-        keys.append(key)
-    return keys
+def _json(value: object) -> str:
+    """``value`` as JSON text (how every value in a change's detail is written)."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _discriminator(branch: object) -> str | None:
+    """``type="X"``/``kind="X"`` when the branch fixes a discriminator property by ``const``."""
+    props = branch.get("properties", {}) if isinstance(branch, Mapping) else {}
+    for name in _DISCRIMINATORS:
+        sub = props.get(name) if isinstance(props, Mapping) else None
+        if isinstance(sub, Mapping) and "const" in sub:
+            return f"{name}={_json(sub['const'])}"
+    return None
+
+
+def _branch_label(branch: object, index: int) -> str:
+    return _discriminator(branch) or (
+        f"$ref {_json(branch['$ref'])}"
+        if isinstance(branch, Mapping) and "$ref" in branch
+        else f"#{index} {_json(branch)[:80]}"
+    )
+
+
+def _shape(branch: object) -> str:
+    """What a branch is about, ignoring its details: its JSON type(s) and ``$ref``."""
+    if not isinstance(branch, Mapping):
+        return _json(branch)
+    return _json([branch.get("type"), branch.get("$ref"), sorted(branch.get("properties", {}))])
+
+
+def match_branches(
+    before: list[Any], after: list[Any]
+) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+    """Pair the ``oneOf``/``anyOf`` branches of two versions, independent of their order.
+
+    Branches pair by, in turn: the same discriminator ``const``; equal content; the same
+    ``$ref``; the same shape (type, ``$ref``, property names) when exactly one branch on each
+    side has it. Returns ``(pairs (old index, new index), removed old indexes, added new
+    indexes)``; a reordered list with equal branches gives only pairs.
+    """
+    old_left, new_left = list(range(len(before))), list(range(len(after)))
+    pairs: list[tuple[int, int]] = []
+    keys: tuple[Callable[[object], str | None], ...] = (
+        _discriminator,
+        _json,
+        lambda b: _json(b["$ref"]) if isinstance(b, Mapping) and "$ref" in b else None,
+    )
+    for key in keys:
+        for old_index in list(old_left):
+            old_key = key(before[old_index])
+            if old_key is None:
+                continue
+            match = next((j for j in new_left if key(after[j]) == old_key), None)
+            if match is not None:
+                pairs.append((old_index, match))
+                old_left.remove(old_index)
+                new_left.remove(match)
+    for old_index in list(old_left):
+        shape = _shape(before[old_index])
+        olds = [i for i in old_left if _shape(before[i]) == shape]
+        news = [j for j in new_left if _shape(after[j]) == shape]
+        if len(olds) == 1 and len(news) == 1:
+            pairs.append((old_index, news[0]))
+            old_left.remove(old_index)
+            new_left.remove(news[0])
+    return sorted(pairs, key=lambda pair: pair[1]), old_left, new_left
 
 
 def walk(old: object, new: object) -> list[Finding]:

@@ -14,11 +14,11 @@ call other than the lookup (`REFERENCE_OTHER_CALL`).
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import pydantic
 
+import contracts
 from contracts import check_invariants, validator_for
 
 from ._pointer import pointer
@@ -29,11 +29,11 @@ if TYPE_CHECKING:
 
     from jsonschema import ValidationError
 
-MAX_DEPTH: Final = 64
-"""Deepest nesting accepted; every contract body is far shallower than this."""
+MAX_DEPTH: Final = contracts.MAX_DEPTH
+"""Deepest nesting accepted (the kit's one limit, :data:`contracts.MAX_DEPTH`)."""
 
-SAFE_INTEGER: Final = 2**53 - 1
-"""Largest magnitude of an integer that RFC 8785 (I-JSON) can encode."""
+SAFE_INTEGER: Final = contracts.MAX_SAFE_INTEGER
+"""Largest integer magnitude RFC 8785 (I-JSON) can encode: :data:`contracts.MAX_SAFE_INTEGER`."""
 
 _ModelT = TypeVar("_ModelT", bound=pydantic.BaseModel)
 
@@ -60,49 +60,10 @@ _BINDING_RULES: Final = {
 }
 
 
-def _unencodable_text(value: str) -> bool:
-    """Return True when `value` holds a lone surrogate (not encodable as UTF-8)."""
-    if value.isascii():
-        return False
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
-
-
-def _scalar_problem(value: object) -> bool:
-    """Return True when a JSON scalar cannot be encoded by RFC 8785 (or is no JSON scalar)."""
-    if value is None or isinstance(value, bool):
-        problem = False
-    elif isinstance(value, int):
-        problem = abs(value) > SAFE_INTEGER
-    elif isinstance(value, float):
-        problem = not math.isfinite(value)
-    elif isinstance(value, str):
-        problem = _unencodable_text(value)
-    else:
-        problem = True
-    return problem
-
-
-def _walk_problem(document: object) -> tuple[object, ...] | None:
-    """Return the path of the first value that is not an encodable JSON value, or None."""
-    stack: list[tuple[object, tuple[object, ...]]] = [(document, ())]
-    while stack:
-        value, path = stack.pop()
-        if len(path) > MAX_DEPTH:
-            return path
-        if isinstance(value, dict):
-            for key, child in value.items():
-                if not isinstance(key, str) or _scalar_problem(key):
-                    return path
-                stack.append((child, (*path, key)))
-        elif isinstance(value, list):
-            stack.extend((child, (*path, index)) for index, child in enumerate(value))
-        elif _scalar_problem(value):
-            return path
-    return None
+def _walk_problem(document: object) -> str | None:
+    """Return the pointer of the first value that is not a canonicalizable JSON value, or None."""
+    problem = contracts.json_value_problem(document, canonical=True)
+    return None if problem is None else pointer(problem.path)
 
 
 def _code_for(error: ValidationError, contract: str) -> tuple[str, tuple[object, ...]]:
@@ -146,9 +107,9 @@ def structural_violations(document: object, contract: str) -> list[Violation]:
     the document is a valid contract document. The binding rules may run iff no returned code is
     in `STRUCTURAL_CODES`.
     """
-    bad_path = _walk_problem(document)
-    if bad_path is not None:
-        return [Violation(ViolationCode.SCHEMA_INVALID, pointer(bad_path))]
+    bad_pointer = _walk_problem(document)
+    if bad_pointer is not None:
+        return [Violation(ViolationCode.SCHEMA_INVALID, bad_pointer)]
     schema = list(_schema_errors(document, contract))
     if schema:
         return schema

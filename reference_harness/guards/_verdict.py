@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
-from contracts import SemanticVerdict
+from contracts import SemanticVerdict, StrictJSONError, loads_strict
 
 from ._body import body_json
 from ._schema import build_model, structural_violations
@@ -36,8 +35,8 @@ def parse_verdict(raw: object, *, snapshot: VerifiedSnapshot) -> SemanticVerdict
     value: object = raw
     if isinstance(raw, str | bytes | bytearray):
         try:
-            value = json.loads(raw)
-        except (ValueError, RecursionError):
+            value = loads_strict(raw)
+        except StrictJSONError:
             return None
     if structural_violations(value, "semantic-verdict"):
         return None

@@ -20,13 +20,14 @@ body or SSE chunk not JSON, not a chat completion       ``ModelUnavailable``
 
 from __future__ import annotations
 
-import json
+import re
 import time
 from typing import TYPE_CHECKING, Any, Final
 
 import httpx
 import openai
 
+from contracts import loads_strict
 from reference_harness.errors import ModelTimeout, ModelUnavailable
 from reference_harness.openai._completion import (
     Completion,
@@ -36,13 +37,18 @@ from reference_harness.openai._completion import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping, Sequence
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
 
     from reference_harness.openai._config import OpenAIConfig
 
-__all__ = ["ChatClient"]
+__all__ = ["MAX_SSE_LINE_BYTES", "ChatClient", "sse_lines"]
 
 _DONE: Final = "[DONE]"
+
+MAX_SSE_LINE_BYTES: Final = 16 * 1024 * 1024
+"""Longest SSE line read (bytes); a longer one makes the answer unusable (ModelUnavailable)."""
+
+_LINE_END: Final = re.compile(rb"\r\n|\r|\n")
 
 
 def _transport_errors() -> tuple[tuple[type[Exception], ...], tuple[type[Exception], ...]]:
@@ -131,8 +137,8 @@ class ChatClient:
             response = raw.http_response
             try:
                 if self._config.stream:
-                    return from_chunks(_sse_json(response.iter_lines(), deadline))
-                return from_body(json.loads(response.read()))
+                    return from_chunks(_sse_json(sse_lines(response.iter_bytes()), deadline))
+                return from_body(loads_strict(response.read(), source="the completion body"))
             finally:
                 response.close()
         except _TIMEOUT_ERRORS as error:
@@ -145,11 +151,45 @@ def _describe(error: Exception) -> str:
     return f"{type(error).__name__}: {error}"
 
 
+def sse_lines(chunks: Iterable[bytes]) -> Iterator[str]:
+    """Split a server-sent event stream into lines: a line ends at CRLF, LF or CR, nowhere else.
+
+    The SSE grammar (WHATWG HTML, "server-sent events") ends lines only there; U+2028, U+2029,
+    U+0085 and other characters ``str.splitlines`` (and so ``httpx``'s ``iter_lines``) breaks
+    at are data. A CR at the end of one chunk and an LF at the start of the next are one CRLF.
+
+    Raises:
+        ValueError: a line is longer than :data:`MAX_SSE_LINE_BYTES` or not UTF-8.
+    """
+    buffer = bytearray()
+    skip_lf = False
+    for chunk in chunks:
+        if not chunk:
+            continue
+        if skip_lf and chunk.startswith(b"\n"):
+            chunk = chunk[1:]  # noqa: PLW2901 - the LF of a CRLF split across two chunks
+        skip_lf = False
+        buffer += chunk
+        start = 0
+        for end in _LINE_END.finditer(buffer):
+            yield buffer[start : end.start()].decode("utf-8")
+            start = end.end()
+            skip_lf = end.group() == b"\r" and start == len(buffer)
+        del buffer[:start]
+        if len(buffer) > MAX_SSE_LINE_BYTES:
+            message = f"an SSE line longer than {MAX_SSE_LINE_BYTES} bytes"
+            raise ValueError(message)
+    if buffer:
+        yield buffer.decode("utf-8")
+
+
 def _sse_json(lines: Iterator[str], deadline: float) -> Iterator[object]:
     """Yield the JSON of each SSE ``data`` event until ``[DONE]``; bound the stream by ``deadline``.
 
+    Each event's data is read by the kit's strict reader (:func:`contracts.loads_strict`).
+
     Raises:
-        ValueError: an event's data is not JSON.
+        ValueError: an event's data is not (I-)JSON.
         ModelTimeout: the stream is still going at ``deadline``.
     """
     data: list[str] = []
@@ -166,6 +206,6 @@ def _sse_json(lines: Iterator[str], deadline: float) -> Iterator[object]:
         data = []
         if payload == _DONE:
             return
-        yield json.loads(payload)
+        yield loads_strict(payload, source="an SSE event")
     if data and (payload := "\n".join(data)) != _DONE:
-        yield json.loads(payload)
+        yield loads_strict(payload, source="an SSE event")

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
+from contracts import StrictJSONError, loads_strict
 from reference_harness.ports import MISSING
 
 if TYPE_CHECKING:
@@ -48,12 +49,16 @@ class Completion:
 
 
 def parse_json_or_text(text: object) -> object:
-    """Return the parsed JSON of ``text`` if it is JSON text, else ``text`` unchanged."""
+    """Return the parsed JSON of ``text`` if the kit's strict reader takes it, else ``text``.
+
+    Strict (:func:`contracts.loads_strict`): tool arguments with duplicate member names, ``NaN``
+    or lone surrogates stay text, so the Harness refuses them as invalid arguments.
+    """
     if not isinstance(text, str):
         return text
     try:
-        return json.loads(text)
-    except ValueError:
+        return loads_strict(text)
+    except StrictJSONError:
         return text
 
 
@@ -93,11 +98,17 @@ def _raw_call(call: object) -> RawToolCall:
     return RawToolCall(call.get("id", MISSING), name, parse_json_or_text(arguments))
 
 
+_NO_OBJECT: Final = object()
+
+
 @dataclass
 class _Partial:
+    """One tool call being assembled from stream deltas."""
+
     id: object = MISSING
     name: object = None
-    arguments: str = ""
+    text: str = ""
+    obj: object = _NO_OBJECT
     null_id: bool = False
 
     def presented_id(self) -> object:
@@ -106,22 +117,56 @@ class _Partial:
             return None
         return self.id
 
+    def arguments(self) -> object:
+        """The arguments: an object sent whole, else the joined fragments parsed (or as text)."""
+        if self.obj is _NO_OBJECT:
+            return parse_json_or_text(self.text)
+        if self.text:  # an object and text fragments: not one value; the Harness refuses it
+            return json.dumps(self.obj) + self.text
+        return self.obj
+
+    def complete(self) -> bool:
+        """True when the arguments received so far are one whole JSON value."""
+        return self.obj is not _NO_OBJECT or (
+            bool(self.text) and parse_json_or_text(self.text) is not self.text
+        )
+
+
+def _starts_new_call(current: _Partial, delta: Mapping[str, object]) -> bool:
+    """Whether ``delta`` opens another call than ``current`` (same index, or no index at all).
+
+    It does when it carries a non-null id and ``current`` already has a different one (servers
+    that reuse index 0 for every call), or when it carries no id but a function name while
+    ``current`` already has a name and complete arguments (index-less streams that send the id
+    of a call only in a later chunk).
+    """
+    sent_id = delta.get("id")
+    if sent_id is not None and current.id is not MISSING:
+        return bool(sent_id != current.id)
+    function = delta.get("function")
+    names_one = isinstance(function, dict) and function.get("name") is not None
+    return sent_id is None and names_one and current.name is not None and current.complete()
+
 
 def from_chunks(chunks: Iterable[object]) -> Completion:
     """Assemble a streamed completion from its ``chat.completion.chunk`` JSON objects.
 
-    Content deltas are concatenated. Tool-call deltas are accumulated by ``index``: the id is the
-    first non-null one any delta of that index carried (``""`` counts), ``MISSING`` if no delta
-    had an ``id`` key; the name is the first one sent; argument fragments are
-    concatenated, then parsed as JSON (kept as text if they do not parse). If the deltas of an
-    index carried only ``"id": null``, the id is ``None`` (the key was sent, with null).
+    Content deltas are concatenated. A tool-call delta belongs to the call its ``index`` names;
+    a delta without ``index`` continues the call of the previous tool-call delta. Either way a
+    delta opens a new call instead when :func:`_starts_new_call` says so (a new id on an index
+    in use; a new name after complete arguments). Per call: the id is the first non-null one
+    sent (``""`` counts; ``MISSING`` if no delta had an ``id`` key, ``None`` if only ``null``
+    was sent), wherever it came; the name is the first one sent; argument fragments are joined
+    and parsed as JSON (kept as text if they do not parse), or an object sent as ``arguments``
+    is taken as it is. Calls keep the order in which they were opened. The result equals what
+    :func:`from_body` reads from the same completion sent whole.
 
     Raises:
         MalformedCompletionError: the stream ended without a ``finish_reason`` (it was cut).
     """
     content: list[str] = []
     saw_content = False
-    partials: dict[object, _Partial] = {}
+    calls = _Calls()
     finished = False
     for chunk in chunks:
         if not isinstance(chunk, dict):
@@ -136,19 +181,42 @@ def from_chunks(chunks: Iterable[object]) -> Completion:
         if isinstance(piece, str):
             content.append(piece)
             saw_content = saw_content or bool(piece)
-        calls = delta.get("tool_calls")
-        for call in calls if isinstance(calls, list) else []:
+        deltas = delta.get("tool_calls")
+        for call in deltas if isinstance(deltas, list) else []:
             if isinstance(call, dict):
-                _accumulate(partials.setdefault(call.get("index", len(partials)), _Partial()), call)
+                calls.take(call)
     if not finished:
         reason = "the stream ended before any choice carried a finish_reason"
         raise MalformedCompletionError(reason)
-    calls_out = tuple(
-        RawToolCall(p.presented_id(), p.name, parse_json_or_text(p.arguments))
-        for p in partials.values()
-    )
-    text = "".join(content) if saw_content or not partials else None
+    calls_out = tuple(RawToolCall(p.presented_id(), p.name, p.arguments()) for p in calls.opened)
+    text = "".join(content) if saw_content or not calls.opened else None
     return Completion(text, calls_out)
+
+
+class _Calls:
+    """The calls of one streamed message, in the order they were opened."""
+
+    def __init__(self) -> None:
+        self.opened: list[_Partial] = []
+        self._by_index: dict[object, _Partial] = {}
+        self._previous: _Partial | None = None
+
+    def take(self, delta: Mapping[str, object]) -> None:
+        """Add one tool-call delta to the call it belongs to (opening one if needed)."""
+        index = delta.get("index")
+        current = self._previous if index is None else self._by_index.get(_index_key(index))
+        if current is None or _starts_new_call(current, delta):
+            current = _Partial()
+            self.opened.append(current)
+            if index is not None:
+                self._by_index[_index_key(index)] = current
+        _accumulate(current, delta)
+        self._previous = current
+
+
+def _index_key(index: object) -> object:
+    """A hashable key for a sent ``index`` (any JSON value)."""
+    return index if isinstance(index, str | int | float | bool) else json.dumps(index)
 
 
 def _accumulate(partial: _Partial, delta: Mapping[str, object]) -> None:
@@ -162,4 +230,6 @@ def _accumulate(partial: _Partial, delta: Mapping[str, object]) -> None:
             partial.name = function["name"]
         fragment = function.get("arguments")
         if isinstance(fragment, str):
-            partial.arguments += fragment
+            partial.text += fragment
+        elif fragment is not None:
+            partial.obj = fragment

@@ -7,12 +7,17 @@ invariants. A row that fails is refused with :class:`InvalidRunError` before any
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from contracts import DiagnosisRun, PublishedResult, canonical_json, validate_document
+from contracts import (
+    DiagnosisRun,
+    PublishedResult,
+    canonical_json,
+    loads_strict,
+    validate_document,
+)
 from reference_harness.store._errors import InvalidRunError
 
 if TYPE_CHECKING:
@@ -23,6 +28,10 @@ __all__ = ["checked_run", "document_of", "row_of", "run_of_row"]
 _CONTRACT = "diagnosis-run"
 
 JsonObject = dict[str, Any]
+
+
+_RESULT_SOURCE = "diagnosis_run.published_result"
+"""How a stored result that cannot be read back is named in the error."""
 
 
 def document_of(run: DiagnosisRun) -> JsonObject:
@@ -97,7 +106,7 @@ def document_of_row(row: Mapping[Any, Any]) -> JsonObject:
         "user_message": row["user_message"],
         "intent": row["intent"],
         "state": row["state"],
-        "published_result": None if text is None else json.loads(text),
+        "published_result": None if text is None else loads_strict(text, source=_RESULT_SOURCE),
         "fallback_type": row["fallback_type"],
         "error_code": row["error_code"],
         "created_at_ms": row["created_at_ms"],

@@ -173,7 +173,7 @@ def test_validate_ndjson_names_file_and_line(runner: CliRunner, tmp_path: Path) 
     result = runner.invoke(app, ["validate", str(path), "--contract", "public-error"])
     assert result.exit_code == EXIT_FAILED
     assert f"{path}:3: /error_code: " in result.stdout
-    assert f"{path}:4: not JSON" in result.stdout
+    assert f"{path}:4: /: not JSON" in result.stdout
     assert f"{path}:1:" not in result.stdout
     assert "3 document(s), 2 invalid" in result.stdout
 

@@ -38,15 +38,16 @@ def test_interleaved_deltas_are_accumulated_per_index() -> None:
 
 
 def test_id_comes_from_the_first_delta_that_carries_one() -> None:
-    """An id sent only on a later delta is used; a later different id does not replace it."""
+    """An id sent only on a later delta is used; a later different id opens another call (F9)."""
     chunks = [
         _call(0, function={"name": "search_logs", "arguments": ""}),
         _call(0, id="call_late", function={"arguments": "{}"}),
         _call(0, id="call_other"),
         _chunk({}, "tool_calls"),
     ]
-    (call,) = from_chunks(chunks).tool_calls
-    assert call.id == "call_late"
+    first, second = from_chunks(chunks).tool_calls
+    assert (first.id, first.name, first.arguments) == ("call_late", "search_logs", {})
+    assert (second.id, second.name) == ("call_other", None)
 
 
 @pytest.mark.parametrize(

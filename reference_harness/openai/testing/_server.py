@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
 
+from contracts import StrictJSONError, loads_strict
 from reference_harness.openai._marker import Component, component_of
 from reference_harness.openai.testing._replies import (
     AssistantMessage,
@@ -270,8 +271,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._status(StatusReply(404, f"no route {self.path}"))
             return
         try:
-            body = json.loads(raw)
-        except ValueError:
+            body = loads_strict(raw, source="the request body")
+        except StrictJSONError:
             self._status(StatusReply(400, "request body is not JSON"))
             return
         if not isinstance(body, dict):
