@@ -282,7 +282,8 @@ class ChildProcess:
     @property
     def exit_code(self) -> int | None:
         """The child's exit code once it exited (negative: killed by that signal), else None."""
-        return self._popen.poll()
+        with self._inbox.cond:
+            return self._inbox.exit_code if self._inbox.exited else None
 
     def stderr_tail(self) -> str:
         """Return the last few KB the child wrote to stderr, decoded leniently."""

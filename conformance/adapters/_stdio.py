@@ -44,6 +44,7 @@ MAX_MESSAGE_DEPTH: Final = 64
 """Deepest nesting of arrays and objects accepted in an adapter message."""
 
 _BYE_TIMEOUT_S: Final = 5.0
+_EXIT_WAIT_S: Final = 1.0
 _SHOWN_CHARS: Final = 200
 
 
@@ -180,8 +181,11 @@ class StdioAdapter:
             )
             raise self._fail(reason, request_id) from None
         if line == b"":
-            code = child.wait(1.0)
-            reason = f"IUT exited (exit code {code}) before sending {expecting}"
+            code = child.wait(_EXIT_WAIT_S)
+            if code is None:
+                reason = f"IUT closed its stdout before sending {expecting}"
+            else:
+                reason = f"IUT exited (exit code {code}) before sending {expecting}"
             raise self._fail(reason, request_id)
         try:
             return parse_message(line)
@@ -220,6 +224,31 @@ class StdioAdapter:
         )
         return True
 
+    def _check_between_runs(self) -> None:
+        """Before a new request: blame output nobody asked for; replace an IUT that left.
+
+        Output since the last answer is a violation of that answer's request, and the IUT is
+        restarted (its stream is out of step). An IUT that exited without ``bye`` is restarted
+        too, with a warning, so the next request is not blamed for it.
+        """
+        child = self._child
+        if child is None:
+            return
+        unsolicited = self._blame_unsolicited(child.pending_lines())
+        code = child.exit_code
+        if not unsolicited and code is None:
+            return
+        child.kill()
+        if not unsolicited:
+            unsolicited = self._blame_unsolicited(child.leftover_lines())
+        if code is not None:
+            after = self._answered.request_id if self._answered else "its hello"
+            self.warnings.append(
+                f"IUT exited (exit code {code}) after answering {after}, before bye; "
+                "a fresh process was started"
+            )
+        self._child, self._answered = None, None
+
     # -- the adapter interface --------------------------------------------------------------------
     def hello(self) -> dict[str, Any]:
         """Return the IUT's validated ``hello`` (starting the IUT if needed)."""
@@ -241,9 +270,7 @@ class StdioAdapter:
         self._requests += 1
         request_id = f"req-{self._requests}"
         message = run_message(request_id, fixture)
-        if self._child is not None and self._blame_unsolicited(self._child.pending_lines()):
-            self._child.kill()
-            self._child, self._answered = None, None
+        self._check_between_runs()
         self._start()
         self._send(message, request_id)
         answer = self._receive(f"the observation of {request_id}", request_id)
