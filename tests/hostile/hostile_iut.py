@@ -59,12 +59,14 @@ def read_message() -> dict | None:
 _IUT = None
 
 
-def observe(message: dict) -> dict:
+def observe(message: dict, *, warm_up: bool = False) -> dict:
     global _IUT  # noqa: PLW0603 - created on first use only
     if _IUT is None:
         from reference_harness.iut import create  # noqa: PLC0415 - only modes that answer
 
         _IUT = create()
+    if warm_up:
+        return {}
     observation = _IUT.run(message["fixture"])
     return {"type": "observation", "request_id": message["request_id"], "observation": observation}
 
@@ -259,8 +261,31 @@ def on_bye() -> None:
     sys.exit(0)
 
 
+ANSWERING = {
+    "two-observations",
+    "wrong-request-id",
+    "old-request-id",
+    "other-fixture",
+    "flood-stderr",
+    "stdout-log-lines",
+    "unsolicited-json",
+    "exit-after-answer",
+    "child-after-bye",
+    "ignore-bye",
+    "ignore-bye-and-eof",
+    "bad-exit-after-bye",
+    "output-after-bye",
+    "escape-name",
+    "markup-name",
+    "html-name",
+    "answer",
+}
+
+
 def main() -> None:
     note(os.getpid())
+    if MODE in ANSWERING:  # import the reference Harness before hello: runs answer at once
+        observe({"request_id": "warm-up", "fixture": None}, warm_up=True)
     if before_hello():
         return
     while True:
