@@ -31,7 +31,7 @@ _TERMINAL_UNSAFE: Final = re.compile(
 _TERMINAL_UNSAFE_LINE: Final = re.compile(
     "[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
 )
-_XML_UNSAFE: Final = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_XML_UNSAFE: Final = re.compile("[^\x09\x0a\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _MARKDOWN_PUNCTUATION: Final = re.compile("([" + re.escape(string.punctuation) + "])")
 _BACKTICK_RUN: Final = re.compile("`+")
 _LINE_BREAK: Final = re.compile("\r\n|[\r\n]")
@@ -62,7 +62,8 @@ def xml_text(text: str) -> str:
     """``text`` holding only characters XML 1.0 allows (others as visible escapes).
 
     The XML writer still escapes ``&``, ``<``, ``>`` and quotes; this removes what no escaping
-    can make well-formed (NUL, ESC, other C0 controls, lone surrogates, U+FFFE, U+FFFF).
+    can make well-formed (NUL, ESC, other C0 controls, lone surrogates, U+FFFE, U+FFFF), and CR,
+    which an XML parser would silently turn into LF.
     """
     return _XML_UNSAFE.sub(_visible, scrub(text))
 
