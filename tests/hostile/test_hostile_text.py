@@ -95,7 +95,20 @@ _XML_ALLOWED = re.compile("[\x09\x0a\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010fff
 _TERMINAL_UNSAFE = re.compile(
     "[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 )
-_SUMMARY_TAGS = {"h2", "p", "code", "table", "thead", "tbody", "tr", "th", "td", "ul", "li"}
+_SUMMARY_TAGS = {
+    "h2",
+    "p",
+    "code",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "ul",
+    "li",
+    "strong",
+}
 _TEMPLATE_TAGS = {
     "html", "head", "meta", "title", "style", "body", "h1", "h2", "p", "code", "span", "table",
     "tr", "th", "td", "ul", "li", "figure", "figcaption", "svg", "g", "defs", "marker", "path",
