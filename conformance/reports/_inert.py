@@ -73,10 +73,14 @@ def markdown_text(text: str) -> str:
 
     Line breaks become spaces, control characters visible escapes, and every ASCII punctuation
     character is backslash-escaped (CommonMark allows that for all of them), so no HTML tag,
-    entity, emphasis, link, code span or table-cell separator can start inside it.
+    entity, emphasis, link, code span or table-cell separator can start inside it; a leading
+    space is written ``&#32;`` so that it cannot indent a code block.
     """
     flat = _LINE_BREAK.sub(" ", terminal_text(text, keep_newlines=True).replace("\t", " "))
-    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", flat)
+    escaped = _MARKDOWN_PUNCTUATION.sub(r"\\\1", flat)
+    # A leading space could start an indented code block (e.g. in a list item): as an entity
+    # it is still a space, but no longer indentation.
+    return "&#32;" + escaped[1:] if escaped.startswith(" ") else escaped
 
 
 def markdown_code(text: str, *, in_table: bool = False) -> str:
