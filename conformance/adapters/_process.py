@@ -207,8 +207,7 @@ class ChildProcess:
             os.fstat(stream.fileno()).st_ino for stream in (self._popen.stdout, self._popen.stderr)
         }
         self._inbox = _Inbox(max(max_message_bytes, _CHUNK_BYTES))
-        self._stderr: deque[bytes] = deque()
-        self._stderr_size = 0
+        self._stderr = bytearray()
         self._stderr_lock = threading.Lock()
         self._stop = threading.Event()
         self._finished = False
@@ -265,10 +264,8 @@ class ChildProcess:
     def _pump_stderr(self, fd: int) -> None:
         for chunk in self._chunks(fd):
             with self._stderr_lock:
-                self._stderr.append(chunk)
-                self._stderr_size += len(chunk)
-                while self._stderr_size > _STDERR_TAIL_BYTES and len(self._stderr) > 1:
-                    self._stderr_size -= len(self._stderr.popleft())
+                self._stderr += chunk[-_STDERR_TAIL_BYTES:]
+                del self._stderr[:-_STDERR_TAIL_BYTES]
 
     def _watch_exit(self) -> None:
         self._inbox.set_flag(exit_code=self._popen.wait())
@@ -288,7 +285,7 @@ class ChildProcess:
     def stderr_tail(self) -> str:
         """Return the last few KB the child wrote to stderr, decoded leniently."""
         with self._stderr_lock:
-            data = b"".join(self._stderr)[-_STDERR_TAIL_BYTES:]
+            data = bytes(self._stderr)
         return data.decode("utf-8", errors="replace").strip()
 
     def send(self, data: bytes, deadline: float) -> None:

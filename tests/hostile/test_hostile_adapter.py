@@ -11,13 +11,14 @@ it reported.
 from __future__ import annotations
 
 import time
+import tracemalloc
 
 import pytest
 
 from conformance.adapters import AdapterError, StdioAdapter
 from conformance.fixtures import FixtureBuilder
 
-TIMEOUT_S = 1.0
+TIMEOUT_S = 0.5
 MAX_BYTES = 1024 * 1024
 ENDS_BEFORE_S = 20.0
 """A run must end well before the 30 s its hostile children sleep (a hang detector, not a
@@ -33,9 +34,18 @@ def _fixture(fixture_id: str = "hostile") -> dict:
     return builder.build(fixture_id)
 
 
-def _adapter(hostile, mode: str):
+START_S = 30.0
+"""Timeout while a hostile IUT that is not testing the timeout starts (a loaded machine)."""
+WAITING = {"never-hello", "blank-before-hello"}
+"""Hello-phase modes whose misbehaviour is silence: the short timeout is their subject."""
+RUN_WAITING = {"blank-lines", "hang", "no-read-hang", "partial-line-hang", "flood-blank-lines",
+               "grandchildren-hang", "many-children", "ignore-signals"}  # fmt: skip
+"""Run-phase modes whose misbehaviour is silence (or noise that is no message)."""
+
+
+def _adapter(hostile, mode: str, timeout_s: float = TIMEOUT_S):
     iut = hostile(mode)
-    return iut, StdioAdapter(iut.argv, TIMEOUT_S, max_message_bytes=MAX_BYTES)
+    return iut, StdioAdapter(iut.argv, timeout_s, max_message_bytes=MAX_BYTES)
 
 
 HELLO_FAILURES = [
@@ -56,7 +66,7 @@ HELLO_FAILURES = [
 @pytest.mark.parametrize(("mode", "reason"), HELLO_FAILURES, ids=[m for m, _ in HELLO_FAILURES])
 def test_hostile_hello_is_one_adapter_error_and_nothing_left(hostile, mode, reason):
     """An IUT that never gives a usable hello is one AdapterError; its group is gone."""
-    iut, adapter = _adapter(hostile, mode)
+    iut, adapter = _adapter(hostile, mode, TIMEOUT_S if mode in WAITING else START_S)
     started = time.monotonic()
     with pytest.raises(AdapterError) as caught:
         adapter.hello()
@@ -98,8 +108,9 @@ RUN_FAILURES = [
 @pytest.mark.parametrize(("mode", "reason"), RUN_FAILURES, ids=[m for m, _ in RUN_FAILURES])
 def test_hostile_run_is_an_adapter_error_blamed_on_the_request(hostile, mode, reason):
     """Each way a run can go wrong is one AdapterError on that request; nothing is left."""
-    iut, adapter = _adapter(hostile, mode)
+    iut, adapter = _adapter(hostile, mode, START_S)
     adapter.hello()
+    adapter.timeout_s = TIMEOUT_S if mode in RUN_WAITING else START_S
     started = time.monotonic()
     with pytest.raises(AdapterError) as caught:
         adapter.run(_fixture())
@@ -110,9 +121,26 @@ def test_hostile_run_is_an_adapter_error_blamed_on_the_request(hostile, mode, re
     assert iut.leftovers() == []
 
 
+def test_a_100_mb_line_costs_about_the_message_limit_in_memory(hostile):
+    """H7: the kit's traced allocations while a 100 MB line arrives stay near the 1 MiB limit."""
+    iut, adapter = _adapter(hostile, "huge-line", START_S)
+    adapter.hello()
+    tracemalloc.start()
+    try:
+        with pytest.raises(AdapterError, match="message too large"):
+            adapter.run(_fixture())
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    adapter.close()
+    print(f"H7 traced peak while refusing a 100 MB line: {peak / 2**20:.1f} MiB")  # noqa: T201
+    assert peak < 4 * MAX_BYTES
+    assert iut.leftovers() == []
+
+
 def test_a_parse_failure_gets_a_fresh_process_for_the_next_run(hostile):
     """After an unparsable answer the next run starts a new process (H5)."""
-    iut, adapter = _adapter(hostile, "deep-answer")
+    iut, adapter = _adapter(hostile, "deep-answer", START_S)
     for _ in range(2):
         with pytest.raises(AdapterError, match="nested deeper"):
             adapter.run(_fixture())
@@ -123,8 +151,7 @@ def test_a_parse_failure_gets_a_fresh_process_for_the_next_run(hostile):
 
 def test_stderr_flood_keeps_a_bounded_tail_and_the_run_passes(hostile):
     """25 MiB on stderr neither blocks the IUT nor fails a correct answer."""
-    iut, adapter = _adapter(hostile, "flood-stderr")
-    adapter.timeout_s = 30.0  # the reference Harness is imported on the first run
+    iut, adapter = _adapter(hostile, "flood-stderr", START_S)
     observation = adapter.run(_fixture("flooded"))
     child = adapter._child
     assert child is not None
@@ -140,16 +167,16 @@ def test_stderr_flood_keeps_a_bounded_tail_and_the_run_passes(hostile):
     [
         ("child-after-bye", None),
         ("ignore-bye", None),
-        ("ignore-bye-and-eof", "did not exit within 1 s after bye"),
+        ("ignore-bye-and-eof", "did not exit within 0.5 s after bye"),
         ("bad-exit-after-bye", "IUT exited with code 7 after bye, expected 0"),
     ],
 )
 def test_how_an_iut_ends_never_loses_results(hostile, mode, warning):
     """After a good answer, ignoring bye or exiting badly is a warning at most (H3, H6)."""
-    iut, adapter = _adapter(hostile, mode)
-    adapter.timeout_s = 30.0  # the reference Harness is imported on the first run
+    iut, adapter = _adapter(hostile, mode, START_S)
     observation = adapter.run(_fixture("kept"))
-    adapter.timeout_s = TIMEOUT_S
+    if mode == "ignore-bye-and-eof":
+        adapter.timeout_s = TIMEOUT_S  # the bye grace is min(timeout, 5 s): its subject here
     adapter.close()
     assert observation["fixture_id"] == "kept"
     if warning is None:
@@ -163,8 +190,7 @@ def test_how_an_iut_ends_never_loses_results(hostile, mode, warning):
 
 def test_two_observations_for_one_run_are_a_violation_of_that_request(hostile):
     """A second observation is blamed on the request it answered twice (H8)."""
-    iut, adapter = _adapter(hostile, "two-observations")
-    adapter.timeout_s = 30.0
+    iut, adapter = _adapter(hostile, "two-observations", START_S)
     adapter.run(_fixture("twice"))
     adapter.close()
     (violation,) = adapter.violations
@@ -176,8 +202,7 @@ def test_two_observations_for_one_run_are_a_violation_of_that_request(hostile):
 
 def test_output_after_bye_is_a_violation_of_the_last_request(hostile):
     """A message after ``bye`` is blamed on the last request answered."""
-    iut, adapter = _adapter(hostile, "output-after-bye")
-    adapter.timeout_s = 30.0
+    iut, adapter = _adapter(hostile, "output-after-bye", START_S)
     adapter.run(_fixture("last"))
     adapter.close()
     (violation,) = adapter.violations
@@ -187,8 +212,7 @@ def test_output_after_bye_is_a_violation_of_the_last_request(hostile):
 
 def test_an_iut_that_exits_after_each_answer_is_restarted_with_a_warning(hostile):
     """Leaving before ``bye`` is a warning; the next request runs on a fresh process."""
-    iut, adapter = _adapter(hostile, "exit-after-answer")
-    adapter.timeout_s = 30.0
+    iut, adapter = _adapter(hostile, "exit-after-answer", START_S)
     first = adapter.run(_fixture("one"))
     child = adapter._child
     assert child is not None
