@@ -8,24 +8,40 @@
 Both expose ``hello() -> dict``, ``run(fixture) -> RunObservation dict``, ``close()`` and
 ``capabilities``; every protocol failure is an :class:`AdapterError`. :class:`RecordingAdapter`
 wraps either and keeps every ``(fixture, observation)`` pair.
+
+The stdio adapter supervises its IUT: one deadline per awaited message, a maximum message size
+(``max_message_bytes``, :data:`DEFAULT_MAX_MESSAGE_BYTES`), the IUT's own process group ended
+after ``bye`` and on every failure, :func:`supervise_signals` for SIGINT/SIGTERM/SIGHUP, and
+late protocol errors kept as :class:`ProtocolViolation` values.
 """
 
-from conformance.adapters._errors import AdapterError
+from conformance.adapters._errors import AdapterError, ProtocolViolation
 from conformance.adapters._inprocess import InProcessAdapter
+from conformance.adapters._process import kill_all_children, supervise_signals
 from conformance.adapters._protocol import PROTOCOL_VERSION, Adapter, message_problems
 from conformance.adapters._recording import RecordingAdapter
-from conformance.adapters._stdio import DEFAULT_TIMEOUT_S, StdioAdapter
+from conformance.adapters._stdio import (
+    DEFAULT_MAX_MESSAGE_BYTES,
+    DEFAULT_TIMEOUT_S,
+    MAX_MESSAGE_DEPTH,
+    StdioAdapter,
+)
 
 __all__ = [
+    "DEFAULT_MAX_MESSAGE_BYTES",
     "DEFAULT_TIMEOUT_S",
+    "MAX_MESSAGE_DEPTH",
     "PROTOCOL_VERSION",
     "Adapter",
     "AdapterError",
     "InProcessAdapter",
+    "ProtocolViolation",
     "RecordingAdapter",
     "StdioAdapter",
     "adapter_from_options",
+    "kill_all_children",
     "message_problems",
+    "supervise_signals",
 ]
 
 

@@ -1,43 +1,94 @@
 """The stdio adapter: any IUT, in any language, speaking NDJSON adapter messages.
 
 Protocol (``schemas/adapter-message.schema.json``): the IUT writes ``hello`` first; the kit sends
-``run``, the IUT answers ``observation`` (or ``error``); ``bye`` ends the session and the IUT
-exits 0. Every message both ways is validated against the AdapterMessage contract.
+``run``, the IUT answers exactly one ``observation`` (or ``error``); ``bye`` ends the session, the
+kit closes the IUT's stdin and the IUT exits 0. Every message both ways is validated against the
+AdapterMessage contract.
+
+Supervision (see :mod:`conformance.adapters._process`): each message the kit waits for has one
+deadline, ``timeout_s`` after the wait began, which only a complete message meets (blank lines
+and partial output do not extend it); a message longer than ``max_message_bytes`` is refused
+without being held; the IUT's whole process group is ended after ``bye`` and after any failure,
+and the next run starts a fresh process.
 """
 
 from __future__ import annotations
 
 import contextlib
-import itertools
 import json
 import shlex
-from typing import Any
+import time
+from typing import Any, Final
 
-from conformance.adapters._errors import AdapterError
-from conformance.adapters._process import ChildProcess, ReadTimeout
+from conformance.adapters._errors import AdapterError, ProtocolViolation
+from conformance.adapters._process import (
+    DEFAULT_MAX_MESSAGE_BYTES,
+    ChildProcess,
+    MessageTooLarge,
+    ReadTimeout,
+)
 from conformance.adapters._protocol import check_hello, check_observation, run_message
-from contracts import StrictJSONError, loads_strict
+from contracts import MAX_DEPTH, StrictJSONError, loads_strict
 
-__all__ = ["DEFAULT_TIMEOUT_S", "StdioAdapter"]
+__all__ = [
+    "DEFAULT_MAX_MESSAGE_BYTES",
+    "DEFAULT_TIMEOUT_S",
+    "MAX_MESSAGE_DEPTH",
+    "StdioAdapter",
+    "parse_message",
+]
 
-DEFAULT_TIMEOUT_S = 30.0
+DEFAULT_TIMEOUT_S: Final = 30.0
 """Default per-message timeout, in seconds."""
 
-_BYE_TIMEOUT_S = 5.0
+MAX_MESSAGE_DEPTH: Final = MAX_DEPTH
+"""Deepest nesting of arrays and objects accepted in an adapter message."""
+
+_BYE_TIMEOUT_S: Final = 5.0
+_EXIT_WAIT_S: Final = 1.0
+_SHOWN_CHARS: Final = 200
+
+
+class _ParseError(ValueError):
+    """An IUT line that is not an acceptable JSON message."""
+
+
+def parse_message(line: bytes) -> Any:  # noqa: ANN401 - any JSON value
+    """Parse one NDJSON line from an IUT: the adapter's single JSON parse.
+
+    The kit's strict reader (:func:`contracts.loads_strict`: RFC 8259 + I-JSON, nesting at most
+    :data:`MAX_MESSAGE_DEPTH`) decides.
+
+    Raises:
+        ValueError: not UTF-8, not JSON, a duplicate member name, a non-finite or overflowing
+            number, nested deeper than :data:`MAX_MESSAGE_DEPTH`, or a lone surrogate.
+    """
+    try:
+        return loads_strict(line, source="the IUT's standard output")
+    except StrictJSONError as error:
+        raise _ParseError(str(error)) from None
 
 
 class StdioAdapter:
     """Runs fixtures through a child process speaking the NDJSON adapter protocol.
 
     ``command`` is an argv list or a shell-like string (split with :func:`shlex.split`, never run
-    through a shell). ``timeout_s`` bounds the wait for each message from the IUT. The IUT is
+    through a shell). ``timeout_s`` bounds the wait for each message from the IUT, and each write
+    to it. ``max_message_bytes`` bounds one message (an NDJSON line) from the IUT. The IUT is
     started on first use and restarted after a failure, so one broken run does not sink the next.
 
+    Attributes:
+        violations: protocol errors noticed after the answer they concern was accepted (an
+            unsolicited or second message), each blamed on the request it followed.
+        warnings: how the IUT ended when that did not fail a run (it ignored ``bye``, or exited
+            with a non-zero code after it).
+
     Raises:
-        AdapterError: (from any method) the IUT cannot start, crashes, hangs past ``timeout_s``,
-            sends invalid JSON, a schema-invalid message, another protocol version, a wrong
-            ``request_id`` or an observation of another fixture. The message carries the tail of
-            the IUT's stderr and the timeout; the IUT's process group is killed first.
+        AdapterError: (from ``hello``/``run``) the IUT cannot start, crashes, hangs past
+            ``timeout_s``, sends invalid JSON, a message that is too large or too deep, a
+            schema-invalid message, another protocol version, a wrong ``request_id`` or an
+            observation of another fixture. The message carries the tail of the IUT's stderr
+            and the timeout; the IUT's process group is killed first.
     """
 
     def __init__(
@@ -46,6 +97,7 @@ class StdioAdapter:
         timeout_s: float = DEFAULT_TIMEOUT_S,
         *,
         env: dict[str, str] | None = None,
+        max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
     ) -> None:
         """Remember how to start the IUT; nothing runs until the first call."""
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
@@ -53,24 +105,34 @@ class StdioAdapter:
             reason = "the IUT command is empty"
             raise AdapterError(reason)
         self.timeout_s = timeout_s
+        self.max_message_bytes = max_message_bytes
         self.env = env
+        self.violations: list[ProtocolViolation] = []
+        self.warnings: list[str] = []
         self._child: ChildProcess | None = None
         self._hello: dict[str, Any] | None = None
-        self._requests = itertools.count(1)
+        self._requests = 0
+        self._answered: ProtocolViolation | None = None
+        """The last request the current child answered (a template for a late violation)."""
 
     # -- process handling -------------------------------------------------------------------------
-    def _fail(self, reason: str) -> AdapterError:
+    def _fail(self, reason: str, request_id: str | None = None) -> AdapterError:
         child, self._child = self._child, None
+        self._answered = None
         tail = ""
         if child is not None:
             child.kill()
             tail = child.stderr_tail()
-        return AdapterError(reason, stderr_tail=tail, timeout_s=self.timeout_s)
+        return AdapterError(
+            reason, stderr_tail=tail, timeout_s=self.timeout_s, request_id=request_id
+        )
 
     def _start(self) -> ChildProcess:
         if self._child is None:
             try:
-                self._child = ChildProcess(self.argv, env=self.env)
+                self._child = ChildProcess(
+                    self.argv, env=self.env, max_message_bytes=self.max_message_bytes
+                )
             except OSError as error:
                 reason = f"cannot start the IUT {shlex.join(self.argv)!r}: {error}"
                 raise AdapterError(reason) from error
@@ -83,36 +145,89 @@ class StdioAdapter:
                 self._hello = hello
         return self._child
 
-    def _receive(self, expecting: str) -> Any:  # noqa: ANN401 - any JSON value
+    def _receive(self, expecting: str, request_id: str | None = None) -> Any:  # noqa: ANN401
         child = self._child
         assert child is not None  # noqa: S101 - callers start the child first
-        line = b"\n"
-        while not line.strip():
-            try:
-                line = child.receive(self.timeout_s)
-            except ReadTimeout:
-                reason = f"IUT sent nothing within the timeout while {expecting} was due"
-                raise self._fail(reason) from None
-            if line == b"":
-                code = child.wait(self.timeout_s)
-                reason = f"IUT exited (exit code {code}) before sending {expecting}"
-                raise self._fail(reason)
+        deadline = time.monotonic() + self.timeout_s
         try:
-            return loads_strict(line, source="the IUT's standard output")
-        except StrictJSONError as error:
-            text = line[:200].decode("utf-8", errors="replace").rstrip()
+            line = child.receive(deadline)
+        except ReadTimeout:
+            reason = f"IUT sent no complete message within the timeout while {expecting} was due"
+            raise self._fail(reason, request_id) from None
+        except MessageTooLarge as error:
+            reason = (
+                f"IUT message too large while {expecting} was due: more than "
+                f"{error.limit} bytes in one line (max_message_bytes)"
+            )
+            raise self._fail(reason, request_id) from None
+        if line == b"":
+            code = child.wait(_EXIT_WAIT_S)
+            if code is None:
+                reason = f"IUT closed its stdout before sending {expecting}"
+            else:
+                reason = f"IUT exited (exit code {code}) before sending {expecting}"
+            raise self._fail(reason, request_id)
+        try:
+            return parse_message(line)
+        except (ValueError, RecursionError) as error:
+            text = line[:_SHOWN_CHARS].decode("utf-8", errors="replace").rstrip()
             reason = f"IUT sent invalid JSON instead of {expecting}: {error}: {text!r}"
-            raise self._fail(reason) from None
+            raise self._fail(reason, request_id) from None
 
-    def _send(self, message: dict[str, Any]) -> None:
+    def _send(self, message: dict[str, Any], request_id: str | None = None) -> None:
         child = self._child
         assert child is not None  # noqa: S101 - callers start the child first
         line = json.dumps(message, ensure_ascii=False, allow_nan=False).encode() + b"\n"
         try:
-            child.send(line)
+            child.send(line, time.monotonic() + self.timeout_s)
+        except ReadTimeout:
+            reason = f"IUT did not read its input within the timeout ({message['type']} message)"
+            raise self._fail(reason, request_id) from None
         except OSError as error:
             reason = f"cannot write to the IUT (it may have exited): {error}"
-            raise self._fail(reason) from None
+            raise self._fail(reason, request_id) from None
+
+    def _blame_unsolicited(self, lines: list[bytes]) -> bool:
+        """Record unsolicited ``lines`` against the last answered request; True if any."""
+        answered = self._answered
+        if not lines or answered is None:
+            return False
+        first = lines[0][:_SHOWN_CHARS].decode("utf-8", errors="replace")
+        reason = (
+            f"IUT sent {len(lines)} unsolicited message(s) after answering "
+            f"{answered.request_id}: {first!r}"
+        )
+        self.violations.append(
+            ProtocolViolation(
+                answered.request_id, answered.fixture_id, answered.scenario_id, reason
+            )
+        )
+        return True
+
+    def _check_between_runs(self) -> None:
+        """Before a new request: blame output nobody asked for; replace an IUT that left.
+
+        Output since the last answer is a violation of that answer's request, and the IUT is
+        restarted (its stream is out of step). An IUT that exited without ``bye`` is restarted
+        too, with a warning, so the next request is not blamed for it.
+        """
+        child = self._child
+        if child is None:
+            return
+        unsolicited = self._blame_unsolicited(child.pending_lines())
+        code = child.exit_code
+        if not unsolicited and code is None:
+            return
+        child.kill()
+        if not unsolicited:
+            unsolicited = self._blame_unsolicited(child.leftover_lines())
+        if code is not None:
+            after = self._answered.request_id if self._answered else "its hello"
+            self.warnings.append(
+                f"IUT exited (exit code {code}) after answering {after}, before bye; "
+                "a fresh process was started"
+            )
+        self._child, self._answered = None, None
 
     # -- the adapter interface --------------------------------------------------------------------
     def hello(self) -> dict[str, Any]:
@@ -127,41 +242,64 @@ class StdioAdapter:
         return frozenset(self.hello()["capabilities"])
 
     def run(self, fixture: dict[str, Any]) -> dict[str, Any]:
-        """Send ``fixture`` in a ``run`` message and return the validated RunObservation."""
-        request_id = f"req-{next(self._requests)}"
+        """Send ``fixture`` in a ``run`` message and return the validated RunObservation.
+
+        Output the IUT wrote since its last answer is a :class:`ProtocolViolation` of that
+        answer's request; the IUT is then restarted, since its stream is out of step.
+        """
+        self._requests += 1
+        request_id = f"req-{self._requests}"
         message = run_message(request_id, fixture)
+        self._check_between_runs()
         self._start()
-        self._send(message)
-        answer = self._receive(f"the observation of {request_id}")
+        self._send(message, request_id)
+        answer = self._receive(f"the observation of {request_id}", request_id)
         child = self._child
         assert child is not None  # noqa: S101 - _receive raised otherwise
         try:
-            return check_observation(
+            observation = check_observation(
                 answer,
                 request_id=request_id,
                 fixture_id=fixture["fixture_id"],
                 stderr_tail=child.stderr_tail(),
             )
         except AdapterError as error:
-            raise self._fail(error.reason) from error
+            raise self._fail(error.reason, request_id) from error
+        except RecursionError:
+            reason = f"IUT sent an observation of {request_id} too deep to validate"
+            raise self._fail(reason, request_id) from None
+        scenario = fixture.get("scenario_id")
+        self._answered = ProtocolViolation(
+            request_id, fixture["fixture_id"], scenario if isinstance(scenario, str) else None, ""
+        )
+        return observation
 
     def close(self) -> None:
-        """Send ``bye`` and wait for the IUT to exit 0; kill it otherwise. Idempotent.
+        """Send ``bye``, close the IUT's stdin and end its process group. Idempotent.
 
-        Raises:
-            AdapterError: the IUT did not exit 0 after ``bye``.
+        Never raises for how the IUT ends, so that finished results are kept: an IUT that does
+        not exit within ``min(timeout_s, 5)`` seconds is killed, and that or a non-zero exit code
+        is added to :attr:`warnings`. Output after its last answer is added to
+        :attr:`violations`.
         """
-        child = self._child
+        child, self._child = self._child, None
         if child is None:
             return
-        with contextlib.suppress(OSError):
-            child.send(b'{"type": "bye"}\n')
-        code = child.wait(min(self.timeout_s, _BYE_TIMEOUT_S))
+        grace = min(self.timeout_s, _BYE_TIMEOUT_S)
+        # An IUT that stopped reading or already exited: its exit code below tells.
+        with contextlib.suppress(ReadTimeout, OSError):
+            child.send(b'{"type":"bye"}\n', time.monotonic() + grace)
+        child.close_stdin()
+        code = child.wait(grace)
+        child.kill()
+        self._blame_unsolicited(child.leftover_lines())
+        self._answered = None
         if code is None:
-            reason = "IUT did not exit after bye"
-            raise self._fail(reason)
-        self._child = None
-        child.finish()
-        if code != 0:
-            reason = f"IUT exited with code {code} after bye, expected 0"
-            raise AdapterError(reason, stderr_tail=child.stderr_tail())
+            self.warnings.append(
+                f"IUT did not exit within {grace:g} s after bye and the end of its input; "
+                "its process group was killed"
+            )
+        elif code != 0:
+            tail = child.stderr_tail().splitlines()[-1:] if child.stderr_tail() else []
+            said = f" (stderr: {tail[0]})" if tail else ""
+            self.warnings.append(f"IUT exited with code {code} after bye, expected 0{said}")

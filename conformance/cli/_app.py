@@ -29,6 +29,7 @@ from conformance.cli._cmd_validate import validate
 from conformance.cli._cmd_verify import verify
 from conformance.cli._errors import EXIT_SETUP
 from conformance.cli._families import describe, kit_error_families
+from conformance.reports._inert import terminal_text
 
 __all__ = ["app", "main"]
 
@@ -43,7 +44,7 @@ class _SrdhGroup(TyperGroup):
         except (typer.Exit, typer.Abort, typer.TyperException):
             raise
         except kit_error_families() as exc:
-            typer.echo(f"srdh: error: {describe(exc)}", err=True)
+            typer.echo(f"srdh: error: {terminal_text(describe(exc))}", err=True)
             raise typer.Exit(EXIT_SETUP) from None
         except Exception as exc:
             # Last resort (see the module docstring): a kit bug, never a user's mistake.
@@ -51,7 +52,9 @@ class _SrdhGroup(TyperGroup):
                 raise
             name = type(exc).__name__
             typer.echo(
-                f"srdh: internal error: {name}: {exc} (set SRDH_DEBUG=1 for a traceback)",
+                terminal_text(
+                    f"srdh: internal error: {name}: {exc} (set SRDH_DEBUG=1 for a traceback)"
+                ),
                 err=True,
             )
             raise typer.Exit(EXIT_SETUP) from None
@@ -116,5 +119,5 @@ def main() -> None:
     except Exception as exc:
         if os.environ.get("SRDH_DEBUG") == "1":
             raise
-        typer.echo(f"srdh: internal error: {type(exc).__name__}: {exc}", err=True)
+        typer.echo(terminal_text(f"srdh: internal error: {type(exc).__name__}: {exc}"), err=True)
         sys.exit(EXIT_SETUP)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path  # noqa: TC003 - typer reads the annotation at runtime
 from typing import Annotated
 
@@ -43,7 +42,7 @@ def diff(
     breaking = [c for c in changes if c.breaking]
     if as_json:
         doc = {"breaking": bool(breaking), "changes": [c.as_dict() for c in changes]}
-        out.line(json.dumps(doc, indent=2))
+        out.json(doc)
     else:
         rows = [
             [

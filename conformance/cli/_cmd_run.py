@@ -10,10 +10,12 @@ import typer
 from conformance.cli._errors import EXIT_FAILED
 from conformance.cli._output import Output
 
-__all__ = ["DEFAULT_TIMEOUT_S", "run"]
+__all__ = ["DEFAULT_MAX_MESSAGE_BYTES", "DEFAULT_TIMEOUT_S", "run"]
 
 DEFAULT_TIMEOUT_S = 30.0
 """Seconds to wait for each IUT message (``conformance.adapters.DEFAULT_TIMEOUT_S``)."""
+DEFAULT_MAX_MESSAGE_BYTES = 8 * 1024 * 1024
+"""Largest IUT message in bytes (``conformance.adapters.DEFAULT_MAX_MESSAGE_BYTES``)."""
 
 
 def run(  # noqa: PLR0913 - one parameter per documented option
@@ -39,11 +41,21 @@ def run(  # noqa: PLR0913 - one parameter per documented option
     timeout: Annotated[
         float, typer.Option("--timeout", min=0.1, help="Seconds to wait for each IUT message.")
     ] = DEFAULT_TIMEOUT_S,
+    max_message_bytes: Annotated[
+        int,
+        typer.Option(
+            "--max-message-bytes",
+            min=1024,
+            help="Largest IUT message (one NDJSON line), in bytes.",
+        ),
+    ] = DEFAULT_MAX_MESSAGE_BYTES,
 ) -> None:
     """Run the conformance suite against an IUT and print results per requirement and scenario.
 
     Exit 0 when every MUST requirement passed, 1 when one failed or was not tested, 2 when the
     IUT cannot be started, a scenario id is unknown or the report directory is not writable.
+    A stdio IUT that hangs, crashes, floods or lies fails the scenario it was running (a fresh
+    process runs the next one); whatever it does, its process group is gone when srdh ends.
     """
     from conformance.cli._run_impl import RunOptions, run_against_iut  # noqa: PLC0415 - lazy: `srdh --help` stays fast
 
@@ -55,6 +67,7 @@ def run(  # noqa: PLR0913 - one parameter per documented option
         examples=examples,
         report=report,
         timeout_s=timeout,
+        max_message_bytes=max_message_bytes,
     )
     if not run_against_iut(options, Output()):
         raise typer.Exit(EXIT_FAILED)

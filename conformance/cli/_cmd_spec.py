@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -95,7 +94,7 @@ def show(
     out = Output()
     tree = load_tree(require_openspec(repo))
     if as_json:
-        out.line(json.dumps(tree_to_dict(tree), indent=2))
+        out.json(tree_to_dict(tree))
         return
     rows = [
         [req.id, req.level or "-", sc.id]

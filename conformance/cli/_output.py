@@ -3,16 +3,24 @@
 Colour follows rich's rules (``NO_COLOR`` disables it; a pipe or file gets none). When standard
 output is not a terminal, tables are plain aligned columns and progress is one line per step, so
 logs and CI output stay greppable.
+
+Every text printed here passes :func:`~conformance.reports._inert.terminal_text` and is never
+read as rich markup: an IUT's name or message cannot move the cursor, retitle the terminal or
+break a table, and prints the same on a terminal and in a pipe.
 """
 
 from __future__ import annotations
 
+import json as _json
 import sys
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
+
+from conformance.reports._inert import terminal_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -37,21 +45,39 @@ class Output:
         return self.out.is_terminal
 
     def line(self, text: str = "") -> None:
-        """Print one line of plain text (no markup interpretation)."""
-        self.out.print(text, markup=False)
+        """Print one line of plain text (no markup, control characters escaped)."""
+        self.out.print(Text(terminal_text(text)))
+
+    def json(self, value: object) -> None:
+        """Print ``value`` as indented JSON, ASCII only (inert on a terminal, parseable as is).
+
+        ``json.dumps`` escapes every control and non-ASCII character, so outside text inside
+        ``value`` cannot reach the terminal raw; the output is not escaped a second time.
+        """
+        self.out.file.write(_json.dumps(value, indent=2, ensure_ascii=True) + "\n")
+        self.out.file.flush()
 
     def error(self, text: str) -> None:
         """Print one diagnostic line on standard error, prefixed ``srdh: error:``."""
-        self.err.print(f"srdh: error: {text}", markup=False)
+        self.err.print(Text(f"srdh: error: {terminal_text(text)}"))
+
+    def warning(self, text: str) -> None:
+        """Print one diagnostic line on standard error, prefixed ``srdh: warning:``."""
+        self.err.print(Text(f"srdh: warning: {terminal_text(text)}"))
 
     def table(self, title: str, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
-        """Print a table: a rich table on a terminal, aligned plain columns elsewhere."""
+        """Print a table: a rich table on a terminal, aligned plain columns elsewhere.
+
+        Cells are text, never markup; control characters in them are shown escaped.
+        """
+        title = terminal_text(title)
+        rows = [[terminal_text(cell) for cell in row] for row in rows]
         if self.rich:
-            table = Table(title=title)
+            table = Table(title=Text(title))
             for header in headers:
                 table.add_column(header, overflow="fold")
             for row in rows:
-                table.add_row(*row)
+                table.add_row(*(Text(cell) for cell in row))
             self.out.print(table)
             return
         widths = [len(h) for h in headers]

@@ -6,6 +6,9 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.text import Text
+
+from conformance.reports._inert import terminal_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -30,16 +33,18 @@ class StepProgress:
     def start(self, name: str) -> None:
         """A step begins."""
         if self._progress is not None and self._task is not None:
-            self._progress.update(self._task, description=f"{name}…")
+            self._progress.update(self._task, description=f"{terminal_text(name)}…")
         else:
-            self._output.err.print(f"[{self._done + 1}/{self._total}] {name} …", markup=False)
+            line = f"[{self._done + 1}/{self._total}] {terminal_text(name)} …"
+            self._output.err.print(Text(line))
 
     def end(self, result: StepResult) -> None:
         """A step ended."""
         self._done += 1
         if self._progress is not None and self._task is not None:
             self._progress.update(self._task, advance=1)
-            self._progress.console.print(f"{result.status.value:<10} {result.name}", markup=False)
+            line = f"{result.status.value:<10} {terminal_text(result.name)}"
+            self._progress.console.print(Text(line))
 
 
 @contextmanager
@@ -48,6 +53,6 @@ def step_progress(output: Output, total: int) -> Iterator[StepProgress]:
     if not output.err.is_terminal:
         yield StepProgress(output, None, total)
         return
-    columns = (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
+    columns = (SpinnerColumn(), TextColumn("{task.description}", markup=False), TimeElapsedColumn())
     with Progress(*columns, console=output.err, transient=True) as progress:
         yield StepProgress(output, progress, total)

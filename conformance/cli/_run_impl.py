@@ -2,23 +2,33 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path  # noqa: TC003 - a dataclass field type
 from typing import TYPE_CHECKING
 
-from conformance.adapters import Adapter, InProcessAdapter, StdioAdapter
+from conformance.adapters import (
+    DEFAULT_MAX_MESSAGE_BYTES,
+    Adapter,
+    InProcessAdapter,
+    ProtocolViolation,
+    StdioAdapter,
+    supervise_signals,
+)
 from conformance.cli._errors import CliSetupError
 from conformance.cli._kit import kit_schemas_dir
 from conformance.cli._suite import run_conformance
-from conformance.reports import LEVELS, check_report_dir, write_reports
+from conformance.reports import LEVELS, Report, Status, check_report_dir, write_reports
 
 if TYPE_CHECKING:
     from conformance.cli._output import Output
 
-__all__ = ["RunOptions", "run_against_iut"]
+__all__ = ["RunOptions", "fold_violations", "run_against_iut"]
 
 
-def _adapter(command: str | None, module: str | None, timeout_s: float) -> Adapter:
+def _adapter(
+    command: str | None, module: str | None, timeout_s: float, max_message_bytes: int
+) -> Adapter:
     if (command is None) == (module is None):
         msg = 'name the IUT with exactly one of --iut "CMD" or --iut-module MOD:FACTORY'
         raise CliSetupError(msg)
@@ -31,7 +41,7 @@ def _adapter(command: str | None, module: str | None, timeout_s: float) -> Adapt
     if not command.strip():
         msg = "--iut: the IUT command is empty"
         raise CliSetupError(msg)
-    return StdioAdapter(command, timeout_s)
+    return StdioAdapter(command, timeout_s, max_message_bytes=max_message_bytes)
 
 
 @dataclass(frozen=True)
@@ -45,10 +55,56 @@ class RunOptions:
     examples: int | None
     report: Path | None
     timeout_s: float
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+
+
+def fold_violations(report: Report, violations: list[ProtocolViolation]) -> Report:
+    """Fail the scenario each late protocol violation is blamed on (ERROR, with the reason).
+
+    A violation names its request's fixture; the scenario is the fixture's ``scenario_id``, or
+    else the scenario whose id is the longest prefix of the fixture id. A violation no scenario
+    claims fails every scenario (the IUT's stream could not be trusted after it).
+    """
+    if not violations:
+        return report
+    ids = [s.scenario_id for r in report.requirements for s in r.scenarios]
+    blamed: dict[str, list[str]] = {}
+    for violation in violations:
+        owner = violation.scenario_id if violation.scenario_id in ids else None
+        if owner is None:
+            prefixes = [i for i in ids if violation.fixture_id.startswith(i)]
+            owner = max(prefixes, key=len) if prefixes else None
+        for scenario_id in [owner] if owner is not None else ids:
+            blamed.setdefault(scenario_id, []).append(
+                f"protocol error ({violation.request_id}, fixture {violation.fixture_id}): "
+                f"{violation.reason}"
+            )
+    requirements = tuple(
+        dataclasses.replace(
+            r,
+            scenarios=tuple(
+                dataclasses.replace(
+                    s,
+                    status=Status.ERROR,
+                    message=" | ".join(m for m in (*blamed[s.scenario_id], s.message) if m),
+                )
+                if s.scenario_id in blamed
+                else s
+                for s in r.scenarios
+            ),
+        )
+        for r in report.requirements
+    )
+    return dataclasses.replace(report, requirements=requirements)
 
 
 def run_against_iut(options: RunOptions, out: Output) -> bool:
     """Run the suite against the IUT of ``options``; print the table; write reports.
+
+    The IUT is always released before the table is printed: ``bye``, the end of its input, its
+    process group killed. How it ended never discards the results (a warning is printed and
+    kept in the reports); a message it sent after its answer fails the scenario it followed.
+    SIGINT, SIGTERM and SIGHUP end the IUT's process group before ``srdh`` stops.
 
     Returns True when the run passed (every MUST requirement passed).
 
@@ -63,18 +119,24 @@ def run_against_iut(options: RunOptions, out: Output) -> bool:
         raise CliSetupError(msg)
     if options.report is not None:
         check_report_dir(options.report)
-    adapter = _adapter(options.iut, options.iut_module, options.timeout_s)
-    try:
-        adapter.hello()
-        with out.status("running the conformance suite"):
-            result = run_conformance(
-                adapter,
-                scenario_ids=options.scenarios,
-                level=level.upper() if level else None,
-                examples=options.examples,
-            )
-    finally:
-        adapter.close()
+    adapter = _adapter(
+        options.iut, options.iut_module, options.timeout_s, options.max_message_bytes
+    )
+    with supervise_signals():
+        try:
+            adapter.hello()
+            with out.status("running the conformance suite"):
+                result = run_conformance(
+                    adapter,
+                    scenario_ids=options.scenarios,
+                    level=level.upper() if level else None,
+                    examples=options.examples,
+                )
+        finally:
+            adapter.close()
+    warnings = tuple(getattr(adapter, "warnings", ()))
+    result = fold_violations(result, list(getattr(adapter, "violations", ())))
+    result = dataclasses.replace(result, warnings=warnings)
     rows = [
         [r.requirement_id, r.level, s.scenario_id, s.status.value, s.message]
         for r in result.requirements
@@ -82,6 +144,8 @@ def run_against_iut(options: RunOptions, out: Output) -> bool:
     ]
     headers = ["requirement", "level", "scenario", "status", "message"]
     out.table(f"srdh run: {result.iut.name} {result.iut.version}", headers, rows)
+    for warning in warnings:
+        out.warning(warning)
     must = result.compliance()["MUST"]
     verdict = "PASSED" if result.passed else "FAILED"
     out.line(f"run {verdict}: MUST {must.passed}/{must.requirements} requirements passed")

@@ -10,6 +10,7 @@ from markupsafe import Markup
 
 from conformance.reports._diagrams import build_diagrams
 from conformance.reports._enums import SchemaEnumError
+from conformance.reports._inert import scrub
 from conformance.reports._svg import render_svg
 
 if TYPE_CHECKING:
@@ -52,4 +53,5 @@ def render_html(report: Report, schemas_dir: Path) -> str:
     except SchemaEnumError as exc:
         error = str(exc)
     template = env.get_template("report.html.j2")
-    return template.render(report=report, diagrams=figures, diagram_error=error)
+    # Jinja autoescapes every value; scrub keeps lone surrogates from breaking UTF-8.
+    return scrub(template.render(report=report, diagrams=figures, diagram_error=error))

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from conformance.reports._inert import scrub
 
 if TYPE_CHECKING:
     from conformance.reports._model import Report
@@ -19,7 +21,7 @@ def report_to_dict(report: Report) -> dict[str, object]:
     requirements{<requirement id>: {name, level, status, scenarios{<scenario id>: {name, status,
     seconds, message, examples}}}}, steps[{name, status, detail, seconds}],
     mutants[{name, kind, requirement_id, killed, killed_by}],
-    matrix[{requirement_id, scenario_id, scenario_name, cells}]}``.
+    matrix[{requirement_id, scenario_id, scenario_name, cells}], warnings[string]}``.
     """
     return {
         "title": report.title,
@@ -82,9 +84,24 @@ def report_to_dict(report: Report) -> dict[str, object]:
             }
             for m in report.matrix
         ],
+        "warnings": list(report.warnings),
     }
 
 
+def _scrubbed(value: Any) -> Any:  # noqa: ANN401 - any JSON value
+    """``value`` with every string's lone surrogates replaced (the text stays valid UTF-8)."""
+    if isinstance(value, str):
+        return scrub(value)
+    if isinstance(value, dict):
+        return {_scrubbed(k): _scrubbed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrubbed(v) for v in value]
+    return value
+
+
 def render_json(report: Report) -> str:
-    """The JSON report text (two-space indented, keys in report order, trailing newline)."""
-    return json.dumps(report_to_dict(report), indent=2) + "\n"
+    """The JSON report text (two-space indented, keys in report order, trailing newline).
+
+    Strings from outside stay data (JSON escaping); lone surrogates become U+FFFD.
+    """
+    return json.dumps(_scrubbed(report_to_dict(report)), indent=2) + "\n"

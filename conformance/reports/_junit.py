@@ -1,10 +1,15 @@
-"""JUnit XML report: one testsuite per requirement, one testcase per scenario (and per step)."""
+"""JUnit XML report: one testsuite per requirement, one testcase per scenario (and per step).
+
+Every name and message passes :func:`~conformance.reports._inert.xml_text` first, so the file
+is well-formed XML whatever an IUT wrote (escape sequences, NUL, lone surrogates).
+"""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
+from conformance.reports._inert import xml_text
 from conformance.reports._model import Status
 
 if TYPE_CHECKING:
@@ -15,6 +20,7 @@ __all__ = ["render_junit"]
 
 def _case(suite: ET.Element, classname: str, name: str, outcome: tuple[Status, str, float]) -> None:
     status, message, seconds = outcome
+    classname, name, message = xml_text(classname), xml_text(name), xml_text(message)
     case = ET.SubElement(suite, "testcase", classname=classname, name=name, time=f"{seconds:.3f}")
     if status in {Status.FAILED, Status.NOT_TESTED}:
         tag = ET.SubElement(case, "failure", type=status.value, message=message or status.value)
@@ -32,22 +38,22 @@ def render_junit(report: Report) -> str:
 
     A NOT_TESTED scenario is a ``<failure>`` (a MUST that cannot be tested is a failure).
     """
-    root = ET.Element("testsuites", name=report.title)
+    root = ET.Element("testsuites", name=xml_text(report.title))
     for req in report.requirements:
         failures = sum(s.status in {Status.FAILED, Status.NOT_TESTED} for s in req.scenarios)
         errors = sum(s.status is Status.ERROR for s in req.scenarios)
         suite = ET.SubElement(
             root,
             "testsuite",
-            name=req.requirement_id,
+            name=xml_text(req.requirement_id),
             tests=str(len(req.scenarios)),
             failures=str(failures),
             errors=str(errors),
             time=f"{sum(s.seconds for s in req.scenarios):.3f}",
         )
         props = ET.SubElement(suite, "properties")
-        ET.SubElement(props, "property", name="level", value=req.level)
-        ET.SubElement(props, "property", name="requirement", value=req.name)
+        ET.SubElement(props, "property", name="level", value=xml_text(req.level))
+        ET.SubElement(props, "property", name="requirement", value=xml_text(req.name))
         for sc in req.scenarios:
             _case(suite, req.requirement_id, sc.scenario_id, (sc.status, sc.message, sc.seconds))
     if report.steps:
@@ -63,5 +69,8 @@ def render_junit(report: Report) -> str:
         )
         for step in report.steps:
             _case(suite, "verify", step.name, (step.status, step.detail, step.seconds))
+    if report.warnings:
+        err = ET.SubElement(root, "system-err")
+        err.text = "\n".join(xml_text(w) for w in report.warnings)
     ET.indent(root)
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"

@@ -1,9 +1,15 @@
-"""Markdown summary, fit for ``$GITHUB_STEP_SUMMARY``."""
+"""Markdown summary, fit for ``$GITHUB_STEP_SUMMARY``.
+
+Every piece of text that is not the kit's own wording goes through
+:func:`~conformance.reports._inert.markdown_text` or ``markdown_code``: no raw HTML, no broken
+code span, no broken table, whatever an IUT names itself or writes in a message.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from conformance.reports._inert import markdown_code, markdown_text
 from conformance.reports._model import Status
 
 if TYPE_CHECKING:
@@ -20,18 +26,22 @@ _ICON = {
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return markdown_text(text)
+
+
+def _code(text: str) -> str:
+    return markdown_code(text, in_table=True)
 
 
 def render_markdown(report: Report) -> str:
     """A Markdown summary: verdict, versions, compliance per level, steps, requirements."""
     verdict = "PASSED" if report.passed else "FAILED"
     lines = [
-        f"## {report.title}: {verdict}",
+        f"## {markdown_text(report.title)}: {verdict}",
         "",
         (
-            f"Kit `{report.kit.name} {report.kit.version}` · "
-            f"IUT `{report.iut.name} {report.iut.version}`"
+            f"Kit {markdown_code(f'{report.kit.name} {report.kit.version}')} · "
+            f"IUT {markdown_code(f'{report.iut.name} {report.iut.version}')}"
         ),
         "",
         "| level | requirements | passed | failed | not tested | compliant |",
@@ -45,14 +55,17 @@ def render_markdown(report: Report) -> str:
     if report.steps:
         lines += ["", "| step | status | detail | seconds |", "|---|---|---|---|"]
         lines += [
-            f"| {s.name} | {_ICON[s.status]} {s.status.value} | {_cell(s.detail)} | "
+            f"| {_cell(s.name)} | {_ICON[s.status]} {s.status.value} | {_cell(s.detail)} | "
             f"{s.seconds:.2f} |"
             for s in report.steps
         ]
     if report.mutants:
         killed = sum(m.killed for m in report.mutants)
         lines += ["", f"Mutant self-test: {killed}/{len(report.mutants)} mutants killed."]
-        lines += [f"- survived: `{m.name}`" for m in report.mutants if not m.killed]
+        lines += [f"- survived: {markdown_code(m.name)}" for m in report.mutants if not m.killed]
+    if report.warnings:
+        lines += ["", "Warnings:"]
+        lines += [f"- {markdown_text(w)}" for w in report.warnings]
     if report.requirements:
         lines += [
             "",
@@ -60,7 +73,7 @@ def render_markdown(report: Report) -> str:
             "|---|---|---|---|---|",
         ]
         lines += [
-            f"| `{r.requirement_id}` | {r.level} | `{s.scenario_id}` | "
+            f"| {_code(r.requirement_id)} | {_cell(r.level)} | {_code(s.scenario_id)} | "
             f"{_ICON[s.status]} {s.status.value} | {_cell(s.message)} |"
             for r in report.requirements
             for s in r.scenarios

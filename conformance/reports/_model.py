@@ -161,6 +161,8 @@ class Report:
         matrix: traceability rows (may be empty).
         matrix_columns: column names of ``matrix`` rows, in display order.
         mutants: the mutant self-test's verdicts (``srdh verify``; empty otherwise).
+        warnings: things worth knowing that did not change a result (e.g. the IUT did not
+            exit after ``bye``), one line each.
     """
 
     title: str
@@ -171,6 +173,7 @@ class Report:
     matrix: tuple[MatrixRow, ...] = ()
     matrix_columns: tuple[str, ...] = field(default=())
     mutants: tuple[MutantRow, ...] = ()
+    warnings: tuple[str, ...] = ()
 
     def compliance(self) -> dict[str, LevelCompliance]:
         """Per level (MUST, SHOULD, MAY): how many requirements passed, failed, were not tested."""

@@ -10,8 +10,11 @@ Routes:
 ``GET /internal/v1/runs/{run_id}/trace`` — ``{"run_id", "finished", "events"}`` of a recent Run
     (the trace stays observable after the client went away); 404 if unknown.
 
-A chat body is ``{"session_id": id, "message": string}`` (``422 {"error": "INVALID_REQUEST",
-"pointer", "expected"}`` otherwise). The answer is ``text/event-stream`` of ``run_event``
+A chat body is ``{"session_id": id, "message": string}`` sent as ``application/json`` (``422
+{"error": "INVALID_REQUEST", "pointer", "expected"}`` otherwise; a body nested too deep is a
+422 too). Before a Run starts, :mod:`._guard` refuses a foreign ``Host`` (400) or ``Origin``
+(403), a missing internal token (401), another content type (415) and a body over the limit
+(413, never buffered past it). The answer is ``text/event-stream`` of ``run_event``
 (RunTraceEvent), ``result`` (PublishedResult) and ``end`` (``{state}``) events, as the contract
 sheet's ``client_frames``. A client disconnect cancels the Run with ``CLIENT_DISCONNECTED``.
 If the harness factory fails, a chat route answers a fixed ``503 {"error": "HARNESS_UNAVAILABLE"}``
@@ -27,9 +30,19 @@ from typing import TYPE_CHECKING, Final, Literal, TypeAlias
 
 from sse_starlette import EventSourceResponse
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from reference_harness.sse._guard import (
+    DEFAULT_ALLOWED_HOSTS,
+    DEFAULT_MAX_BODY_BYTES,
+    BodyRefused,
+    OriginGuard,
+    read_json_body,
+    token_refusal,
+)
 from reference_harness.sse._request import ChatRequestError, parse_chat_request
 from reference_harness.sse._runs import ActiveRun, ChatHarness, TraceLog
 
@@ -53,16 +66,30 @@ class _Routes:
     """The route handlers of one app, sharing its harness factory, trace log and Run tasks."""
 
     def __init__(
-        self, harness_factory: Callable[[], ChatHarness], public_entry: PublicEntry, log: TraceLog
+        self,
+        harness_factory: Callable[[], ChatHarness],
+        public_entry: PublicEntry,
+        log: TraceLog,
+        *,
+        max_body_bytes: int,
+        internal_token: str | None,
     ) -> None:
         self._factory = harness_factory
         self._public_entry = public_entry
         self._log = log
+        self._max_body_bytes = max_body_bytes
+        self._internal_token = internal_token
         self.tasks: set[asyncio.Task[None]] = set()
+
+    async def internal_chat(self, request: Request) -> Response:
+        refusal = token_refusal(request, self._internal_token)
+        return refusal if refusal is not None else await self.chat(request)
 
     async def chat(self, request: Request) -> Response:
         try:
-            body = parse_chat_request(await request.body())
+            body = parse_chat_request(await read_json_body(request, self._max_body_bytes))
+        except BodyRefused as refused:
+            return refused.response
         except ChatRequestError as problem:
             return JSONResponse(problem.as_json(), status_code=422)
         try:
@@ -83,6 +110,9 @@ class _Routes:
         return await self.chat(request)
 
     async def trace(self, request: Request) -> Response:
+        refusal = token_refusal(request, self._internal_token)
+        if refusal is not None:
+            return refusal
         found = self._log.get(request.path_params["run_id"])
         if found is None:
             return JSONResponse({"error": "UNKNOWN_RUN"}, status_code=404)
@@ -95,11 +125,15 @@ class _Routes:
             await asyncio.wait(set(self.tasks), timeout=_SHUTDOWN_WAIT_S)
 
 
-def create_app(
+def create_app(  # noqa: PLR0913 - one keyword per documented setting
     *,
     harness_factory: Callable[[], ChatHarness],
     public_entry: PublicEntry,
     trace_log: TraceLog | None = None,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    allowed_hosts: tuple[str, ...] = DEFAULT_ALLOWED_HOSTS,
+    allowed_origins: tuple[str, ...] = (),
+    internal_token: str | None = None,
 ) -> Starlette:
     """Build the chat app.
 
@@ -107,6 +141,14 @@ def create_app(
         harness_factory: builds the Harness serving one chat request (called per request).
         public_entry: what the phase gate allows on ``POST /v1/chat`` (``LEGACY`` until 6B).
         trace_log: where Run traces are kept (a new :class:`TraceLog` by default).
+        max_body_bytes: the largest chat body accepted, in bytes (413 beyond).
+        allowed_hosts: host names accepted in the ``Host`` header (loopback names by default;
+            ``"*"`` accepts any, which DNS rebinding can then reach).
+        allowed_origins: cross-site origins (``scheme://host[:port]``) allowed to POST, besides
+            the server's own.
+        internal_token: when set, the internal routes (``/internal/...``) require
+            ``Authorization: Bearer <internal_token>``; ``None`` leaves them open (an embedding
+            that authenticates by other means, or a test). ``srdh serve`` always sets one.
 
     Raises:
         ValueError: ``public_entry`` is not ``LEGACY`` or ``SINGLE_REACT``.
@@ -115,13 +157,23 @@ def create_app(
         message = f"public_entry: expected LEGACY or SINGLE_REACT, got {public_entry!r}"
         raise ValueError(message)
     routes = _Routes(
-        harness_factory, public_entry, trace_log if trace_log is not None else TraceLog()
+        harness_factory,
+        public_entry,
+        trace_log if trace_log is not None else TraceLog(),
+        max_body_bytes=max_body_bytes,
+        internal_token=internal_token,
     )
     return Starlette(
         routes=[
             Route(PUBLIC_CHAT_PATH, routes.public_chat, methods=["POST"]),
-            Route(INTERNAL_CHAT_PATH, routes.chat, methods=["POST"]),
+            Route(INTERNAL_CHAT_PATH, routes.internal_chat, methods=["POST"]),
             Route("/internal/v1/runs/{run_id}/trace", routes.trace, methods=["GET"]),
+        ],
+        middleware=[
+            Middleware(
+                TrustedHostMiddleware, allowed_hosts=list(allowed_hosts), www_redirect=False
+            ),
+            Middleware(OriginGuard, allowed_origins=allowed_origins),
         ],
         lifespan=routes.lifespan,
     )

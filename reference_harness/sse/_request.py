@@ -47,12 +47,12 @@ def parse_chat_request(raw: bytes) -> ChatRequest:
     """Parse and validate a request body.
 
     Raises:
-        ChatRequestError: not JSON, not an object, an unknown/missing field or a bad value; the
-            first problem only, with its JSON pointer.
+        ChatRequestError: not JSON (not UTF-8, malformed, or nested too deep), not an object, an
+            unknown/missing field or a bad value; the first problem only, with its JSON pointer.
     """
     try:
         document = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep to parse
         problem = ChatRequestError("", _OBJECT)
         raise problem from None
     try:

@@ -15,6 +15,7 @@ import uvicorn
 
 from reference_harness.sse._app import PublicEntry, create_app
 from reference_harness.sse._factory import UnconfiguredTools, openai_harness_factory
+from reference_harness.sse._guard import DEFAULT_ALLOWED_HOSTS
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -35,13 +36,16 @@ def serve_app(app: Starlette, host: str, port: int) -> None:
     uvicorn.run(app, host=host, port=port, log_level="warning", lifespan="on")
 
 
-def serve(
+def serve(  # noqa: PLR0913 - one keyword per documented setting
     host: str,
     port: int,
     repo: Path,
     *,
     public_entry: PublicEntry | None = None,
     harness_factory: Callable[[], ChatHarness] | None = None,
+    internal_token: str | None = None,
+    allowed_hosts: tuple[str, ...] = DEFAULT_ALLOWED_HOSTS,
+    allowed_origins: tuple[str, ...] = (),
 ) -> None:
     """Serve the chat entry (``srdh serve``) until interrupted; blocking.
 
@@ -55,6 +59,10 @@ def serve(
         harness_factory: builds the Harness of each request. ``None``: Harnesses on the
             OpenAI-compatible ports (``SRDH_OPENAI_*``), the store under ``repo/.srdh/``, and
             :class:`UnconfiguredTools` (this kit ships no real metrics/logs backends).
+        internal_token: the bearer token the internal routes require (``srdh serve`` passes
+            one; ``None`` leaves them open).
+        allowed_hosts: host names accepted in the ``Host`` header (loopback names by default).
+        allowed_origins: cross-site origins allowed to POST, besides the server's own.
 
     Raises:
         ConfigError: ``harness_factory`` is ``None`` and ``SRDH_OPENAI_*`` are not set.
@@ -72,7 +80,14 @@ def serve(
         harness_factory = openai_harness_factory(
             store_dir / "runs.sqlite3", tools=UnconfiguredTools()
         )
-    serve_app(create_app(harness_factory=harness_factory, public_entry=public_entry), host, port)
+    app = create_app(
+        harness_factory=harness_factory,
+        public_entry=public_entry,
+        internal_token=internal_token,
+        allowed_hosts=allowed_hosts,
+        allowed_origins=allowed_origins,
+    )
+    serve_app(app, host, port)
 
 
 class LoopbackServer:

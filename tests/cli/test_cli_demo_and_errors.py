@@ -99,7 +99,7 @@ def test_serve_passes_the_gate_s_public_entry_to_the_server(
     """Stage 6B not committed: the server is started with public entry LEGACY, host and port."""
     calls: list[tuple[object, ...]] = []
 
-    def fake_serve(host: str, port: int, repo: Path, *, public_entry: str) -> None:
+    def fake_serve(host: str, port: int, repo: Path, *, public_entry: str, **_: object) -> None:
         calls.append((host, port, repo, public_entry))
 
     monkeypatch.setattr(reference_harness.sse, "serve", fake_serve)

@@ -116,7 +116,7 @@ def test_stdio_hang_is_bounded_by_the_timeout():
     adapter = _lying("hang", SHORT_TIMEOUT_S)
     with pytest.raises(AdapterError) as caught:
         adapter.run(_fixture())
-    assert "sent nothing within the timeout" in str(caught.value)
+    assert "sent no complete message within the timeout" in str(caught.value)
     assert "per-message timeout 1 s" in str(caught.value)
 
 
@@ -141,11 +141,12 @@ def test_stdio_wrong_protocol_version():
 
 
 def test_stdio_bad_exit_after_bye():
-    """An IUT that does not exit 0 after bye is reported."""
+    """An IUT that does not exit 0 after bye is a warning; closing never raises."""
     adapter = _lying("bad-exit")
     adapter.hello()
-    with pytest.raises(AdapterError, match="exited with code 3 after bye"):
-        adapter.close()
+    adapter.close()
+    assert adapter.warnings == ["IUT exited with code 3 after bye, expected 0"]
+    assert adapter.violations == []
 
 
 def test_stdio_restarts_after_a_failure():

@@ -100,7 +100,7 @@ def test_missing_capability_is_a_reported_skip(adapter_for):
     ("mode", "timeout_s", "reason"),
     [
         ("crash", 60.0, "IUT exited (exit code 1)"),
-        ("hang", 1.0, "sent nothing within the timeout"),
+        ("hang", 1.0, "sent no complete message within the timeout"),
     ],
 )
 def test_broken_stdio_iut_fails_scenarios_without_stopping_the_suite(mode, timeout_s, reason):
