@@ -38,6 +38,10 @@ def gate(
     root = find_repo_root(repo)
     decision = evaluate_gate(read_repo_state(root), stage.upper())  # "6b" means stage 6B
     verdict = "allowed" if decision.allowed else "refused"
+    from conformance.cli._kit import kit_line  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+    from conformance.gate import default_plan_path  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
+    out.line(f"{kit_line()}; phase plan {default_plan_path()}")
     out.line(f"repository: {root}")
     out.line(f"stage {decision.stage}: {verdict}")
     if decision.reasons:

@@ -99,8 +99,15 @@ def _archive_dirs(repo: Path) -> dict[str, list[str]]:
     return found
 
 
+def _is_openspec(folder: Path) -> bool:
+    """An OpenSpec folder has ``specs/`` or ``changes/`` (a package named openspec has not)."""
+    return (folder / "specs").is_dir() or (folder / CHANGES_DIR.rsplit("/", 1)[-1]).is_dir()
+
+
 def find_repo_root(start: Path) -> Path:
-    """Return the nearest folder from ``start`` upwards that holds ``openspec/``.
+    """Return the nearest folder from ``start`` upwards that holds an OpenSpec ``openspec/``.
+
+    An ``openspec/`` folder counts when it has ``specs/`` or ``changes/``.
 
     The search stops at the root of the git work tree ``start`` is in, so a parent repository's
     ``openspec/`` is never picked up by accident.
@@ -116,7 +123,7 @@ def find_repo_root(start: Path) -> Path:
     top = work_tree_root(start)
     here = start.resolve()
     for folder in (here, *here.parents):
-        if (folder / "openspec").is_dir():
+        if _is_openspec(folder / "openspec"):
             return folder
         if folder == top:
             break

@@ -42,14 +42,22 @@ def test_root_is_found_from_a_subfolder(git_repo) -> None:
 def test_root_search_stops_at_the_nearest_openspec(git_repo) -> None:
     """A nested project with its own openspec/ is found before the outer one."""
     inner = git_repo.root / "nested"
-    (inner / "openspec").mkdir(parents=True)
+    (inner / "openspec" / "specs").mkdir(parents=True)
     (inner / "deeper").mkdir()
     assert find_repo_root(inner / "deeper") == inner.resolve()
 
 
+def test_a_python_package_named_openspec_is_not_an_openspec_folder(git_repo) -> None:
+    """A folder ``openspec/`` without specs/ or changes/ (e.g. a parser package) is passed over."""
+    package = git_repo.root / "tools" / "openspec"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    assert find_repo_root(package.parent) == git_repo.root.resolve()
+
+
 def test_root_search_never_leaves_the_git_work_tree(tmp_path, make_git_repo) -> None:
     """An openspec/ above the git work tree's root is not taken: one clear setup error instead."""
-    (tmp_path / "openspec").mkdir()
+    (tmp_path / "openspec" / "specs").mkdir(parents=True)
     repo = make_git_repo(tmp_path / "project", initial_commit=True)
     shutil.rmtree(repo.root / "openspec")
     (repo.root / "src").mkdir()
