@@ -5,7 +5,8 @@ from the package index pip is configured with, so the machine's local index suff
 the ``run:`` scripts of docs/ci/github-actions-implementer.yml in order, the way GitHub Actions
 would: the kit is installed into its own venv under ``RUNNER_TEMP`` and ``srdh run --iut`` runs
 from a temporary folder that is not this repository, against the reference harness's stdio entry
-of that venv. About 20 s on an idle machine (mostly ``pip install`` of the dependencies).
+of that venv; then `srdh demo` and `srdh gate` run from that venv. About 30 s on an idle machine
+(mostly ``pip install`` of the dependencies).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -65,16 +67,10 @@ def wheel(tmp_path_factory, ci) -> Path:
     return built
 
 
-def test_wheel_installs_in_a_fresh_venv_and_runs_the_suite_from_any_folder(
-    wheel: Path, ci, tmp_path: Path
-) -> None:
-    """The implementer template's scripts, run in order, install the wheel and pass the suite.
-
-    The kit imports from the new venv (not from this checkout), ``srdh --version`` names the
-    version of pyproject.toml, the four reports are written into the implementer's folder, and
-    the Markdown summary lands in ``$GITHUB_STEP_SUMMARY``.
-    """
-    version = tomllib.loads((ci.root / "pyproject.toml").read_text("utf-8"))["project"]["version"]
+@pytest.fixture(scope="module")
+def played(wheel: Path, ci, tmp_path_factory) -> SimpleNamespace:
+    """The implementer template's ``run:`` scripts, played in order as Actions would run them."""
+    tmp_path = tmp_path_factory.mktemp("actions")
     workflow = ci.load_workflow(ci.ci_dir / "github-actions-implementer.yml")
     runner_temp = tmp_path / "runner-temp"
     runner_temp.mkdir()
@@ -105,18 +101,40 @@ def test_wheel_installs_in_a_fresh_venv_and_runs_the_suite_from_any_folder(
         added = [line for line in github_path.read_text().splitlines() if line]
         env["PATH"] = os.pathsep.join([*reversed(added), _clean_env(tmp_path)["PATH"]])
         outputs[where] = _sh(script, cwd=workspace, env=env, timeout=600)
+    version = tomllib.loads((ci.root / "pyproject.toml").read_text("utf-8"))["project"]["version"]
+    return SimpleNamespace(
+        env=env,
+        outputs=outputs,
+        runner_temp=runner_temp,
+        workspace=workspace,
+        summary=summary,
+        version=version,
+        tmp_path=tmp_path,
+    )
 
-    assert f"srdh {version}" in outputs["conformance/Which kit"]
-    assert "run PASSED" in outputs["conformance/Conformance suite against the IUT"]
+
+def test_wheel_installs_in_a_fresh_venv_and_runs_the_suite_from_any_folder(played) -> None:
+    """The implementer template's scripts, run in order, install the wheel and pass the suite.
+
+    The kit imports from the new venv (not from this checkout), ``srdh --version`` names the
+    version of pyproject.toml, ``srdh run`` names the kit it runs from, the four reports are
+    written into the implementer's folder, and the Markdown summary lands in
+    ``$GITHUB_STEP_SUMMARY``.
+    """
+    version, venv = played.version, played.runner_temp / "srdh"
+    assert f"srdh {version}" in played.outputs["conformance/Which kit"]
+    suite_output = played.outputs["conformance/Conformance suite against the IUT"]
+    assert "run PASSED" in suite_output
+    assert suite_output.splitlines()[0].startswith(f"kit: srdh-conformance-kit {version} ({venv}")
     where = _sh(
         "python -c 'import conformance as a, contracts as b; print(a.__file__, b.__file__)'",
-        cwd=workspace,
-        env=env,
+        cwd=played.workspace,
+        env=played.env,
         timeout=60,
     )
     for module_file in where.split():
-        assert Path(module_file).is_relative_to(runner_temp / "srdh"), where
-    reports = workspace / env["SRDH_REPORTS"]
+        assert Path(module_file).is_relative_to(venv), where
+    reports = played.workspace / played.env["SRDH_REPORTS"]
     assert sorted(p.name for p in reports.iterdir()) == [
         "junit.xml",
         "report.html",
@@ -126,4 +144,30 @@ def test_wheel_installs_in_a_fresh_venv_and_runs_the_suite_from_any_folder(
     report = json.loads((reports / "report.json").read_text("utf-8"))
     assert report["passed"] is True
     assert report["kit"] == {"name": "srdh-conformance-kit", "version": version}
-    assert summary.read_text("utf-8") == (reports / "summary.md").read_text("utf-8")
+    assert played.summary.read_text("utf-8") == (reports / "summary.md").read_text("utf-8")
+
+
+def test_installed_kit_demos_a_scenario_and_gates_a_repository_from_a_subfolder(played) -> None:
+    """From the wheel alone: `srdh demo` replays a packaged scenario, and `srdh gate` judges a
+    git repository from one of its subfolders with the packaged phase plan."""
+    env = dict(played.env)
+    repo = played.tmp_path / "spec-repo"
+    archive = repo / "openspec" / "changes" / "archive" / "2026-07-21-single-react-design-freeze"
+    archive.mkdir(parents=True)
+    (archive / "proposal.md").write_text("# stage 0\n", encoding="utf-8")
+    (repo / "docs").mkdir()
+    env.update(
+        GIT_AUTHOR_NAME="t",
+        GIT_AUTHOR_EMAIL="t@example.invalid",
+        GIT_COMMITTER_NAME="t",
+        GIT_COMMITTER_EMAIL="t@example.invalid",
+        GIT_CONFIG_GLOBAL="/dev/null",
+    )
+    _sh("git init -q && git add -A && git commit -q -m stage-0", cwd=repo, env=env, timeout=60)
+
+    demo = _sh("srdh demo duplicate-tool-call-id-is-proposed", cwd=repo, env=env, timeout=120)
+    assert demo.startswith("scenario duplicate-tool-call-id-is-proposed: passed")
+    gate = _sh("srdh gate 1", cwd=repo / "docs", env=env, timeout=60)
+    assert f"repository: {repo.resolve()}" in gate
+    assert "stage 1: allowed" in gate
+    assert str(played.runner_temp / "srdh") in gate.splitlines()[0]
