@@ -69,5 +69,11 @@ def run(  # noqa: PLR0913 - one parameter per documented option
         timeout_s=timeout,
         max_message_bytes=max_message_bytes,
     )
-    if not run_against_iut(options, Output()):
+    from conformance.cli._kit import kit_line  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
+    out = Output()
+    out.line(
+        kit_line()
+    )  # which kit judges: its features, checks and fixtures are the spec's mirror
+    if not run_against_iut(options, out):
         raise typer.Exit(EXIT_FAILED)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from conformance.cli._errors import EXIT_FAILED
+from conformance.cli._errors import EXIT_FAILED, CliSetupError
 from conformance.cli._output import Output
 from conformance.cli._progress import step_progress
 from conformance.cli._repo import require_openspec
@@ -27,16 +27,29 @@ def verify(
     Steps: spec lint, schemas + examples, freeze lock, codegen drift, traceability, conformance
     suite (reference harness, in process), mutant self-test, gate status. Schemas, examples,
     freeze lock and codegen are the kit's own contract set; lint, traceability and gate read
-    REPO/openspec. Exit 0 only if every step passed, 1 otherwise, 2 on setup errors.
+    REPO/openspec. First it prints which kit and which spec it judges; a REPO whose own
+    schemas/ or features/ differ from the kit's is refused (exit 2) rather than mixed.
+    Exit 0 only if every step passed, 1 otherwise, 2 on setup errors.
     """
     from conformance.cli._kit import kit_schemas_dir  # noqa: PLC0415 - lazy: `srdh --help` stays fast
     from conformance.cli._verify_report import verify_report  # noqa: PLC0415 - lazy: `srdh --help` stays fast
-    from conformance.verify import STEP_NAMES, run_verify  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+    from conformance.verify import (  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+        STEP_NAMES,
+        MixedSourcesError,
+        plan_sources,
+        run_verify,
+    )
 
     out = Output()
     require_openspec(repo)
+    try:
+        plan = plan_sources(repo)
+    except MixedSourcesError as exc:
+        raise CliSetupError(str(exc)) from None
     if report is not None:
         check_report_dir(report)
+    for line in plan.lines:
+        out.line(line)
     schemas = kit_schemas_dir()
     with step_progress(out, len(STEP_NAMES)) as progress:
         result = run_verify(repo, schemas, progress=progress)

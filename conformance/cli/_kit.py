@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 from contracts import schema_dir
 
-if TYPE_CHECKING:
-    from pathlib import Path
-
-__all__ = ["KIT_NAME", "kit_schemas_dir", "kit_version"]
+__all__ = ["KIT_NAME", "kit_line", "kit_schemas_dir", "kit_version"]
 
 KIT_NAME = "srdh-conformance-kit"
 """The distribution name."""
@@ -27,3 +24,13 @@ def kit_version() -> str:
         return version(KIT_NAME)
     except PackageNotFoundError:
         return "0+unknown"
+
+
+def kit_line() -> str:
+    """One line naming the running kit: ``kit: srdh-conformance-kit <version> (<package dir>)``.
+
+    Commands print it so that a report or log says which kit judged (an installed wheel, or
+    which checkout of an editable install).
+    """
+    package = Path(__file__).resolve().parents[1]
+    return f"kit: {KIT_NAME} {kit_version()} ({package})"

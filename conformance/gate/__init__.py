@@ -2,6 +2,7 @@
 
 Public surface:
 
+- :func:`find_repo_root` — the folder holding ``openspec/``, found from any subfolder of it.
 - :func:`read_repo_state` — where each of the eleven changes stands in a git repository
   (active, archived, committed), as a :class:`RepoState` of :class:`ChangeState`.
 - :func:`evaluate_gate` — a :class:`GateDecision` (``allowed``, ``reasons`` of
@@ -27,7 +28,14 @@ from conformance.gate._plan import (
     load_phase_plan,
     planned_changes,
 )
-from conformance.gate._repo import ARCHIVE_DIR, CHANGES_DIR, ChangeState, RepoState, read_repo_state
+from conformance.gate._repo import (
+    ARCHIVE_DIR,
+    CHANGES_DIR,
+    ChangeState,
+    RepoState,
+    find_repo_root,
+    read_repo_state,
+)
 
 __all__ = [
     "ARCHIVE_DIR",
@@ -43,6 +51,7 @@ __all__ = [
     "RepoState",
     "default_plan_path",
     "evaluate_gate",
+    "find_repo_root",
     "load_phase_plan",
     "planned_changes",
     "public_entry_of",

@@ -10,14 +10,11 @@ from __future__ import annotations
 import shutil
 import subprocess
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 from conformance.gate._errors import GateSetupError
 
-if TYPE_CHECKING:
-    from pathlib import Path
-
-__all__ = ["GitFacts", "read_git_facts"]
+__all__ = ["GitFacts", "check_work_tree", "read_git_facts", "work_tree_root"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +61,16 @@ def check_work_tree(repo: Path) -> None:
     if completed.returncode != 0 or completed.stdout.strip() != "true":
         msg = f"{repo}: not a git repository (the phase gate reads committed state from git)"
         raise GateSetupError(msg)
+
+
+def work_tree_root(repo: Path) -> Path:
+    """Return the resolved root folder of the git work tree ``repo`` is in.
+
+    Raises:
+        GateSetupError: ``repo`` is not inside a git work tree, or git is missing.
+    """
+    check_work_tree(repo)
+    return Path(_git(repo, "rev-parse", "--show-toplevel").strip()).resolve()
 
 
 def read_git_facts(repo: Path, folder: str) -> GitFacts:

@@ -3,6 +3,9 @@
 For each change of the phase plan: ACTIVE if ``openspec/changes/<change_id>/`` exists, ARCHIVED if
 ``openspec/changes/archive/<YYYY-MM-DD>-<change_id>/`` exists, COMMITTED if it is archived and
 every file under its archive folder(s) is tracked by git and clean.
+
+:func:`find_repo_root` finds the folder that holds ``openspec/`` from any subfolder of it (up to the
+git work tree's root), so that ``srdh gate`` works wherever in the repository CI or a user runs it.
 """
 
 from __future__ import annotations
@@ -14,13 +17,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from conformance.gate._errors import GateSetupError
-from conformance.gate._git import check_work_tree, read_git_facts
+from conformance.gate._git import check_work_tree, read_git_facts, work_tree_root
 from conformance.gate._plan import PlannedChange, load_phase_plan, planned_changes
 
 if TYPE_CHECKING:
     from contracts import PhasePlan
 
-__all__ = ["ARCHIVE_DIR", "CHANGES_DIR", "ChangeState", "RepoState", "read_repo_state"]
+__all__ = [
+    "ARCHIVE_DIR",
+    "CHANGES_DIR",
+    "ChangeState",
+    "RepoState",
+    "find_repo_root",
+    "read_repo_state",
+]
 
 CHANGES_DIR = "openspec/changes"
 """Active changes live in ``<CHANGES_DIR>/<change_id>/``."""
@@ -44,6 +54,12 @@ class ChangeState:
     """How many files under its archive folders git tracks."""
     not_clean: tuple[str, ...]
     """Files under its archive folders that are untracked, ignored, staged or modified."""
+
+    @property
+    def archive_dates(self) -> tuple[dt.date, ...]:
+        """The dates in the archive folders' names (``YYYY-MM-DD-<change_id>``), in folder order."""
+        names = (folder.rsplit("/", 1)[-1] for folder in self.archive_dirs)
+        return tuple(dt.date.fromisoformat(name[:10]) for name in names)
 
     @property
     def archived(self) -> bool:
@@ -81,6 +97,41 @@ def _archive_dirs(repo: Path) -> dict[str, list[str]]:
             continue
         found.setdefault(match["change_id"], []).append(f"{ARCHIVE_DIR}/{entry.name}")
     return found
+
+
+def _is_openspec(folder: Path) -> bool:
+    """An OpenSpec folder has ``specs/`` or ``changes/`` (a package named openspec has not)."""
+    return (folder / "specs").is_dir() or (folder / CHANGES_DIR.rsplit("/", 1)[-1]).is_dir()
+
+
+def find_repo_root(start: Path) -> Path:
+    """Return the nearest folder from ``start`` upwards that holds an OpenSpec ``openspec/``.
+
+    An ``openspec/`` folder counts when it has ``specs/`` or ``changes/``.
+
+    The search stops at the root of the git work tree ``start`` is in, so a parent repository's
+    ``openspec/`` is never picked up by accident.
+
+    Raises:
+        GateSetupError: ``start`` is not a directory, not in a git work tree, or neither it nor a
+            parent up to the work tree's root holds ``openspec/``.
+    """
+    start = Path(start)
+    if not start.is_dir():
+        msg = f"{start}: not a directory"
+        raise GateSetupError(msg)
+    top = work_tree_root(start)
+    here = start.resolve()
+    for folder in (here, *here.parents):
+        if _is_openspec(folder / "openspec"):
+            return folder
+        if folder == top:
+            break
+    msg = (
+        f"{start}: no openspec/ folder here or in a parent folder up to the git root {top} "
+        "(expected openspec/changes/ and its archive/)"
+    )
+    raise GateSetupError(msg)
 
 
 def read_repo_state(repo: Path, plan: PhasePlan | None = None) -> RepoState:

@@ -3,7 +3,9 @@
 Steps, in order (:data:`STEP_NAMES`): spec lint, schemas + examples, freeze lock, codegen drift,
 traceability, conformance suite (reference harness, in process), mutant self-test, gate status.
 Kit-internal data (schemas, examples, freeze lock, codegen) is the kit's own contract set; the
-spec side (lint, traceability, gate) is the repository's ``openspec/``.
+spec side (lint, traceability, gate) is the repository's ``openspec/``. :func:`plan_sources`
+refuses a repository whose own ``schemas/`` or ``features/`` differ from the kit's
+(:class:`MixedSourcesError`) rather than mixing the two.
 """
 
 from conformance.verify._kit_steps import REFERENCE_IUT
@@ -15,6 +17,14 @@ from conformance.verify._runner import (
     VerifyResult,
     run_verify,
 )
+from conformance.verify._sources import (
+    KitSources,
+    MixedSourcesError,
+    SourcePlan,
+    features_for,
+    kit_sources,
+    plan_sources,
+)
 from conformance.verify._suite_results import (
     SuiteResultLike,
     describe_error,
@@ -25,12 +35,18 @@ __all__ = [
     "DEFAULT_STEPS",
     "REFERENCE_IUT",
     "STEP_NAMES",
+    "KitSources",
+    "MixedSourcesError",
     "Outcome",
+    "SourcePlan",
     "SuiteResultLike",
     "VerifyContext",
     "VerifyProgress",
     "VerifyResult",
     "describe_error",
+    "features_for",
+    "kit_sources",
+    "plan_sources",
     "requirements_from_suite",
     "run_verify",
 ]

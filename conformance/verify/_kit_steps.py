@@ -15,6 +15,7 @@ from conformance.selftest import SelftestResult, run_selftest
 from conformance.suite import CatalogueError, SuiteSetupError, run_suite
 from conformance.traceability import build_matrix
 from conformance.verify._outcome import Outcome, failed, passed
+from conformance.verify._sources import features_for
 from conformance.verify._suite_results import describe_error, requirements_from_suite
 
 if TYPE_CHECKING:
@@ -35,11 +36,13 @@ REFERENCE_IUT = "reference_harness.iut:create"
 def traceability(ctx: VerifyContext) -> Outcome:
     """Build the traceability matrix of ``<repo>/openspec`` and ``<repo>/features``.
 
+    The mirror is ``<repo>/features``, or the kit's own features when the repository has none
+    (``srdh verify`` has checked that a repository's copy is the kit's; see ``_sources``).
     PASSED when the matrix is complete (every spec Scenario mirrored, its steps bound, a property
     test registered). The payload is the :class:`~conformance.traceability.Matrix`.
     """
     try:
-        matrix = build_matrix(ctx.repo)
+        matrix = build_matrix(ctx.repo, features=str(features_for(ctx.repo)))
     except ParseError as exc:
         return failed(str(exc))
     except ImportError as exc:  # a part the matrix reads (e.g. the property registry) is missing
