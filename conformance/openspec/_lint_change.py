@@ -8,7 +8,6 @@ Codes start with ``OPENSPEC_``.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -22,6 +21,7 @@ from conformance.openspec._blocks import (
     read_requirement,
     requirement_blocks,
 )
+from conformance.openspec._js import js_regex, js_trim
 from conformance.openspec._model import LintIssue, Location, Rename, Severity
 from conformance.openspec._parser import renames, requirements_range, top_sections
 from conformance.openspec._source import Source
@@ -30,15 +30,14 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 _DELTA_TITLES = ("ADDED", "MODIFIED", "REMOVED", "RENAMED")
-_TASK_LINE = re.compile(
-    r"^\s*(?:[-*+]|\d{1,9}[.)])\s*\[(?:\s*([^\]\s]?)\s*\](?![(\[])|\s+\])\s*(.*)"
-)
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+\S")
-_GROUP_HEADING = re.compile(r"^ {0,3}##(?!#)(?:[ \t]+|[ \t]*$)")
-_NUMBERED_GROUP = re.compile(r"^ {0,3}##[ \t]+(\d+)\.(?:[ \t]|$)")
-_REMOVED_BULLET = re.compile(r"^\s*[-*+]\s*`?###\s*Requirement:\s*(.+?)`?\s*$", re.IGNORECASE)
+_TASK_LINE = js_regex(r"^\s*(?:[-*+]|\d{1,9}[.)])\s*\[(?:\s*([^\]\s]?)\s*\](?![(\[])|\s+\])\s*(.*)")
+_LIST_ITEM = js_regex(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+\S")
+_GROUP_HEADING = js_regex(r"^ {0,3}##(?!#)(?:[ \t]+|[ \t]*$)")
+_NUMBERED_GROUP = js_regex(r"^ {0,3}##[ \t]+(\d+)\.(?:[ \t]|$)")
+_REMOVED_BULLET = js_regex(r"^\s*[-*+]\s*`?###\s*Requirement:\s*(.+?)`?\s*$")
 _CODE_INDENT = 4
-_TASK_ID = re.compile(r"^(\d+(?:\.\d+)+(?:[A-Za-z]+)?)(?=\s|$)")
+_TASK_ID = js_regex(r"^(\d+(?:\.\d+)+(?:[A-Za-z]+)?)(?=\s|$)")
+_WHITESPACE_RUN = js_regex(r"\s+")
 
 
 def discover_delta_specs(specs_dir: Path) -> list[Path]:
@@ -68,7 +67,7 @@ def _has_delta_section(src: Source) -> bool:
 
 
 def _fold(name: str) -> str:
-    return " ".join(name.lower().split())
+    return _WHITESPACE_RUN.sub(" ", normalize_name(name).lower())
 
 
 @dataclass
@@ -284,7 +283,7 @@ class _Checker:
                 m = _NUMBERED_GROUP.match(ln)
                 group = m.group(1) if m else None
             task = _TASK_LINE.match(ln)
-            tid = _TASK_ID.match(task.group(2).strip()) if task else None
+            tid = _TASK_ID.match(js_trim(task.group(2))) if task else None
             if group is None or tid is None:
                 continue
             task_id = tid.group(1)
