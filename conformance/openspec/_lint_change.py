@@ -79,6 +79,7 @@ class _Scan:
     pairs: list[Rename] = field(default_factory=list)
     froms: set[str] = field(default_factory=set)
     tos: set[str] = field(default_factory=set)
+    modified: list[tuple[str, list[str], Location]] = field(default_factory=list)
 
 
 class _Checker:
@@ -144,6 +145,7 @@ class _Checker:
         for head, end in sections.get("RENAMED", []):
             self._renamed(src, head + 1, end, scan)
         self.total += scan.entries
+        self._scenario_loss(src, scan)
         self._conflicts(src, scan)
         self._orphans(src, sections)
         if scan.entries == 0:
@@ -174,7 +176,7 @@ class _Checker:
             msg = f"{label} must include at least one scenario with a body"
             self.add("ERROR", "OPENSPEC_NO_SCENARIO", msg, where)
         if op == "MODIFIED":
-            self._scenario_loss(src, block.name, [s.name for s in req.scenarios], where)
+            scan.modified.append((block.name, [s.name for s in req.scenarios], where))
 
     def _removed(self, src: Source, start: int, end: int, scan: _Scan) -> None:
         for i in range(start, end):
@@ -239,19 +241,34 @@ class _Checker:
                     src.location(i + 1),
                 )
 
-    def _scenario_loss(self, src: Source, name: str, incoming: list[str], where: Location) -> None:
-        if self.specs_root is None:
+    def _scenario_loss(self, src: Source, scan: _Scan) -> None:
+        """MODIFIED blocks must keep every scenario of the current main-spec block (CLI rule).
+
+        As ``Validator.findScenarioLossIssues``: the current block of a name is the last one of
+        that name in the main spec; a MODIFIED naming a RENAMED target is compared with the
+        renamed block (renames chain); a MODIFIED naming a name the delta renames away is skipped.
+        """
+        if self.specs_root is None or not scan.modified:
             return
         main = self.specs_root / src.path.parent.relative_to(self.change_dir / "specs") / "spec.md"
         if not main.is_file():
             return
         msrc = Source(main)
         span = requirements_range(msrc)
-        for block in requirement_blocks(msrc, span[0] + 1, span[1]) if span else []:
-            if block.name != name:
+        current = {
+            block.name: block
+            for block in (requirement_blocks(msrc, span[0] + 1, span[1]) if span else [])
+        }
+        renamed_from = {pair.to_name: pair.from_name for pair in scan.pairs}
+        renamed_away = {pair.from_name for pair in scan.pairs}
+        for name, incoming, where in scan.modified:
+            if name in renamed_away:
                 continue
-            current = Counter(s.name for s in read_requirement(msrc, block).scenarios)
-            missing = sorted((current - Counter(incoming)).elements())
+            block = _current_block(current, renamed_from, name)
+            if block is None:
+                continue
+            have = Counter(s.name for s in read_requirement(msrc, block).scenarios)
+            missing = sorted((have - Counter(incoming)).elements())
             if missing:
                 self.add(
                     "ERROR",
@@ -295,6 +312,20 @@ class _Checker:
                 msg = f'task id "{task_id}" repeats line {seen[task_id]}'
                 self.add("WARNING", "OPENSPEC_DUPLICATE_TASK_ID", msg, where)
             seen.setdefault(task_id, i + 1)
+
+
+def _current_block(
+    current: dict[str, Block], renamed_from: dict[str, str], name: str
+) -> Block | None:
+    """Follow RENAMED TO -> FROM links from ``name`` to a current block (cycles stop)."""
+    seen: set[str] = set()
+    key: str | None = name
+    while key is not None and key not in seen:
+        if key in current:
+            return current[key]
+        seen.add(key)
+        key = renamed_from.get(key)
+    return None
 
 
 def _is_list_item(line: str) -> bool:

@@ -58,7 +58,7 @@ def _tree(src: Source) -> list[_Node]:
         if header is None:
             continue
         j = i + 1
-        while j < n and ((h := src.header(j)) is None or h.level > header.level):
+        while j < n and ((level := src.boundary_level(j)) is None or level > header.level):
             j += 1
         node = _Node(header.level, header.title, i + 1, js_trim("\n".join(src.lines[i + 1 : j])))
         while stack and stack[-1].level >= header.level:
@@ -97,6 +97,22 @@ def _is_placeholder(purpose: str) -> bool:
             return True
     at = prose.find(_PLACEHOLDER_SUFFIX)
     return at != -1 and prose.rfind(_PLACEHOLDER_PREFIX, 0, at) != -1
+
+
+def requirement_titles(src: Source) -> list[tuple[str, int]] | None:
+    """The CLI's spec-path requirements: ``(title, line)`` of each header under ``## Requirements``.
+
+    ``openspec show``/``list`` count these (any child header, ``### Requirement:`` or not);
+    :func:`~conformance.openspec.parse_spec` keeps only ``### Requirement:`` blocks, and the kit
+    reports every other child header (``KIT_NOT_A_REQUIREMENT_HEADER``). ``None`` when the CLI
+    cannot parse the spec (no non-empty Purpose, or no Requirements section).
+    """
+    tree = _tree(src)
+    purpose = _find(tree, "Purpose")
+    node = _find(tree, "Requirements")
+    if purpose is None or not purpose.content or node is None:
+        return None
+    return [(child.title, child.line) for child in node.children]
 
 
 def lint_spec_source(src: Source, *, strict: bool) -> list[LintIssue]:

@@ -48,8 +48,8 @@ def section_content(src: Source, title: str) -> str | None:
             continue
         j = i + 1
         while j < len(src.lines):
-            other = src.header(j)
-            if other is not None and other.level <= header.level:
+            level = src.boundary_level(j)
+            if level is not None and level <= header.level:
                 break
             j += 1
         return js_trim("\n".join(src.lines[i + 1 : j]))

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 _MD = MarkdownIt("commonmark")
 _BULLETS = frozenset("-*+")
 _HEADER = js_regex(r"^(#{1,6})\s+(.+)$")
+_BOUNDARY = js_regex(r"^(#{1,6})\s+")
 _FENCE_OPEN = js_regex(r"^\s*(`{3,}|~{3,})")
 _FENCE_CLOSE = js_regex(r"^\s*(`{3,}|~{3,})\s*$")
 
@@ -112,6 +113,18 @@ class Source:
         if match is None:
             return None
         return Header(level=len(match.group(1)), title=js_trim(match.group(2)), line=index + 1)
+
+    def boundary_level(self, index: int) -> int | None:
+        r"""Return the level of a header *boundary* on 0-based line ``index``, or ``None``.
+
+        The CLI ends a section's content at ``^(#{1,6})\s+`` (no title needed), a looser test
+        than the one that opens a section (:meth:`header`): ``###\u3000a\u2028b`` ends the
+        content before it without starting a section of its own.
+        """
+        if self.fenced[index]:
+            return None
+        match = _BOUNDARY.match(self.lines[index])
+        return None if match is None else len(match.group(1))
 
     def bullets_between(self, start: int, end: int) -> list[Bullet]:
         """Return the bullets whose first line lies in 1-based ``[start, end)``."""
