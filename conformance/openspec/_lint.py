@@ -156,8 +156,11 @@ def lint_tree(root: Path | str, *, strict: bool = True) -> list[LintIssue]:
     ``#### Scenario:`` with a body per requirement, Purpose and Requirements sections, Purpose of
     at least 50 characters (strict), no duplicate requirement names, delta sections with
     entries, RENAMED pairs, no conflicts between delta sections, tasks.md checkboxes. Kit rules
-    (codes ``KIT_*``): WHEN/THEN bullets parse, every scenario has a WHEN and a THEN, unique ids,
-    a proposal.md per change. In non-strict mode WARNINGs are not reported.
+    (codes ``KIT_*``): WHEN/THEN bullets parse, every scenario has a WHEN and a THEN and no THEN
+    before its first WHEN (``KIT_THEN_BEFORE_WHEN``), non-empty (``KIT_EMPTY_ID``) and unique
+    ids, every requirement written ``### Requirement: <name>`` so that the CLI's two readers see
+    the same requirements (``KIT_NOT_A_REQUIREMENT_HEADER``), a proposal.md per change. In
+    non-strict mode WARNINGs are not reported.
 
     Never raises on a malformed spec (implements the kit's "spec lint" of ``srdh verify``).
     """
