@@ -20,6 +20,14 @@ from conformance.cli._repo import require_openspec
 __all__ = ["trace"]
 
 
+def _safe(text: object) -> str:
+    """Spec text as data: control and line-separator characters shown as escapes."""
+    return "".join(
+        c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii")
+        for c in str(text)
+    )
+
+
 def _cell(values: object) -> str:
     return ", ".join(str(v) for v in values) if isinstance(values, list) and values else "-"
 
@@ -43,7 +51,7 @@ def trace(
     out = Output()
     matrix = build_matrix_rows(require_openspec(repo))
     if as_json:
-        out.line(json.dumps(matrix.document, indent=2, ensure_ascii=False))
+        out.line(json.dumps(matrix.document, indent=2))
         if matrix.problems:
             raise typer.Exit(EXIT_FAILED)
         return
@@ -54,11 +62,11 @@ def trace(
     out.table("traceability matrix", ["requirement", "scenario", *matrix.columns], rows)
     sentence_rows = [
         [
-            str(s["id"]),
+            _safe(s["id"]),
             str(s["level"]) if s["kind"] != "condition" else "(when)",
             _cell(s["rules"]),
             _cell(s["mutants"]),
-            str(s["text"]),
+            _safe(s["text"]),
         ]
         for s in matrix.sentences
     ]

@@ -223,3 +223,16 @@ def test_srdh_trace_fails_on_an_untested_must_sentence(spec_copy: Path) -> None:
     document = json.loads(result.stdout)
     assert [i["code"] for i in document["issues"]] == ["TRACE_SENTENCE_UNTESTED"]
     assert f"{R5}#2" in document["issues"][0]["message"]
+
+
+def test_srdh_trace_prints_spec_text_as_data(spec_copy: Path) -> None:
+    """A terminal escape inside a spec sentence is printed escaped, never raw."""
+    spec = spec_copy / "openspec/specs/single-react-diagnosis-harness/spec.md"
+    text = spec.read_text(encoding="utf-8")
+    spec.write_text(
+        text.replace("returned document IDs.", "returned document IDs \x1b[31mred.", 1),
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(app, ["trace", str(spec_copy)])
+    assert "\x1b" not in result.stdout
+    assert "\\x1b[31mred." in result.stdout
