@@ -248,10 +248,26 @@ class _Gen:
     def main_spec(self, cap: str) -> tuple[str, list[str]]:
         lines = [f"# {cap} Specification", ""]
         if self.clean or not self.chance(0.05):
-            lines += ["## Purpose", "", *self.purpose(), ""]
+            title = self.weighted(
+                ((85, "## Purpose"), (5, "### Purpose"), (5, "# Purpose"), (5, "## Purpose ##"))
+            )
+            lines += [title, "", *self.purpose(), ""]
         names: list[str] = []
         if self.clean or not self.chance(0.05):
-            lines += [self.pick(("## Requirements", "## requirements", "##  Requirements ")), ""]
+            lines += [
+                self.weighted(
+                    (
+                        (40, "## Requirements"),
+                        (20, "## requirements"),
+                        (20, "##  Requirements "),
+                        (5, "## Requirements ##"),
+                        (5, "##\tRequirements"),
+                        (5, "## Requirements\u00a0"),
+                        (5, "## Requirement\u017f"),  # a long s: no ASCII case fold
+                    )
+                ),
+                "",
+            ]
             for _ in range(self.r.randint(1, 3)):
                 name = self.name() if not names or not self.chance(0.1) else names[0]
                 while self.clean and name in names:
