@@ -124,7 +124,12 @@ _RULES: Final = (
     Rule(
         "R5.fabricated-citation-rejected",
         "an answer citing a document id the lookup did not return is rejected, never published",
-        ("later Harness validation rejects the answer instead of publishing",),
+        (
+            "later Harness validation rejects the answer instead of publishing",
+            # the check fails an answer whose reference names a document id its lookup did not
+            # return: it tests that references identify returned document IDs (body sentence)
+            "returned document IDs",
+        ),
     ),
     Rule(
         "R6.fallback-fixed-schema",
@@ -189,7 +194,11 @@ _RULES: Final = (
     Rule(
         "R10.serial-cutover",
         "the public Chat entry stays on the old path until stage 6B is allowed",
-        ("the public Chat entry remains on the old path and stage 6B cutover is prohibited",),
+        (
+            "the public Chat entry remains on the old path and stage 6B cutover is prohibited",
+            # the check requires the phase plan's change orders to be exactly 1..11 (serial)
+            "The implementation plan SHALL contain eleven independent OpenSpec changes",
+        ),
     ),
     Rule(
         "R0.valid-observation",

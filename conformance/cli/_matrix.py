@@ -19,11 +19,19 @@ __all__ = ["MatrixView", "build_matrix_rows"]
 
 @dataclass(frozen=True)
 class MatrixView:
-    """Rows and column names for reports, and the drift problems (one line each)."""
+    """What ``srdh trace`` and the reports show of the traceability matrix.
+
+    Rows and column names for reports, the drift problems (one line each), the sentence ->
+    rule -> mutant matrix (``sentences``, JSON-ready dicts), its notes, and the whole matrix as
+    JSON (``document``).
+    """
 
     rows: tuple[MatrixRow, ...]
     columns: tuple[str, ...]
     problems: tuple[str, ...]
+    sentences: tuple[dict[str, object], ...] = ()
+    notes: tuple[str, ...] = ()
+    document: dict[str, object] | None = None
 
 
 def build_matrix_rows(repo: Path, results: SuiteResult | None = None) -> MatrixView:
@@ -39,4 +47,11 @@ def build_matrix_rows(repo: Path, results: SuiteResult | None = None) -> MatrixV
         msg = f"the traceability matrix is not available: {exc}"
         raise CliSetupError(msg) from None
     problems = tuple(str(issue) for issue in matrix.issues)
-    return MatrixView(report_rows(matrix), tuple(REPORT_COLUMNS), problems)
+    return MatrixView(
+        report_rows(matrix),
+        tuple(REPORT_COLUMNS),
+        problems,
+        sentences=tuple(row.to_dict() for row in matrix.sentences),
+        notes=matrix.notes,
+        document=matrix.to_dict(),
+    )

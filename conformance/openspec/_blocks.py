@@ -11,28 +11,30 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from conformance.openspec._js import js_regex, js_trim
 from conformance.openspec._model import Level, Location, Requirement, Scenario, Step, StepKeyword
 from conformance.openspec._slug import slugify
 
 if TYPE_CHECKING:
     from conformance.openspec._source import Source
 
-REQUIREMENT_HEADER = re.compile(r"^###\s*Requirement:\s*(.+)\s*$", re.IGNORECASE)
-SECTION_HEADER = re.compile(r"^##\s+")
-_ANY_HEADER = re.compile(r"^#{1,6}\s")
-_SCENARIO_HEADER = re.compile(r"^####\s+")
-_SCENARIO_END = re.compile(r"^#{1,4}\s")
-_METADATA = re.compile(r"^\*\*[^*]+\*\*:")
-_TRAILING_HASHES = re.compile(r"[ \t]+#+[ \t]*$")
+REQUIREMENT_HEADER = js_regex(r"^###\s*Requirement:\s*(.+)\s*$", ignore_case=True)
+SECTION_HEADER = js_regex(r"^##\s+")
+_ANY_HEADER = js_regex(r"^#{1,6}\s")
+_SCENARIO_HEADER = js_regex(r"^####\s+")
+_SCENARIO_END = js_regex(r"^#{1,4}\s")
+_SCENARIO_PREFIX = js_regex(r"^Scenario:\s*", ignore_case=True)
+_METADATA = js_regex(r"^\*\*[^*]+\*\*:")
+_TRAILING_HASHES = js_regex(r"[ \t]+#+[ \t]*$")
 _STEP = re.compile(r"^\*\*(WHEN|THEN|AND|GIVEN)\*\*:?\s+(\S.*)$")
 _LEVELS: tuple[Level, ...] = ("MUST", "SHALL", "SHOULD", "MAY")
-_SHALL_OR_MUST = re.compile(r"\b(SHALL|MUST)\b")
+_SHALL_OR_MUST = js_regex(r"\b(SHALL|MUST)\b")
 _KEYWORDS: dict[str, StepKeyword] = {"WHEN": "WHEN", "THEN": "THEN", "AND": "AND", "GIVEN": "GIVEN"}
 
 
 def normalize_name(name: str) -> str:
     """Drop a closing ``#`` sequence and surrounding blanks from a header name (CLI rule)."""
-    return _TRAILING_HASHES.sub("", name).strip()
+    return js_trim(_TRAILING_HASHES.sub("", name, count=1))
 
 
 def contains_shall_or_must(text: str) -> bool:
@@ -43,7 +45,7 @@ def contains_shall_or_must(text: str) -> bool:
 def strongest_level(text: str) -> Level | None:
     """Return the strongest RFC 2119 keyword (MUST > SHALL > SHOULD > MAY) in ``text``."""
     for level in _LEVELS:
-        if re.search(rf"\b{level}\b", text):
+        if re.search(rf"\b{level}\b", text, re.ASCII):
             return level
     return None
 
@@ -91,7 +93,7 @@ def body_text(src: Source, start: int, end: int) -> str:
         line = src.lines[i]
         if _ANY_HEADER.match(line):
             break
-        trimmed = line.strip()
+        trimmed = js_trim(line)
         if not trimmed:
             continue
         (metadata if _METADATA.match(trimmed) else captured).append(trimmed)
@@ -103,7 +105,7 @@ def _scenario(src: Source, header: int, end: int) -> Scenario:
     while stop < end and (src.fenced[stop] or not _SCENARIO_END.match(src.lines[stop])):
         stop += 1
     raw = _SCENARIO_HEADER.sub("", src.lines[header])
-    name = re.sub(r"^Scenario:\s*", "", normalize_name(raw), flags=re.IGNORECASE).strip()
+    name = js_trim(_SCENARIO_PREFIX.sub("", normalize_name(raw), count=1))
     steps: list[Step] = []
     unparsed: list[tuple[str, Location]] = []
     for bullet in src.bullets_between(header + 2, stop + 1):
@@ -121,7 +123,7 @@ def _scenario(src: Source, header: int, end: int) -> Scenario:
         steps=tuple(steps),
         location=src.location(header + 1),
         unparsed_bullets=tuple(unparsed),
-        has_body=bool("\n".join(src.lines[header + 1 : stop]).strip()),
+        has_body=bool(js_trim("\n".join(src.lines[header + 1 : stop]))),
     )
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from conformance.openspec._blocks import REQUIREMENT_HEADER, requirement_blocks
 from conformance.openspec._lint_change import lint_change_dir
 from conformance.openspec._lint_kit import lint_change_files, lint_requirements
-from conformance.openspec._lint_spec import lint_spec_source
+from conformance.openspec._lint_spec import lint_spec_source, requirement_titles
 from conformance.openspec._model import LintIssue, Location, ParseError
-from conformance.openspec._parser import spec_from_source
+from conformance.openspec._parser import requirements_range, spec_from_source
 from conformance.openspec._source import Source
 from conformance.openspec._tree import change_dirs, load_change, main_spec_files, openspec_dir
 
@@ -39,6 +40,44 @@ def _unreadable(error: ParseError) -> LintIssue:
     return LintIssue("ERROR", "KIT_UNREADABLE", error.reason, error.location)
 
 
+def lint_requirement_headers(src: Source) -> list[LintIssue]:
+    """Every header under ``## Requirements`` must read ``### Requirement: <name>`` (kit rule).
+
+    The official CLI validates any child header there as a requirement, but its merge path and
+    the kit only read ``### Requirement:`` blocks: such a requirement would go untraced. The
+    converse too: ``###Requirement: x`` (no blank) is a block for the merge path but no header
+    for the CLI's spec reader. Either way the two readers see different requirements.
+    """
+    issues: list[LintIssue] = []
+    titles = requirement_titles(src) or []
+    header_lines = {line for _, line in titles}
+    span = requirements_range(src)
+    blocks = requirement_blocks(src, span[0] + 1, span[1]) if span else []
+    issues.extend(
+        LintIssue(
+            "ERROR",
+            "KIT_NOT_A_REQUIREMENT_HEADER",
+            f'requirement "{block.name}": write "### Requirement: <name>" (a blank after ###, '
+            "at column 0): the CLI's spec reader does not see this header",
+            src.location(block.start + 1),
+        )
+        for block in blocks
+        if block.start + 1 not in header_lines
+    )
+    for title, line in titles:
+        if REQUIREMENT_HEADER.match(src.lines[line - 1]) is None:
+            issues.append(
+                LintIssue(
+                    "ERROR",
+                    "KIT_NOT_A_REQUIREMENT_HEADER",
+                    f'"{title}" sits under ## Requirements but is not a '
+                    '"### Requirement: <name>" header',
+                    src.location(line),
+                )
+            )
+    return issues
+
+
 def _spec_item(spec_id: str, path: Path, *, strict: bool, kit: bool) -> list[LintIssue]:
     try:
         src = Source(path)
@@ -46,6 +85,7 @@ def _spec_item(spec_id: str, path: Path, *, strict: bool, kit: bool) -> list[Lin
         return [_unreadable(exc)]
     issues = lint_spec_source(src, strict=strict)
     if kit:
+        issues += lint_requirement_headers(src)
         issues += lint_requirements(spec_from_source(src).requirements)
     del spec_id
     return issues
@@ -116,8 +156,11 @@ def lint_tree(root: Path | str, *, strict: bool = True) -> list[LintIssue]:
     ``#### Scenario:`` with a body per requirement, Purpose and Requirements sections, Purpose of
     at least 50 characters (strict), no duplicate requirement names, delta sections with
     entries, RENAMED pairs, no conflicts between delta sections, tasks.md checkboxes. Kit rules
-    (codes ``KIT_*``): WHEN/THEN bullets parse, every scenario has a WHEN and a THEN, unique ids,
-    a proposal.md per change. In non-strict mode WARNINGs are not reported.
+    (codes ``KIT_*``): WHEN/THEN bullets parse, every scenario has a WHEN and a THEN and no THEN
+    before its first WHEN (``KIT_THEN_BEFORE_WHEN``), non-empty (``KIT_EMPTY_ID``) and unique
+    ids, every requirement written ``### Requirement: <name>`` so that the CLI's two readers see
+    the same requirements (``KIT_NOT_A_REQUIREMENT_HEADER``), a proposal.md per change. In
+    non-strict mode WARNINGs are not reported.
 
     Never raises on a malformed spec (implements the kit's "spec lint" of ``srdh verify``).
     """

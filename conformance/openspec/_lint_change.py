@@ -8,7 +8,6 @@ Codes start with ``OPENSPEC_``.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -22,6 +21,7 @@ from conformance.openspec._blocks import (
     read_requirement,
     requirement_blocks,
 )
+from conformance.openspec._js import js_regex, js_trim
 from conformance.openspec._model import LintIssue, Location, Rename, Severity
 from conformance.openspec._parser import renames, requirements_range, top_sections
 from conformance.openspec._source import Source
@@ -30,15 +30,14 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 _DELTA_TITLES = ("ADDED", "MODIFIED", "REMOVED", "RENAMED")
-_TASK_LINE = re.compile(
-    r"^\s*(?:[-*+]|\d{1,9}[.)])\s*\[(?:\s*([^\]\s]?)\s*\](?![(\[])|\s+\])\s*(.*)"
-)
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+\S")
-_GROUP_HEADING = re.compile(r"^ {0,3}##(?!#)(?:[ \t]+|[ \t]*$)")
-_NUMBERED_GROUP = re.compile(r"^ {0,3}##[ \t]+(\d+)\.(?:[ \t]|$)")
-_REMOVED_BULLET = re.compile(r"^\s*[-*+]\s*`?###\s*Requirement:\s*(.+?)`?\s*$", re.IGNORECASE)
+_TASK_LINE = js_regex(r"^\s*(?:[-*+]|\d{1,9}[.)])\s*\[(?:\s*([^\]\s]?)\s*\](?![(\[])|\s+\])\s*(.*)")
+_LIST_ITEM = js_regex(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+\S")
+_GROUP_HEADING = js_regex(r"^ {0,3}##(?!#)(?:[ \t]+|[ \t]*$)")
+_NUMBERED_GROUP = js_regex(r"^ {0,3}##[ \t]+(\d+)\.(?:[ \t]|$)")
+_REMOVED_BULLET = js_regex(r"^\s*[-*+]\s*`?###\s*Requirement:\s*(.+?)`?\s*$")
 _CODE_INDENT = 4
-_TASK_ID = re.compile(r"^(\d+(?:\.\d+)+(?:[A-Za-z]+)?)(?=\s|$)")
+_TASK_ID = js_regex(r"^(\d+(?:\.\d+)+(?:[A-Za-z]+)?)(?=\s|$)")
+_WHITESPACE_RUN = js_regex(r"\s+")
 
 
 def discover_delta_specs(specs_dir: Path) -> list[Path]:
@@ -68,7 +67,7 @@ def _has_delta_section(src: Source) -> bool:
 
 
 def _fold(name: str) -> str:
-    return " ".join(name.lower().split())
+    return _WHITESPACE_RUN.sub(" ", normalize_name(name).lower())
 
 
 @dataclass
@@ -80,6 +79,7 @@ class _Scan:
     pairs: list[Rename] = field(default_factory=list)
     froms: set[str] = field(default_factory=set)
     tos: set[str] = field(default_factory=set)
+    modified: list[tuple[str, list[str], Location]] = field(default_factory=list)
 
 
 class _Checker:
@@ -145,6 +145,7 @@ class _Checker:
         for head, end in sections.get("RENAMED", []):
             self._renamed(src, head + 1, end, scan)
         self.total += scan.entries
+        self._scenario_loss(src, scan)
         self._conflicts(src, scan)
         self._orphans(src, sections)
         if scan.entries == 0:
@@ -175,7 +176,7 @@ class _Checker:
             msg = f"{label} must include at least one scenario with a body"
             self.add("ERROR", "OPENSPEC_NO_SCENARIO", msg, where)
         if op == "MODIFIED":
-            self._scenario_loss(src, block.name, [s.name for s in req.scenarios], where)
+            scan.modified.append((block.name, [s.name for s in req.scenarios], where))
 
     def _removed(self, src: Source, start: int, end: int, scan: _Scan) -> None:
         for i in range(start, end):
@@ -240,19 +241,34 @@ class _Checker:
                     src.location(i + 1),
                 )
 
-    def _scenario_loss(self, src: Source, name: str, incoming: list[str], where: Location) -> None:
-        if self.specs_root is None:
+    def _scenario_loss(self, src: Source, scan: _Scan) -> None:
+        """MODIFIED blocks must keep every scenario of the current main-spec block (CLI rule).
+
+        As ``Validator.findScenarioLossIssues``: the current block of a name is the last one of
+        that name in the main spec; a MODIFIED naming a RENAMED target is compared with the
+        renamed block (renames chain); a MODIFIED naming a name the delta renames away is skipped.
+        """
+        if self.specs_root is None or not scan.modified:
             return
         main = self.specs_root / src.path.parent.relative_to(self.change_dir / "specs") / "spec.md"
         if not main.is_file():
             return
         msrc = Source(main)
         span = requirements_range(msrc)
-        for block in requirement_blocks(msrc, span[0] + 1, span[1]) if span else []:
-            if block.name != name:
+        current = {
+            block.name: block
+            for block in (requirement_blocks(msrc, span[0] + 1, span[1]) if span else [])
+        }
+        renamed_from = {pair.to_name: pair.from_name for pair in scan.pairs}
+        renamed_away = {pair.from_name for pair in scan.pairs}
+        for name, incoming, where in scan.modified:
+            if name in renamed_away:
                 continue
-            current = Counter(s.name for s in read_requirement(msrc, block).scenarios)
-            missing = sorted((current - Counter(incoming)).elements())
+            block = _current_block(current, renamed_from, name)
+            if block is None:
+                continue
+            have = Counter(s.name for s in read_requirement(msrc, block).scenarios)
+            missing = sorted((have - Counter(incoming)).elements())
             if missing:
                 self.add(
                     "ERROR",
@@ -284,7 +300,7 @@ class _Checker:
                 m = _NUMBERED_GROUP.match(ln)
                 group = m.group(1) if m else None
             task = _TASK_LINE.match(ln)
-            tid = _TASK_ID.match(task.group(2).strip()) if task else None
+            tid = _TASK_ID.match(js_trim(task.group(2))) if task else None
             if group is None or tid is None:
                 continue
             task_id = tid.group(1)
@@ -296,6 +312,20 @@ class _Checker:
                 msg = f'task id "{task_id}" repeats line {seen[task_id]}'
                 self.add("WARNING", "OPENSPEC_DUPLICATE_TASK_ID", msg, where)
             seen.setdefault(task_id, i + 1)
+
+
+def _current_block(
+    current: dict[str, Block], renamed_from: dict[str, str], name: str
+) -> Block | None:
+    """Follow RENAMED TO -> FROM links from ``name`` to a current block (cycles stop)."""
+    seen: set[str] = set()
+    key: str | None = name
+    while key is not None and key not in seen:
+        if key in current:
+            return current[key]
+        seen.add(key)
+        key = renamed_from.get(key)
+    return None
 
 
 def _is_list_item(line: str) -> bool:

@@ -1,8 +1,10 @@
 """The kit's own OpenSpec rules, beyond the official CLI (codes start with ``KIT_``).
 
 - every bullet of a scenario is a ``- **WHEN|THEN|AND|GIVEN** text`` step;
-- every scenario has at least one WHEN and at least one THEN step;
-- requirement ids and, within a requirement, scenario ids are unique (the Gherkin mirror keys);
+- every scenario has at least one WHEN and at least one THEN step, and no THEN step comes
+  before the scenario's first WHEN (``KIT_THEN_BEFORE_WHEN``, at the THEN's file:line);
+- requirement ids and, within a requirement, scenario ids are non-empty (a name needs a letter
+  or digit, in any script) and unique (the Gherkin mirror keys);
 - every change has a ``proposal.md``; an archive folder is named ``YYYY-MM-DD-<change-id>``.
 """
 
@@ -10,7 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from conformance.openspec._model import ChangeDocument, LintIssue, Location, Requirement
+from conformance.openspec._model import (
+    ChangeDocument,
+    LintIssue,
+    Location,
+    Requirement,
+    Scenario,
+)
 from conformance.openspec._tree import ARCHIVE_NAME
 
 if TYPE_CHECKING:
@@ -22,7 +30,9 @@ def lint_requirements(requirements: Iterable[Requirement]) -> list[LintIssue]:
     issues: list[LintIssue] = []
     seen_ids: dict[str, Requirement] = {}
     for req in requirements:
-        other = seen_ids.get(req.id)
+        if not req.id:
+            issues.append(_empty_id("requirement", req.name, req.location))
+        other = seen_ids.get(req.id) if req.id else None
         if other is not None:
             issues.append(
                 LintIssue(
@@ -35,7 +45,9 @@ def lint_requirements(requirements: Iterable[Requirement]) -> list[LintIssue]:
         seen_ids.setdefault(req.id, req)
         scenario_ids: dict[str, int] = {}
         for sc in req.scenarios:
-            if sc.id in scenario_ids:
+            if not sc.id:
+                issues.append(_empty_id("scenario", sc.name, sc.location))
+            elif sc.id in scenario_ids:
                 issues.append(
                     LintIssue(
                         "ERROR",
@@ -64,6 +76,38 @@ def lint_requirements(requirements: Iterable[Requirement]) -> list[LintIssue]:
                 )
                 for needed in ("WHEN", "THEN")
                 if needed not in keywords
+            )
+            issues.extend(_then_before_when(sc))
+    return issues
+
+
+def _empty_id(kind: str, name: str, where: Location) -> LintIssue:
+    return LintIssue(
+        "ERROR",
+        "KIT_EMPTY_ID",
+        f"{kind} name {name!r} gives an empty id: a name needs at least one letter or digit "
+        "(any script)",
+        where,
+    )
+
+
+def _then_before_when(scenario: Scenario) -> list[LintIssue]:
+    """A THEN (or an AND continuing it) before the scenario's first WHEN, at the THEN's line."""
+    if not any(step.keyword == "WHEN" for step in scenario.steps):
+        return []  # KIT_SCENARIO_NO_WHEN already says what is wrong
+    issues: list[LintIssue] = []
+    for step in scenario.steps:
+        if step.keyword == "WHEN":
+            break
+        if step.keyword == "THEN":
+            issues.append(
+                LintIssue(
+                    "ERROR",
+                    "KIT_THEN_BEFORE_WHEN",
+                    f'scenario "{scenario.name}": THEN "{step.text[:60]}" comes before its '
+                    "first WHEN (write the condition first)",
+                    step.location,
+                )
             )
     return issues
 

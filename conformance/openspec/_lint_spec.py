@@ -7,6 +7,7 @@ Each rule mirrors ``Validator.validateSpec`` of ``@fission-ai/openspec`` 1.13.2;
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -16,8 +17,10 @@ from conformance.openspec._blocks import (
     normalize_name,
     requirement_blocks,
 )
+from conformance.openspec._js import js_length, js_regex, js_trim
 from conformance.openspec._model import LintIssue, Location
 from conformance.openspec._parser import requirements_range, section_content
+from conformance.openspec._source import code_fence_mask
 
 if TYPE_CHECKING:
     from conformance.openspec._source import Source
@@ -25,17 +28,15 @@ if TYPE_CHECKING:
 MIN_PURPOSE_LENGTH = 50
 """Strict mode wants a Purpose of at least this many characters (CLI ``MIN_PURPOSE_LENGTH``)."""
 
-_DELTA_HEADER = re.compile(
-    r"^##\s+(ADDED|MODIFIED|REMOVED|RENAMED)\s+Requirements\s*$", re.IGNORECASE
+_DELTA_HEADER = js_regex(
+    r"^##\s+(ADDED|MODIFIED|REMOVED|RENAMED)\s+Requirements\s*$", ignore_case=True
 )
 # The structure check of the CLI wants a blank after ``###``; the block reader does not.
-_STRUCTURE_REQUIREMENT = re.compile(r"^###\s+Requirement:\s*(.+)\s*$", re.IGNORECASE)
+_STRUCTURE_REQUIREMENT = js_regex(r"^###\s+Requirement:\s*(.+)\s*$", ignore_case=True)
 _PLACEHOLDER_PREFIX = "TBD - created by archiving change "
 _PLACEHOLDER_SUFFIX = ". Update Purpose after archive."
-_SHOUTED = re.compile(r"^(?:TBD|TODO)(?![\w])")
-_PUNCTUATED = re.compile(
-    r"^(?:TBD|TODO)(?![\w])(?=[ \t]*(?:$|\n|[:\-\u2013\u2014.,;()\[\]{}]))", re.IGNORECASE
-)
+_MARKER = re.compile(r"^(?:TBD|TODO)", re.IGNORECASE | re.ASCII)
+_MARKER_PUNCTUATION = re.compile(r"[ \t]*(?:\Z|\n|[:\-\u2013\u2014.,;()\[\]{}])")
 
 
 @dataclass
@@ -57,9 +58,9 @@ def _tree(src: Source) -> list[_Node]:
         if header is None:
             continue
         j = i + 1
-        while j < n and ((h := src.header(j)) is None or h.level > header.level):
+        while j < n and ((level := src.boundary_level(j)) is None or level > header.level):
             j += 1
-        node = _Node(header.level, header.title, i + 1, "\n".join(src.lines[i + 1 : j]).strip())
+        node = _Node(header.level, header.title, i + 1, js_trim("\n".join(src.lines[i + 1 : j])))
         while stack and stack[-1].level >= header.level:
             stack.pop()
         (stack[-1].children if stack else roots).append(node)
@@ -76,12 +77,42 @@ def _find(nodes: list[_Node], title: str) -> _Node | None:
     return None
 
 
-def _is_placeholder(purpose: str) -> bool:
-    prose = purpose.strip()
-    if _SHOUTED.match(prose) or _PUNCTUATED.match(prose):
+def _word_ends(text: str, at: int) -> bool:
+    r"""The CLI's ``(?![\p{L}\p{N}\p{M}_])`` at ``at``: no letter, number, mark or ``_`` next."""
+    if at >= len(text):
         return True
+    char = text[at]
+    return char != "_" and unicodedata.category(char)[0] not in "LNM"
+
+
+def _is_placeholder(purpose: str) -> bool:
+    lines = purpose.split("\n")
+    prose = js_trim(
+        "\n".join(ln for ln, f in zip(lines, code_fence_mask(lines), strict=True) if not f)
+    )
+    marker = _MARKER.match(prose)
+    if marker is not None and _word_ends(prose, marker.end()):
+        shouted = marker.group(0) in {"TBD", "TODO"}
+        if shouted or _MARKER_PUNCTUATION.match(prose, marker.end()):
+            return True
     at = prose.find(_PLACEHOLDER_SUFFIX)
     return at != -1 and prose.rfind(_PLACEHOLDER_PREFIX, 0, at) != -1
+
+
+def requirement_titles(src: Source) -> list[tuple[str, int]] | None:
+    """The CLI's spec-path requirements: ``(title, line)`` of each header under ``## Requirements``.
+
+    ``openspec show``/``list`` count these (any child header, ``### Requirement:`` or not);
+    :func:`~conformance.openspec.parse_spec` keeps only ``### Requirement:`` blocks, and the kit
+    reports every other child header (``KIT_NOT_A_REQUIREMENT_HEADER``). ``None`` when the CLI
+    cannot parse the spec (no non-empty Purpose, or no Requirements section).
+    """
+    tree = _tree(src)
+    purpose = _find(tree, "Purpose")
+    node = _find(tree, "Requirements")
+    if purpose is None or not purpose.content or node is None:
+        return None
+    return [(child.title, child.line) for child in node.children]
 
 
 def lint_spec_source(src: Source, *, strict: bool) -> list[LintIssue]:
@@ -125,8 +156,8 @@ def _purpose(src: Source, line: int) -> list[LintIssue]:
     if _is_placeholder(purpose):
         msg = "Purpose is still a placeholder (TBD/TODO)"
         return [LintIssue("WARNING", "OPENSPEC_PURPOSE_PLACEHOLDER", msg, where)]
-    if len(purpose) < MIN_PURPOSE_LENGTH:
-        msg = f"Purpose has {len(purpose)} characters; strict wants {MIN_PURPOSE_LENGTH}"
+    if js_length(purpose) < MIN_PURPOSE_LENGTH:
+        msg = f"Purpose has {js_length(purpose)} characters; strict wants {MIN_PURPOSE_LENGTH}"
         return [LintIssue("WARNING", "OPENSPEC_PURPOSE_TOO_SHORT", msg, where)]
     return []
 
@@ -152,7 +183,7 @@ def _structure(src: Source) -> list[LintIssue]:
     seen: dict[str, int] = {}
     issues: list[LintIssue] = []
     for i, line in enumerate(src.lines):
-        if src.fenced[i] or not line.strip():
+        if src.fenced[i] or not js_trim(line):
             continue
         where = Location(src.path, i + 1)
         if _DELTA_HEADER.match(line):
@@ -160,7 +191,7 @@ def _structure(src: Source) -> list[LintIssue]:
                 LintIssue(
                     "ERROR",
                     "OPENSPEC_DELTA_HEADER_IN_SPEC",
-                    f'main spec contains delta header "{line.strip()}"',
+                    f'main spec contains delta header "{js_trim(line)}"',
                     where,
                 )
             )

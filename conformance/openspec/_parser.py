@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from conformance.openspec._blocks import (
@@ -11,6 +10,7 @@ from conformance.openspec._blocks import (
     read_requirement,
     requirement_blocks,
 )
+from conformance.openspec._js import js_regex, js_trim
 from conformance.openspec._model import (
     DeltaDocument,
     DeltaSection,
@@ -20,12 +20,12 @@ from conformance.openspec._model import (
 )
 from conformance.openspec._source import Source
 
-_REQUIREMENTS = re.compile(r"^##\s+Requirements\s*$", re.IGNORECASE)
-_TOP_SECTION = re.compile(r"^(##)\s+(.+)$")
-_DELTA_TITLE = re.compile(r"^(ADDED|MODIFIED|REMOVED|RENAMED)\s+Requirements$", re.IGNORECASE)
-_REMOVED_BULLET = re.compile(r"^\s*[-*+]\s*`?###\s*Requirement:\s*(.+?)`?\s*$", re.IGNORECASE)
-_FROM = re.compile(r"^\s*[-*+]?\s*FROM:\s*`?###\s*Requirement:\s*(.+?)`?\s*$", re.IGNORECASE)
-_TO = re.compile(r"^\s*[-*+]?\s*TO:\s*`?###\s*Requirement:\s*(.+?)`?\s*$", re.IGNORECASE)
+_REQUIREMENTS = js_regex(r"^##\s+Requirements\s*$", ignore_case=True)
+_TOP_SECTION = js_regex(r"^(##)\s+(.+)$")
+_SECTION_START = js_regex(r"^##\s+")
+_REMOVED_BULLET = js_regex(r"^\s*[-*+]\s*`?###\s*Requirement:\s*(.+?)`?\s*$")
+_FROM = js_regex(r"^\s*[-*+]?\s*FROM:\s*`?###\s*Requirement:\s*(.+?)`?\s*$")
+_TO = js_regex(r"^\s*[-*+]?\s*TO:\s*`?###\s*Requirement:\s*(.+?)`?\s*$")
 
 
 def capability_of(path: Path) -> str:
@@ -48,11 +48,11 @@ def section_content(src: Source, title: str) -> str | None:
             continue
         j = i + 1
         while j < len(src.lines):
-            other = src.header(j)
-            if other is not None and other.level <= header.level:
+            level = src.boundary_level(j)
+            if level is not None and level <= header.level:
                 break
             j += 1
-        return "\n".join(src.lines[i + 1 : j]).strip()
+        return js_trim("\n".join(src.lines[i + 1 : j]))
     return None
 
 
@@ -68,7 +68,7 @@ def requirements_range(src: Source) -> tuple[int, int] | None:
         (
             j
             for j in range(head + 1, len(lines))
-            if not src.fenced[j] and lines[j].startswith("##") and re.match(r"^##\s+", lines[j])
+            if not src.fenced[j] and _SECTION_START.match(lines[j])
         ),
         len(lines),
     )
@@ -106,7 +106,7 @@ def parse_spec(path: Path | str) -> SpecDocument:
 def top_sections(src: Source) -> list[tuple[str, int, int]]:
     """Return ``(title, header, end)`` for every ``## `` section (0-based lines, end exclusive)."""
     heads = [
-        (m.group(2).strip(), i)
+        (js_trim(m.group(2)), i)
         for i, ln in enumerate(src.lines)
         if not src.fenced[i] and (m := _TOP_SECTION.match(ln))
     ]
@@ -152,10 +152,9 @@ def delta_from_source(src: Source) -> DeltaDocument:
     """Build a :class:`DeltaDocument` from an already read source."""
     sections: list[DeltaSection] = []
     for title, head, end in top_sections(src):
-        match = _DELTA_TITLE.match(title)
-        if match is None:
+        op = _DELTA_TITLES.get(title.lower())
+        if op is None:
             continue
-        op: Operation = _OPERATIONS[match.group(1).upper()]
         where = src.location(head + 1)
         if op in {"ADDED", "MODIFIED"}:
             reqs = tuple(read_requirement(src, b) for b in requirement_blocks(src, head + 1, end))
@@ -172,12 +171,13 @@ def delta_from_source(src: Source) -> DeltaDocument:
     )
 
 
-_OPERATIONS: dict[str, Operation] = {
-    "ADDED": "ADDED",
-    "MODIFIED": "MODIFIED",
-    "REMOVED": "REMOVED",
-    "RENAMED": "RENAMED",
+_DELTA_TITLES: dict[str, Operation] = {
+    "added requirements": "ADDED",
+    "modified requirements": "MODIFIED",
+    "removed requirements": "REMOVED",
+    "renamed requirements": "RENAMED",
 }
+"""A ``## `` title, lower-cased, that opens a delta section (the CLI compares it this way)."""
 
 
 def parse_delta(path: Path | str) -> DeltaDocument:

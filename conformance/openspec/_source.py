@@ -1,17 +1,23 @@
-"""A Markdown file read for OpenSpec parsing: its lines, fenced-code mask and bullet items.
+r"""A Markdown file read for OpenSpec parsing: its lines, fenced-code mask and bullet items.
 
-Fenced code blocks and bullet list items come from markdown-it-py (CommonMark), so a header or a
-bullet inside a code example is never taken for structure. Line numbers are 1-based.
+Fenced code blocks are found exactly as the official CLI finds them (:func:`code_fence_mask`,
+its ``buildCodeFenceMask``): any line matching ``^\s*(`{3,}|~{3,})`` opens a fence, at any
+indentation and inside list items, and the fence closes on a line holding only the same
+character repeated at least as often (surrounding white space allowed). CommonMark disagrees
+(indentation limits, list containers end fences): the CLI's rule wins, so the kit finds the same
+requirements and scenarios as ``openspec validate``. Bullet list items (the kit's WHEN/THEN
+steps) come from markdown-it-py run over the text with the fenced lines blanked, so a bullet
+inside a code example is never a step. Line numbers are 1-based.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from markdown_it import MarkdownIt
 
+from conformance.openspec._js import js_regex, js_trim
 from conformance.openspec._model import Location, ParseError
 
 if TYPE_CHECKING:
@@ -19,7 +25,31 @@ if TYPE_CHECKING:
 
 _MD = MarkdownIt("commonmark")
 _BULLETS = frozenset("-*+")
-_HEADER = re.compile(r"^(#{1,6})\s+(.+)$")
+_HEADER = js_regex(r"^(#{1,6})\s+(.+)$")
+_BOUNDARY = js_regex(r"^(#{1,6})\s+")
+_FENCE_OPEN = js_regex(r"^\s*(`{3,}|~{3,})")
+_FENCE_CLOSE = js_regex(r"^\s*(`{3,}|~{3,})\s*$")
+
+
+def code_fence_mask(lines: list[str]) -> list[bool]:
+    """Return, per line, whether it belongs to a fenced code block (fence lines included).
+
+    The official CLI's ``buildCodeFenceMask``: an unclosed fence runs to the end of ``lines``.
+    """
+    mask = [False] * len(lines)
+    active: tuple[str, int] | None = None
+    for i, line in enumerate(lines):
+        if active is None:
+            opener = _FENCE_OPEN.match(line)
+            if opener is not None:
+                active = (opener.group(1)[0], len(opener.group(1)))
+                mask[i] = True
+            continue
+        mask[i] = True
+        closer = _FENCE_CLOSE.match(line)
+        if closer and closer.group(1)[0] == active[0] and len(closer.group(1)) >= active[1]:
+            active = None
+    return mask
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,19 +83,17 @@ class Source:
         content = content.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
         self.text = content
         self.lines: list[str] = content.split("\n")
-        self.fenced: list[bool] = [False] * len(self.lines)
+        self.fenced: list[bool] = code_fence_mask(self.lines)
         self.bullets: list[Bullet] = []
         self._index()
 
     def _index(self) -> None:
-        tokens = _MD.parse(self.text)
+        unfenced = "\n".join("" if f else ln for ln, f in zip(self.lines, self.fenced, strict=True))
+        tokens = _MD.parse(unfenced)
         for i, token in enumerate(tokens):
             if token.map is None:
                 continue
-            if token.type == "fence":
-                for n in range(token.map[0], min(token.map[1], len(self.lines))):
-                    self.fenced[n] = True
-            elif token.type == "list_item_open" and token.level == 1 and token.markup in _BULLETS:
+            if token.type == "list_item_open" and token.level == 1 and token.markup in _BULLETS:
                 inline = next(
                     (t for t in tokens[i + 1 : i + 4] if t.type == "inline"),
                     None,
@@ -84,7 +112,19 @@ class Source:
         match = _HEADER.match(self.lines[index])
         if match is None:
             return None
-        return Header(level=len(match.group(1)), title=match.group(2).strip(), line=index + 1)
+        return Header(level=len(match.group(1)), title=js_trim(match.group(2)), line=index + 1)
+
+    def boundary_level(self, index: int) -> int | None:
+        r"""Return the level of a header *boundary* on 0-based line ``index``, or ``None``.
+
+        The CLI ends a section's content at ``^(#{1,6})\s+`` (no title needed), a looser test
+        than the one that opens a section (:meth:`header`): ``###\u3000a\u2028b`` ends the
+        content before it without starting a section of its own.
+        """
+        if self.fenced[index]:
+            return None
+        match = _BOUNDARY.match(self.lines[index])
+        return None if match is None else len(match.group(1))
 
     def bullets_between(self, start: int, end: int) -> list[Bullet]:
         """Return the bullets whose first line lies in 1-based ``[start, end)``."""

@@ -16,6 +16,7 @@ __all__ = [
     "LEVEL_STRENGTH",
     "CatalogueError",
     "ScenarioEntry",
+    "duplicate_scenarios",
     "features_dir",
     "load_catalogue",
 ]
@@ -90,11 +91,41 @@ def _tag_values(tags: list[dict[str, Any]]) -> dict[str, str]:
     return values
 
 
+def _all_scenarios(node: dict[str, Any]) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    for child in node.get("children", []):
+        if child.get("scenario") is not None:
+            found.append(child["scenario"])
+        elif child.get("rule") is not None:
+            found.extend(_all_scenarios(child["rule"]))
+    return found
+
+
+def duplicate_scenarios(feature: dict[str, Any]) -> list[tuple[str, int, int]]:
+    """Return ``(name, first line, line)`` for each scenario whose name an earlier one has.
+
+    ``feature`` is the ``feature`` of a gherkin-official document (scenarios under ``Rule:``
+    included). pytest-bdd keys a feature's scenarios by name, so it would run only the last of
+    two scenarios sharing one: the suite and ``srdh trace`` refuse such a feature instead.
+    """
+    seen: dict[str, int] = {}
+    repeated: list[tuple[str, int, int]] = []
+    for scenario in _all_scenarios(feature):
+        name = str(scenario.get("name", ""))
+        line = int(scenario["location"]["line"])
+        if name in seen:
+            repeated.append((name, seen[name], line))
+        else:
+            seen[name] = line
+    return repeated
+
+
 def load_catalogue(directory: Path | None = None) -> list[ScenarioEntry]:
     """Return every scenario of the ``.feature`` files in ``directory`` (default: the suite's).
 
     Raises:
-        CatalogueError: a feature file cannot be read or parsed, or a scenario has no
+        CatalogueError: a feature file cannot be read or parsed, two of its scenarios share a
+            name (both lines named: pytest-bdd would silently run one), or a scenario has no
             ``@requirement:`` tag.
     """
     from gherkin.parser import Parser  # noqa: PLC0415 - only the catalogue parses Gherkin
@@ -111,6 +142,12 @@ def load_catalogue(directory: Path | None = None) -> list[ScenarioEntry]:
             message = f"{path}: cannot parse the feature file: {error}"
             raise CatalogueError(message) from error
         feature: dict[str, Any] = document.get("feature") or {}
+        for name, first, line in duplicate_scenarios(feature):
+            message = (
+                f"{path}:{line}: scenario {name!r} repeats the name of the scenario on line "
+                f"{first}; pytest-bdd would run only one of them: rename one"
+            )
+            raise CatalogueError(message)
         requirement = str(feature.get("name", ""))
         for child in feature.get("children", []):
             scenario: dict[str, Any] | None = child.get("scenario")

@@ -11,12 +11,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pytest_bdd.exceptions import GherkinParseError
+from pytest_bdd.gherkin_parser import get_gherkin_document
 from pytest_bdd.parser import FeatureParser, ScenarioTemplate
 
 from conformance.traceability._model import TraceIssue
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from pytest_bdd.gherkin_parser import GherkinDocument
 
 __all__ = ["FeatureScenario", "GherkinStep", "read_features"]
 
@@ -84,14 +87,44 @@ def _variants(template: ScenarioTemplate) -> tuple[tuple[GherkinStep, ...], ...]
     return tuple(rendered)
 
 
+def _duplicates(document: GherkinDocument, relative: str) -> list[TraceIssue]:
+    """Scenarios sharing a name in one feature: pytest-bdd keeps only the last of them."""
+    seen: dict[str, int] = {}
+    issues: list[TraceIssue] = []
+    children = list(document.feature.children)
+    while children:
+        child = children.pop(0)
+        if child.rule is not None:
+            children[:0] = child.rule.children
+            continue
+        if child.scenario is None:
+            continue
+        name, line = child.scenario.name, child.scenario.location.line
+        if name in seen:
+            issues.append(
+                TraceIssue(
+                    "TRACE_DUPLICATE_SCENARIO_NAME",
+                    f"scenario {name!r} on line {line} repeats the name of the scenario on "
+                    f"line {seen[name]} ({relative}:{seen[name]}); pytest-bdd would run only "
+                    "one of them: rename one",
+                    f"{relative}:{line}",
+                )
+            )
+        else:
+            seen[name] = line
+    return issues
+
+
 def read_features(features_dir: Path, repo: Path) -> tuple[list[FeatureScenario], list[TraceIssue]]:
     """Parse every ``*.feature`` under ``features_dir`` (sorted by path).
 
     Paths are reported relative to ``repo`` (absolute when the folder lies outside it).
 
     Returns:
-        The scenarios in file order, and a ``TRACE_FEATURE_UNREADABLE`` issue per file that
-        pytest-bdd cannot parse (naming the file and line).
+        The scenarios in file order, a ``TRACE_FEATURE_UNREADABLE`` issue per file that
+        pytest-bdd cannot parse (naming the file and line), and a
+        ``TRACE_DUPLICATE_SCENARIO_NAME`` issue per scenario whose name an earlier scenario of
+        its feature has (naming both lines: pytest-bdd would silently drop one).
     """
     scenarios: list[FeatureScenario] = []
     issues: list[TraceIssue] = []
@@ -100,6 +133,7 @@ def read_features(features_dir: Path, repo: Path) -> tuple[list[FeatureScenario]
             file.relative_to(repo).as_posix() if file.is_relative_to(repo) else file.as_posix()
         )
         try:
+            document = get_gherkin_document(str(file), "utf-8")
             feature = FeatureParser(str(file.parent), file.name).parse()
         except (GherkinParseError, UnicodeDecodeError, OSError) as error:
             line = getattr(error, "line", 0) or 0
@@ -111,6 +145,7 @@ def read_features(features_dir: Path, repo: Path) -> tuple[list[FeatureScenario]
                 )
             )
             continue
+        issues.extend(_duplicates(document, relative))
         scenarios.extend(
             FeatureScenario(
                 path=relative,

@@ -17,6 +17,12 @@ from typing import TYPE_CHECKING
 from conformance.openspec import Requirement, Scenario, load_tree
 from conformance.traceability._features import FeatureScenario, read_features
 from conformance.traceability._model import Matrix, MirrorRef, StepBinding, TraceIssue, TraceRow
+from conformance.traceability._sentences import (
+    SentenceRow,
+    map_sentences,
+    mutants_by_rule,
+    spec_sentences,
+)
 from conformance.traceability._steps import (
     StepDefinition,
     bind_step,
@@ -28,6 +34,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from types import ModuleType
 
+    from conformance.checks import Rule
     from conformance.suite import SuiteResult
 
 __all__ = ["build_matrix", "normalized_level"]
@@ -233,13 +240,15 @@ def _check_level(
     )
 
 
-def build_matrix(
+def build_matrix(  # noqa: PLR0913 - keyword-only inputs, each defaulting to the kit's own
     repo: Path | str,
     *,
     results: SuiteResult | None = None,
     properties: Mapping[str, str] | None = None,
     step_modules: Sequence[ModuleType] | None = None,
     features: str = "features",
+    rules: Mapping[str, Rule] | None = None,
+    mutants: Mapping[str, tuple[str, ...]] | None = None,
 ) -> Matrix:
     """Build the traceability matrix of ``repo`` (a folder with ``openspec/`` and ``features/``).
 
@@ -253,6 +262,9 @@ def build_matrix(
             plugin :mod:`conformance.bdd.plugin` and the step modules it imports.
         features: the Gherkin mirror folder, relative to ``repo`` (or absolute, e.g. the kit's
             packaged :func:`conformance.suite.features_dir`).
+        rules: the check rule registry whose fragments map spec sentences to checks; defaults
+            to :data:`conformance.checks.RULES` (see :mod:`conformance.traceability._sentences`).
+        mutants: rule id -> mutant names; defaults to the mutant catalogue.
 
     Returns:
         One row per spec Scenario and every issue found (codes in
@@ -322,4 +334,31 @@ def build_matrix(
                     f"(tags {list(extra.tags)})",
                     extra.location,
                 )
-    return Matrix(rows=tuple(rows), issues=tuple(builder.issues), notes=tuple(builder.notes))
+    sentence_rows = _sentence_rows(root, builder, requirements, rules, mutants)
+    return Matrix(
+        rows=tuple(rows),
+        issues=tuple(builder.issues),
+        notes=tuple(builder.notes),
+        sentences=tuple(sentence_rows),
+    )
+
+
+def _sentence_rows(
+    root: Path,
+    builder: _Builder,
+    requirements: Sequence[Requirement],
+    rules: Mapping[str, Rule] | None,
+    mutants: Mapping[str, tuple[str, ...]] | None,
+) -> list[SentenceRow]:
+    if rules is None:
+        from conformance.checks import RULES  # noqa: PLC0415 - only when tracing sentences
+
+        rules = RULES
+    if mutants is None:
+        mutants = mutants_by_rule()
+    levels = {r.id: normalized_level(r.level) for r in requirements}
+    sentences = spec_sentences(requirements, root, levels)
+    rows, issues, notes = map_sentences(sentences, rules, mutants)
+    builder.issues.extend(issues)
+    builder.notes.extend(notes)
+    return rows

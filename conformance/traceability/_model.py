@@ -8,7 +8,10 @@ result, and every break in that chain is an issue with a stable code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from conformance.traceability._sentences import SentenceRow
 
 __all__ = [
     "ISSUE_CODES",
@@ -32,6 +35,11 @@ ISSUE_CODES: Final = {
     "TRACE_AMBIGUOUS_STEP": "more than one pytest-bdd step definition matches a step",
     "TRACE_NO_PROPERTY": "a spec Scenario has no property test in the registry",
     "TRACE_MUST_NOT_TESTED": "a MUST/SHALL scenario is not tested (RFC 2119: that fails)",
+    "TRACE_SENTENCE_UNTESTED": "a MUST/SHALL sentence of the spec is quoted by no check rule",
+    "TRACE_DANGLING_FRAGMENT": "a check rule quotes a fragment found in no sentence of the spec",
+    "TRACE_AMBIGUOUS_FRAGMENT": "a check rule quotes a fragment found in several spec sentences",
+    "TRACE_MISPLACED_FRAGMENT": "a check rule quotes a sentence of another requirement",
+    "TRACE_DUPLICATE_SCENARIO_NAME": "two scenarios of one feature share a name (one is lost)",
 }
 """Every issue code :func:`build_matrix` can report, with what it means."""
 
@@ -144,12 +152,15 @@ class Matrix:
         rows: one per spec Scenario, in spec order.
         issues: every break found, in the order found.
         notes: reported facts that are not failures (e.g. a scenario skipped because the IUT
-            declares it lacks a capability).
+            declares it lacks a capability, a SHOULD/MAY sentence no rule tests).
+        sentences: one per sentence of the spec (body, THEN, condition) with the check rules
+            quoting it and the mutants breaking those rules, in spec order.
     """
 
     rows: tuple[TraceRow, ...]
     issues: tuple[TraceIssue, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    sentences: tuple[SentenceRow, ...] = field(default=())
 
     @property
     def complete(self) -> bool:
@@ -163,8 +174,9 @@ class Matrix:
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict.
 
-        Keys: ``rows`` (with mirror, steps, property, result), ``issues`` (code, message,
-        location, scenario id), ``notes`` and ``complete``.
+        Keys: ``rows`` (with mirror, steps, property, result), ``sentences`` (id, requirement and
+        scenario ids, kind, level, keyword, text, location, rules, mutants, tested), ``issues``
+        (code, message, location, scenario id), ``notes`` and ``complete``.
         """
         return {
             "complete": self.complete,
@@ -200,6 +212,7 @@ class Matrix:
                 for i in self.issues
             ],
             "notes": list(self.notes),
+            "sentences": [s.to_dict() for s in self.sentences],
         }
 
     def row(self, scenario_id: str) -> TraceRow:

@@ -39,7 +39,8 @@ def traceability(ctx: VerifyContext) -> Outcome:
     The mirror is ``<repo>/features``, or the kit's own features when the repository has none
     (``srdh verify`` has checked that a repository's copy is the kit's; see ``_sources``).
     PASSED when the matrix is complete (every spec Scenario mirrored, its steps bound, a property
-    test registered). The payload is the :class:`~conformance.traceability.Matrix`.
+    test registered; every MUST/SHALL sentence quoted by a check rule, every rule fragment in
+    exactly one sentence). The payload is the :class:`~conformance.traceability.Matrix`.
     """
     try:
         matrix = build_matrix(ctx.repo, features=str(features_for(ctx.repo)))
@@ -47,7 +48,11 @@ def traceability(ctx: VerifyContext) -> Outcome:
         return failed(str(exc))
     except ImportError as exc:  # a part the matrix reads (e.g. the property registry) is missing
         return failed(f"not available: {exc}")
-    detail = f"{len(matrix.rows)} spec scenario(s), {len(matrix.issues)} issue(s)"
+    normative = sum(1 for row in matrix.sentences if row.sentence.normative)
+    detail = (
+        f"{len(matrix.rows)} spec scenario(s), {normative} normative sentence(s), "
+        f"{len(matrix.issues)} issue(s)"
+    )
     if matrix.issues:
         return failed(f"{detail}; first: {matrix.issues[0]}", matrix)
     return passed(detail, matrix)

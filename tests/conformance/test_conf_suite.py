@@ -1,6 +1,7 @@
 """``run_suite``: the Gherkin suite run programmatically, results keyed by requirement/scenario."""
 
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -8,7 +9,13 @@ import pytest
 
 from conformance.adapters import InProcessAdapter, StdioAdapter
 from conformance.openspec import load_tree
-from conformance.suite import SuiteSetupError, load_catalogue, run_suite
+from conformance.suite import (
+    CatalogueError,
+    SuiteSetupError,
+    features_dir,
+    load_catalogue,
+    run_suite,
+)
 
 IUTS = Path(__file__).resolve().parent / "iuts"
 REPO = Path(__file__).resolve().parents[2]
@@ -114,3 +121,30 @@ def test_broken_stdio_iut_fails_scenarios_without_stopping_the_suite(mode, timeo
     assert failed.outcome == "failed"
     assert any(reason in message for message in failed.messages)
     assert result.scenario("contract-ownership-is-inspected").outcome == "passed"
+
+
+def test_catalogue_refuses_two_scenarios_of_one_name(tmp_path):
+    """F12: a feature with two scenarios of one name is a CatalogueError naming both lines."""
+    folder = tmp_path / "features"
+    shutil.copytree(features_dir(), folder)
+    appended = (
+        Path(__file__).resolve().parents[1]
+        / "traceability"
+        / "inputs"
+        / "appended-scenario.feature.txt"
+    )
+    feature = next(folder.glob("02-*.feature"))
+    feature.write_text(
+        feature.read_text(encoding="utf-8") + appended.read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
+    lines = [
+        n
+        for n, line in enumerate(feature.read_text(encoding="utf-8").splitlines(), start=1)
+        if line.strip() == "Scenario: Two calls in one step share a Tool Call ID"
+    ]
+    assert len(lines) == 2
+    with pytest.raises(CatalogueError) as caught:
+        load_catalogue(folder)
+    assert f"{feature}:{lines[1]}" in str(caught.value)
+    assert f"line {lines[0]}" in str(caught.value)

@@ -119,11 +119,17 @@ def test_unbolded_bullet_is_a_lint_error_at_its_line(tmp_path: Path) -> None:
         ("SemanticGuard returns an invalid schema", "semanticguard-returns-an-invalid-schema"),
         ("DIAGNOSIS + SUCCESS  run", "diagnosis-success-run"),
         ("Café: résumé", "cafe-resume"),
+        ("\uff26\uff55\uff4c\uff4c \uff57\uff49\uff44\uff54\uff48", "full-width"),
+        ("告警去重", "告警去重"),
+        ("静默 到期!", "静默-到期"),
+        ("がか", "がか"),
+        ("Hindi हिन्दी", "hindi-हिन्दी"),
         ("  --  ", ""),
+        ("🚨 🔕", ""),
     ],
 )
 def test_slugify(name: str, slug: str) -> None:
-    """Slugs are lower-case ASCII words joined by single dashes."""
+    """Slugs are lower-case words of any script joined by single dashes; Latin accents fold."""
     assert slugify(name) == slug
 
 

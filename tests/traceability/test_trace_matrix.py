@@ -156,6 +156,16 @@ def _spec_missing(root: Path) -> None:
     shutil.rmtree(root / "openspec" / "specs")
 
 
+def _duplicate_name(root: Path) -> None:
+    """Field fault F12: a second scenario with an existing name appended to a feature."""
+    appended = Path(__file__).parent / "inputs" / "appended-scenario.feature.txt"
+    feature = root / "features" / DUPLICATE_FEATURE
+    feature.write_text(
+        feature.read_text(encoding="utf-8") + appended.read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
+
+
 MUTATIONS = {
     "TRACE_NO_MIRROR": _no_mirror,
     "TRACE_REWORDED_MIRROR": _reworded,
@@ -166,6 +176,7 @@ MUTATIONS = {
     "TRACE_UNIMPLEMENTED_STEP": _unimplemented,
     "TRACE_FEATURE_UNREADABLE": _unreadable,
     "TRACE_SPEC_MISSING": _spec_missing,
+    "TRACE_DUPLICATE_SCENARIO_NAME": _duplicate_name,
 }
 
 
@@ -265,8 +276,28 @@ def test_trace_every_issue_code_has_a_test():
         "TRACE_NO_PROPERTY",
         "TRACE_AMBIGUOUS_STEP",
         "TRACE_MUST_NOT_TESTED",
+        # produced by test_trace_sentences.py
+        "TRACE_SENTENCE_UNTESTED",
+        "TRACE_DANGLING_FRAGMENT",
+        "TRACE_AMBIGUOUS_FRAGMENT",
+        "TRACE_MISPLACED_FRAGMENT",
     }
     assert produced == set(ISSUE_CODES)
+
+
+def test_trace_duplicate_scenario_name_names_both_lines(repo_copy):
+    """F12: the second scenario of one name is an error at its line naming the first line."""
+    feature = repo_copy / "features" / DUPLICATE_FEATURE
+    name = "Scenario: Two calls in one step share a Tool Call ID"
+    before = [n for n, ln in enumerate(feature.read_text().splitlines(), 1) if ln.strip() == name]
+    _duplicate_name(repo_copy)
+    lines = [n for n, ln in enumerate(feature.read_text().splitlines(), 1) if ln.strip() == name]
+    assert len(before) == 1
+    assert len(lines) == 2
+    matrix = build_matrix(repo_copy)
+    (issue,) = [i for i in matrix.issues if i.code == "TRACE_DUPLICATE_SCENARIO_NAME"]
+    assert issue.location == f"features/{DUPLICATE_FEATURE}:{lines[1]}"
+    assert f"line {lines[0]}" in issue.message
 
 
 def test_trace_matrix_as_json_names_every_issue(repo_copy):
