@@ -369,17 +369,27 @@ class _Lexeme:
     """One token with where it is.
 
     ``kind`` is a group of :data:`_LEXEME`, ``member`` for a member name, ``bad`` for text that
-    is no token; ``pointer`` is that of the value it starts or names; ``depth`` the nesting depth
-    an ``open`` token starts; ``duplicate`` marks a member name seen before in its object.
+    is no token; ``depth`` the nesting depth an ``open`` token starts; ``duplicate`` marks a
+    member name seen before in its object. ``stack`` is the scanner's live container stack:
+    read :attr:`pointer` before asking for the next token.
     """
 
     offset: int
     line: int
     kind: str
     text: str
-    pointer: str
-    depth: int
+    stack: list[_Frame]
     duplicate: bool = False
+
+    @property
+    def depth(self) -> int:
+        """The depth of a container this token opens (the outermost is 1)."""
+        return len(self.stack) + 1
+
+    @property
+    def pointer(self) -> str:
+        """The RFC 6901 pointer of the value this token starts or names."""
+        return _pointer(self.stack)
 
 
 def _lexemes(text: str) -> Iterator[_Lexeme]:
@@ -401,9 +411,7 @@ def _lexemes(text: str) -> Iterator[_Lexeme]:
             frame.key = json.loads(lexeme)
             duplicate = frame.key in frame.names
             frame.names.add(str(frame.key))
-        yield _Lexeme(
-            pos - len(lexeme), line, kind, lexeme, _pointer(stack), len(stack) + 1, duplicate
-        )
+        yield _Lexeme(pos - len(lexeme), line, kind, lexeme, stack, duplicate)
         if kind == "bad":
             return
         if kind == "open":
@@ -451,17 +459,26 @@ def _lexeme_problem(lexeme: _Lexeme, *, canonical: bool) -> JsonProblem | None:
     return None
 
 
+LOCATE_LIMIT: Final = 1024 * 1024
+"""Characters the locator scans at most (it is Python code); past them an error has no pointer."""
+
+
 def _locate(text: str, *, canonical: bool, stop: int | None = None) -> _Found:
-    """Return the first offence in document order, or where the scan reaches offset ``stop``."""
-    last = _Found(1, "", None)
+    """Return the first offence in document order, or where the scan reaches offset ``stop``.
+
+    Scans at most :data:`LOCATE_LIMIT` characters (then: no problem found, no pointer).
+    """
+    line = 1
     for lexeme in _lexemes(text):
-        last = _Found(lexeme.line, lexeme.pointer, None)
+        if lexeme.offset > LOCATE_LIMIT:
+            return _Found(1, "", None)
+        line = lexeme.line
         if (stop is not None and lexeme.offset >= stop) or lexeme.kind == "bad":
-            return last
+            return _Found(line, lexeme.pointer, None)
         problem = _lexeme_problem(lexeme, canonical=canonical)
         if problem is not None:
-            return _Found(lexeme.line, lexeme.pointer, problem)
-    return last
+            return _Found(line, lexeme.pointer, problem)
+    return _Found(line, "", None)
 
 
 _VALUE_KINDS: Final = frozenset({"str", "num", "lit", "const", "open"})
@@ -474,7 +491,7 @@ def line_of_pointer(text: str, pointer: str) -> int | None:
     report a schema violation of a pretty-printed document at its own line.
     """
     for lexeme in _lexemes(text):
-        if lexeme.kind == "bad":
+        if lexeme.kind == "bad" or lexeme.offset > LOCATE_LIMIT:
             return None
         if lexeme.kind in _VALUE_KINDS and lexeme.pointer == pointer:
             return lexeme.line

@@ -255,3 +255,16 @@ def test_a_fifo_is_refused_before_it_is_opened(tmp_path: Path) -> None:
     assert caught.value.rule == "file"
     with pytest.raises(StrictJSONError, match="not a regular file"):
         parse_document(fifo)
+
+
+def test_an_offence_past_the_locator_limit_is_still_refused() -> None:
+    """Past LOCATE_LIMIT characters the error has no pointer, but the verdict stands."""
+    from contracts._strict_json import LOCATE_LIMIT  # noqa: PLC0415 - an internal bound
+
+    filler = ",".join(["0"] * (LOCATE_LIMIT // 2 + 10))
+    with pytest.raises(StrictJSONError) as caught:
+        loads_strict(f'[{filler}, {{"a": 1, "a": 2}}]')
+    assert (caught.value.rule, caught.value.pointer) == ("json-duplicate-member", "")
+    with pytest.raises(StrictJSONError) as syntax:
+        loads_strict(f"[{filler},]")
+    assert (syntax.value.rule, syntax.value.line) == ("json-syntax", 1)
