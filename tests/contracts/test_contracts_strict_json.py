@@ -257,14 +257,20 @@ def test_a_fifo_is_refused_before_it_is_opened(tmp_path: Path) -> None:
         parse_document(fifo)
 
 
-def test_an_offence_past_the_locator_limit_is_still_refused() -> None:
+def test_an_offence_past_the_locator_limit_is_still_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Past LOCATE_LIMIT characters the error has no pointer, but the verdict stands."""
-    from contracts._strict_json import LOCATE_LIMIT  # noqa: PLC0415 - an internal bound
+    from contracts import _strict_json  # noqa: PLC0415 - the internal bound is patched small
 
-    filler = ",".join(["0"] * (LOCATE_LIMIT // 2 + 10))
+    monkeypatch.setattr(_strict_json, "LOCATE_LIMIT", 1_000)
+    filler = ",".join(["0"] * 600)
     with pytest.raises(StrictJSONError) as caught:
         loads_strict(f'[{filler}, {{"a": 1, "a": 2}}]')
     assert (caught.value.rule, caught.value.pointer) == ("json-duplicate-member", "")
+    with pytest.raises(StrictJSONError) as near:
+        loads_strict(f'[{filler[:199]}, {{"a": 1, "a": 2}}]')
+    assert (near.value.rule, near.value.pointer) == ("json-duplicate-member", "/100/a")
     with pytest.raises(StrictJSONError) as syntax:
         loads_strict(f"[{filler},]")
     assert (syntax.value.rule, syntax.value.line) == ("json-syntax", 1)
