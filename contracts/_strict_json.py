@@ -184,21 +184,45 @@ def _quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=True)
 
 
-def _depth_and_surrogates(value: object, *, strings: bool) -> JsonProblem | None:
-    """Walk ``value`` iteratively: nesting beyond ``MAX_DEPTH``, lone surrogates if ``strings``."""
-    stack: list[tuple[object, int]] = [(value, 0)]
+def _too_deep(value: object) -> bool:
+    """Whether ``value`` nests arrays/objects deeper than ``MAX_DEPTH`` (iterative)."""
+    stack: list[tuple[dict[str, Any] | list[Any], int]] = []
+    if isinstance(value, dict | list):
+        stack.append((value, 1))
     while stack:
         item, depth = stack.pop()
-        if isinstance(item, dict | list):
-            if depth + 1 > MAX_DEPTH:
-                return JsonProblem("json-depth", "")
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children)
-            if strings and isinstance(item, dict) and any(map(_has_surrogate, item)):
-                return JsonProblem("json-lone-surrogate", "")
-        elif strings and isinstance(item, str) and _has_surrogate(item):
-            return JsonProblem("json-lone-surrogate", "")
-    return None
+        if depth > MAX_DEPTH:
+            return True
+        for child in item.values() if isinstance(item, dict) else item:
+            if type(child) is dict or type(child) is list:
+                stack.append((child, depth + 1))  # noqa: PERF401 - faster than a generator
+    return False
+
+
+def _holds_surrogate(value: object) -> bool:
+    """Whether a string (member names included) anywhere in ``value`` has a lone surrogate."""
+    stack: list[object] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if any(map(_has_surrogate, item)):
+                return True
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and _has_surrogate(item):
+            return True
+    return False
+
+
+def _may_hold_surrogate(text: str) -> bool:
+    """Whether the JSON text can decode to a lone surrogate (an escape or character of one)."""
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+    return ("\\ud" in text or "\\uD" in text) and _SURROGATE_ESCAPE.search(text) is not None
 
 
 def _has_surrogate(text: str) -> bool:
@@ -265,19 +289,25 @@ def loads_strict(
         rejected: JsonProblem | None = JsonProblem(reject.rule, reject.message)
     except RecursionError:
         rejected = JsonProblem("json-depth", "")
+    except ValueError:  # int() refused a number of thousands of digits (Python's own limit)
+        rejected = JsonProblem("json-number-length", "")
     else:
         rejected = None
     if rejected is not None:
         _raise_located(text, rejected, source=source, first_line=first_line, canonical=canonical)
-    may_be_deep = text.count("[") + text.count("{") > MAX_DEPTH
-    may_hold_surrogate = (not text.isascii() and _has_surrogate(text)) or (
-        "\\u" in text and _SURROGATE_ESCAPE.search(text) is not None
-    )
-    if may_be_deep or may_hold_surrogate:
-        problem = _depth_and_surrogates(value, strings=may_hold_surrogate)
-        if problem is not None:
-            _raise_located(text, problem, source=source, first_line=first_line, canonical=canonical)
+    problem = _value_problem_of(text, value)
+    if problem is not None:
+        _raise_located(text, problem, source=source, first_line=first_line, canonical=canonical)
     return value
+
+
+def _value_problem_of(text: str, value: object) -> JsonProblem | None:
+    """The checks the parser's hooks cannot make; each walks ``value`` only if ``text`` needs it."""
+    if text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(value):
+        return JsonProblem("json-depth", "")
+    if _may_hold_surrogate(text) and _holds_surrogate(value):
+        return JsonProblem("json-lone-surrogate", "")
+    return None
 
 
 def _raise_located(
@@ -301,6 +331,7 @@ def _raise_located(
 def _default_message(rule: str) -> str:
     return {
         "json-depth": f"arrays/objects nested deeper than {MAX_DEPTH} (the kit's limit)",
+        "json-number-length": f"a number longer than {MAX_NUMBER_CHARS} characters",
         "json-lone-surrogate": _SURROGATE_MESSAGE,
     }.get(rule, rule)
 
@@ -338,17 +369,27 @@ class _Lexeme:
     """One token with where it is.
 
     ``kind`` is a group of :data:`_LEXEME`, ``member`` for a member name, ``bad`` for text that
-    is no token; ``pointer`` is that of the value it starts or names; ``depth`` the nesting depth
-    an ``open`` token starts; ``duplicate`` marks a member name seen before in its object.
+    is no token; ``depth`` the nesting depth an ``open`` token starts; ``duplicate`` marks a
+    member name seen before in its object. ``stack`` is the scanner's live container stack:
+    read :attr:`pointer` before asking for the next token.
     """
 
     offset: int
     line: int
     kind: str
     text: str
-    pointer: str
-    depth: int
+    stack: list[_Frame]
     duplicate: bool = False
+
+    @property
+    def depth(self) -> int:
+        """The depth of a container this token opens (the outermost is 1)."""
+        return len(self.stack) + 1
+
+    @property
+    def pointer(self) -> str:
+        """The RFC 6901 pointer of the value this token starts or names."""
+        return _pointer(self.stack)
 
 
 def _lexemes(text: str) -> Iterator[_Lexeme]:
@@ -370,9 +411,7 @@ def _lexemes(text: str) -> Iterator[_Lexeme]:
             frame.key = json.loads(lexeme)
             duplicate = frame.key in frame.names
             frame.names.add(str(frame.key))
-        yield _Lexeme(
-            pos - len(lexeme), line, kind, lexeme, _pointer(stack), len(stack) + 1, duplicate
-        )
+        yield _Lexeme(pos - len(lexeme), line, kind, lexeme, stack, duplicate)
         if kind == "bad":
             return
         if kind == "open":
@@ -420,17 +459,26 @@ def _lexeme_problem(lexeme: _Lexeme, *, canonical: bool) -> JsonProblem | None:
     return None
 
 
+LOCATE_LIMIT: Final = 1024 * 1024
+"""Characters the locator scans at most (it is Python code); past them an error has no pointer."""
+
+
 def _locate(text: str, *, canonical: bool, stop: int | None = None) -> _Found:
-    """Return the first offence in document order, or where the scan reaches offset ``stop``."""
-    last = _Found(1, "", None)
+    """Return the first offence in document order, or where the scan reaches offset ``stop``.
+
+    Scans at most :data:`LOCATE_LIMIT` characters (then: no problem found, no pointer).
+    """
+    line = 1
     for lexeme in _lexemes(text):
-        last = _Found(lexeme.line, lexeme.pointer, None)
+        if lexeme.offset > LOCATE_LIMIT:
+            return _Found(1, "", None)
+        line = lexeme.line
         if (stop is not None and lexeme.offset >= stop) or lexeme.kind == "bad":
-            return last
+            return _Found(line, lexeme.pointer, None)
         problem = _lexeme_problem(lexeme, canonical=canonical)
         if problem is not None:
-            return _Found(lexeme.line, lexeme.pointer, problem)
-    return last
+            return _Found(line, lexeme.pointer, problem)
+    return _Found(line, "", None)
 
 
 _VALUE_KINDS: Final = frozenset({"str", "num", "lit", "const", "open"})
@@ -443,7 +491,7 @@ def line_of_pointer(text: str, pointer: str) -> int | None:
     report a schema violation of a pretty-printed document at its own line.
     """
     for lexeme in _lexemes(text):
-        if lexeme.kind == "bad":
+        if lexeme.kind == "bad" or lexeme.offset > LOCATE_LIMIT:
             return None
         if lexeme.kind in _VALUE_KINDS and lexeme.pointer == pointer:
             return lexeme.line

@@ -99,14 +99,23 @@ def iter_documents(path: Path) -> Iterator[Document]:
         value = loads_strict(raw, source=str(path))
     except StrictJSONError as error:
         if error.rule == "json-syntax" and raw.count(b"\n") > 1:
-            records = list(_ndjson(path))
-            if len(records) > 1 and not any(d.syntax_error for d in records):
-                yield from records
+            del raw  # records are streamed from the file again, one at a time
+            if _every_record_parses(path):
+                yield from _ndjson(path)
                 return
         yield _refused(path, error, 1)
         return
     multi_line = b"\n" in raw.rstrip(b"\n")
     yield Document(path, 1, value, text=raw.decode("utf-8") if multi_line else None)
+
+
+def _every_record_parses(path: Path) -> bool:
+    """Whether ``path`` holds more than one record and every one is JSON (streamed)."""
+    count = 0
+    for count, record in enumerate(_ndjson(path), start=1):  # noqa: B007 - count is read after
+        if record.syntax_error:
+            return False
+    return count > 1
 
 
 def _ndjson(path: Path) -> Iterator[Document]:

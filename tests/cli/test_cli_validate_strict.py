@@ -183,3 +183,15 @@ def test_h14_ndjson_is_streamed_in_memory_bounded_by_the_largest_record(tmp_path
     assert _peak_bytes(large) < 200_000  # the file is 15x larger than that
     assert _peak_bytes(large) < 2 * _peak_bytes(small) + 50_000
     assert _peak_bytes(big_record) > 200_000  # the largest record is what costs memory
+
+
+def test_a_json_file_holding_records_is_read_as_ndjson(runner: CliRunner, tmp_path: Path) -> None:
+    """A .json file that is not one value but whose LF-ended records all are: NDJSON, by line."""
+    path = tmp_path / "records.json"
+    good = json.dumps(_scope("a\u2028b"), ensure_ascii=False)
+    bad = json.dumps({**_scope("x"), "tool": "drop_tables"})
+    path.write_text(f"{good}\n\n{good}\n{bad}\n", encoding="utf-8")
+    result = runner.invoke(app, ["validate", "--contract", "query-scope", str(path)])
+    assert result.exit_code == EXIT_FAILED
+    assert f"{path}:4: /tool: expected one of" in result.stdout
+    assert "3 document(s), 1 invalid" in result.stdout

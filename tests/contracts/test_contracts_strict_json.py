@@ -255,3 +255,60 @@ def test_a_fifo_is_refused_before_it_is_opened(tmp_path: Path) -> None:
     assert caught.value.rule == "file"
     with pytest.raises(StrictJSONError, match="not a regular file"):
         parse_document(fifo)
+
+
+def test_an_offence_past_the_locator_limit_is_still_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past LOCATE_LIMIT characters the error has no pointer, but the verdict stands."""
+    from contracts import _strict_json  # noqa: PLC0415 - the internal bound is patched small
+
+    monkeypatch.setattr(_strict_json, "LOCATE_LIMIT", 1_000)
+    filler = ",".join(["0"] * 600)
+    with pytest.raises(StrictJSONError) as caught:
+        loads_strict(f'[{filler}, {{"a": 1, "a": 2}}]')
+    assert (caught.value.rule, caught.value.pointer) == ("json-duplicate-member", "")
+    with pytest.raises(StrictJSONError) as near:
+        loads_strict(f'[{filler[:199]}, {{"a": 1, "a": 2}}]')
+    assert (near.value.rule, near.value.pointer) == ("json-duplicate-member", "/100/a")
+    with pytest.raises(StrictJSONError) as syntax:
+        loads_strict(f"[{filler},]")
+    assert (syntax.value.rule, syntax.value.line) == ("json-syntax", 1)
+
+
+# Reads not switched yet, each in another area of the kit; the lead shrinks this list on merge.
+_NOT_YET_STRICT = {
+    "reference_harness/sse/_request.py": "srdh serve bodies (the request-limits work)",
+    "conformance/adapters/_inprocess.py": "a dumps/loads copy of an in-process IUT's values",
+    "bench/run_store.py": "benchmark corpus",
+    "bench/validation.py": "benchmark corpus (compares parsers on purpose)",
+}
+
+
+def _json_load_calls(path: Path) -> list[int]:
+    import ast  # noqa: PLC0415 - only this convention test parses source
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in {"load", "loads"}
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "json"
+    ]
+
+
+def test_every_json_read_of_the_kit_goes_through_the_strict_reader() -> None:
+    """No package module calls json.load/json.loads itself (except the reader and the list)."""
+    root = Path(__file__).parents[2]
+    found = {
+        str(path.relative_to(root)): lines
+        for package in ("contracts", "reference_harness", "conformance", "bench")
+        for path in sorted((root / package).rglob("*.py"))
+        if "_generated" not in path.parts
+        and path.name != "_strict_json.py"
+        and (lines := _json_load_calls(path))
+    }
+    assert set(found) <= set(_NOT_YET_STRICT), found
