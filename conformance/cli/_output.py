@@ -44,8 +44,8 @@ class Output:
         return self.out.is_terminal
 
     def line(self, text: str = "") -> None:
-        """Print one line of plain text (no markup, control characters escaped)."""
-        self.out.print(Text(terminal_text(text)))
+        """Print plain text (no markup; control characters but LF and TAB shown escaped)."""
+        self.out.print(Text(terminal_text(text, keep_newlines=True)))
 
     def error(self, text: str) -> None:
         """Print one diagnostic line on standard error, prefixed ``srdh: error:``."""
