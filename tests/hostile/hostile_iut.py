@@ -80,6 +80,10 @@ def before_hello() -> bool:  # noqa: C901, PLR0912 - one branch per mode
     if MODE == "never-hello":
         sys.stdin.buffer.read()
         forever()
+    elif MODE == "escapes-then-exit":
+        sys.stderr.buffer.write(b"\x1b]0;OWNED\x07\x1b[2J fatal [/INST] \xff\n")
+        sys.stderr.flush()
+        sys.exit(2)
     elif MODE == "exit-at-once":
         sys.stderr.write("fatal: no licence\n")
         sys.exit(3)

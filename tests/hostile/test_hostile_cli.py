@@ -21,7 +21,7 @@ import pytest
 from markdown_it import MarkdownIt
 from typer.testing import CliRunner
 
-from conformance.cli import EXIT_FAILED, EXIT_OK, app
+from conformance.cli import EXIT_FAILED, EXIT_OK, EXIT_SETUP, app
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -46,6 +46,48 @@ def _run(iut, *args: str, timeout: float = 10.0):
     )
     assert time.monotonic() - started < ENDS_BEFORE_S
     return result
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason"),
+    [
+        ("never-hello", "no complete message within the timeout while the hello message was due"),
+        ("exit-at-once", "IUT exited (exit code 3) before sending the hello message"),
+        ("escapes-then-exit", "IUT stderr: \\x1b]0;OWNED\\x07\\x1b[2J fatal [/INST]"),
+        ("garbage-hello", "sent invalid JSON instead of the hello message"),
+        ("deep-hello", "nested deeper than 64 levels"),
+        ("huge-hello", "message too large while the hello message was due"),
+        ("wrong-version", "protocol version '1.0'"),
+    ],
+)
+def test_an_iut_without_a_usable_hello_is_exit_2_in_one_inert_line(hostile, mode, reason):
+    """No usable hello: ``srdh: error: …`` on one line, exit 2, IUT text escaped, nothing left."""
+    iut = hostile(mode)
+    result = _run(iut, timeout=1.0 if mode == "never-hello" else 10.0)
+    assert result.exit_code == EXIT_SETUP, result.output
+    assert result.stderr.startswith("srdh: error: ")
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert reason in result.stderr
+    assert "\x1b" not in result.stderr
+    assert iut.leftovers() == []
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason"),
+    [
+        ("crash-mid-line", "sent invalid JSON instead of the observation of req-1"),
+        ("wrong-request-id", "answered request 'req-999', expected 'req-1'"),
+        ("setsid-escapee", "IUT exited (exit code 5)"),
+        ("many-children", "no complete message within the timeout"),
+    ],
+)
+def test_a_broken_run_fails_its_scenario_with_exit_1(hostile, mode, reason):
+    """A run the IUT breaks fails that scenario (exit 1), with nothing of the IUT left."""
+    iut = hostile(mode)
+    result = _run(iut, timeout=1.0 if mode == "many-children" else 10.0)
+    assert result.exit_code == EXIT_FAILED, result.output
+    assert reason in result.stdout
+    assert iut.leftovers() == []
 
 
 def test_h1_blank_lines_do_not_extend_the_deadline(hostile):
