@@ -8,6 +8,7 @@ subprocess.
 
 from __future__ import annotations
 
+import functools
 import json
 import signal
 import subprocess
@@ -21,7 +22,9 @@ import pytest
 from markdown_it import MarkdownIt
 from typer.testing import CliRunner
 
+from conformance.adapters import InProcessAdapter, RecordingAdapter
 from conformance.cli import EXIT_FAILED, EXIT_OK, EXIT_SETUP, app
+from conformance.suite import run_suite
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -38,9 +41,21 @@ def _plain_environment(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
+@functools.cache
+def _recorded() -> dict[str, dict]:
+    """The reference Harness's observations of SCENARIO's fixtures, recorded once in process."""
+    recorder = RecordingAdapter(InProcessAdapter("reference_harness.iut:create"))
+    try:
+        run_suite(recorder, scenario_ids=[SCENARIO])
+    finally:
+        recorder.close()
+    return {fixture["fixture_id"]: observation for fixture, observation in recorder.runs}
+
+
 def _run(iut, *args: str, timeout: float = 10.0):
+    iut.replay(_recorded())
     started = time.monotonic()
-    result = CliRunner().invoke(
+    result = CliRunner(env=iut.env).invoke(
         app,
         ["run", "--iut", iut.command, "--scenario", SCENARIO, "--timeout", str(timeout), *args],
     )
