@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import signal
+import sys
+import time
 
 import pytest
 
 from conformance.adapters import MAX_MESSAGE_DEPTH, ProtocolViolation, supervise_signals
+from conformance.adapters._process import ChildProcess, ReadTimeout
 from conformance.adapters._stdio import parse_message
 from conformance.cli._run_impl import fold_violations
 from conformance.reports import Report, RequirementResult, ScenarioResult, Status, Versions
@@ -94,3 +97,14 @@ def test_parse_message_accepts_the_deepest_allowed_document():
     for _ in range(MAX_MESSAGE_DEPTH):
         value = value[0]
     assert value == "\U0001f600"
+
+
+def test_a_write_to_an_iut_that_never_reads_ends_at_the_deadline():
+    """1 MiB to a child that never reads its stdin: ReadTimeout at the deadline, not a hang."""
+    child = ChildProcess([sys.executable, "-c", "import signal; signal.pause()"])
+    try:
+        with pytest.raises(ReadTimeout):
+            child.send(b"x" * (1024 * 1024), time.monotonic() + 0.3)
+    finally:
+        child.kill()
+    assert child.exit_code is not None
