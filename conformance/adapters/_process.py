@@ -296,12 +296,13 @@ class ChildProcess:
             OSError: the child closed its stdin (for instance, it exited).
         """
         view = memoryview(data)
+        poller = select.poll()  # poll, not select: any fd number works
+        poller.register(self._stdin_fd, select.POLLOUT)
         while view:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise ReadTimeout
-            _, writable, _ = select.select([], [self._stdin_fd], [], remaining)
-            if not writable:
+            if not poller.poll(remaining * 1000):
                 continue
             try:
                 written = os.write(self._stdin_fd, view)

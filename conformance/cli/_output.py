@@ -28,6 +28,11 @@ if TYPE_CHECKING:
 __all__ = ["Output"]
 
 
+def _cell(text: str) -> str:
+    """One table cell: its lines joined by spaces, every control character shown escaped."""
+    return terminal_text(" ".join(text.split("\n")).replace("\r", " "))
+
+
 class Output:
     """Where a command writes: ``out`` for results, ``err`` for diagnostics.
 
@@ -45,8 +50,8 @@ class Output:
         return self.out.is_terminal
 
     def line(self, text: str = "") -> None:
-        """Print one line of plain text (no markup, control characters escaped)."""
-        self.out.print(Text(terminal_text(text)))
+        """Print plain text (no markup; control characters but LF and TAB shown escaped)."""
+        self.out.print(Text(terminal_text(text, keep_newlines=True)))
 
     def json(self, value: object) -> None:
         """Print ``value`` as indented JSON, ASCII only (inert on a terminal, parseable as is).
@@ -68,10 +73,11 @@ class Output:
     def table(self, title: str, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
         """Print a table: a rich table on a terminal, aligned plain columns elsewhere.
 
-        Cells are text, never markup; control characters in them are shown escaped.
+        Cells are text, never markup; line breaks become spaces and every other control
+        character is shown escaped.
         """
-        title = terminal_text(title)
-        rows = [[terminal_text(cell) for cell in row] for row in rows]
+        title = _cell(title)
+        rows = [[_cell(cell) for cell in row] for row in rows]
         if self.rich:
             table = Table(title=Text(title))
             for header in headers:

@@ -37,6 +37,7 @@ def render_junit(report: Report) -> str:
     property) and, for ``srdh verify``, a ``verify`` suite of its steps.
 
     A NOT_TESTED scenario is a ``<failure>`` (a MUST that cannot be tested is a failure).
+    Warnings (``report.warnings``) are the ``<system-err>`` of an empty ``warnings`` suite.
     """
     root = ET.Element("testsuites", name=xml_text(report.title))
     for req in report.requirements:
@@ -69,8 +70,11 @@ def render_junit(report: Report) -> str:
         )
         for step in report.steps:
             _case(suite, "verify", step.name, (step.status, step.detail, step.seconds))
-    if report.warnings:
-        err = ET.SubElement(root, "system-err")
+    if report.warnings:  # an empty suite, as the JUnit schema has no place for them on the root
+        suite = ET.SubElement(
+            root, "testsuite", name="warnings", tests="0", failures="0", errors="0", time="0.000"
+        )
+        err = ET.SubElement(suite, "system-err")
         err.text = "\n".join(xml_text(w) for w in report.warnings)
     ET.indent(root)
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -44,6 +46,14 @@ class Hostile:
 
     mode: str
     pidfile: Path
+    env: dict[str, str] = field(default_factory=lambda: dict(os.environ))
+    """The IUT's environment (``HOSTILE_REPLAY`` once :meth:`replay` was called)."""
+
+    def replay(self, recorded: dict[str, dict]) -> None:
+        """Let the IUT answer with ``recorded`` observations (by fixture id), not the Harness."""
+        path = self.pidfile.with_suffix(".replay.json")
+        path.write_text(json.dumps(recorded), encoding="utf-8")
+        self.env["HOSTILE_REPLAY"] = str(path)
 
     @property
     def argv(self) -> list[str]:

@@ -1,7 +1,8 @@
 """A hostile stdio IUT: ``python hostile_iut.py MODE PIDFILE``, one misbehaviour per MODE.
 
 It appends ``<pid>`` of itself and of every process it starts to PIDFILE, so a test can prove
-that none is left. Modes that must answer correctly play the reference Harness (imported only
+that none is left. Modes that must answer correctly replay observations the test recorded from
+the reference Harness (``HOSTILE_REPLAY``), or else play the reference Harness (imported only
 then, to keep the others fast). Waiting modes block on a read or on ``signal.pause()``: nothing
 here depends on the wall clock except the modes whose behaviour is "write slowly".
 """
@@ -59,8 +60,19 @@ def read_message() -> dict | None:
 _IUT = None
 
 
+REPLAY = os.environ.get("HOSTILE_REPLAY")
+"""A JSON file ``{fixture_id: observation}`` recorded by the test from the reference Harness:
+answering from it spares this process the Harness's import (the corpus stays fast)."""
+
+
 def observe(message: dict, *, warm_up: bool = False) -> dict:
     global _IUT  # noqa: PLW0603 - created on first use only
+    if REPLAY and not warm_up:
+        with open(REPLAY, encoding="utf-8") as handle:  # noqa: PTH123 - a tiny script
+            recorded = json.load(handle)[message["fixture"]["fixture_id"]]
+        return {"type": "observation", "request_id": message["request_id"], "observation": recorded}
+    if REPLAY:
+        return {}
     if _IUT is None:
         from reference_harness.iut import create  # noqa: PLC0415 - only modes that answer
 
@@ -80,6 +92,10 @@ def before_hello() -> bool:  # noqa: C901, PLR0912 - one branch per mode
     if MODE == "never-hello":
         sys.stdin.buffer.read()
         forever()
+    elif MODE == "escapes-then-exit":
+        sys.stderr.buffer.write(b"\x1b]0;OWNED\x07\x1b[2J fatal [/INST] \xff\n")
+        sys.stderr.flush()
+        sys.exit(2)
     elif MODE == "exit-at-once":
         sys.stderr.write("fatal: no licence\n")
         sys.exit(3)

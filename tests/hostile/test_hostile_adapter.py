@@ -10,12 +10,13 @@ it reported.
 
 from __future__ import annotations
 
+import functools
 import time
 import tracemalloc
 
 import pytest
 
-from conformance.adapters import AdapterError, StdioAdapter
+from conformance.adapters import AdapterError, InProcessAdapter, StdioAdapter
 from conformance.fixtures import FixtureBuilder
 
 TIMEOUT_S = 0.5
@@ -43,9 +44,23 @@ RUN_WAITING = {"blank-lines", "hang", "no-read-hang", "partial-line-hang", "floo
 """Run-phase modes whose misbehaviour is silence (or noise that is no message)."""
 
 
+FIXTURE_IDS = ("hostile", "flooded", "kept", "twice", "last", "one", "two")
+
+
+@functools.cache
+def _recorded() -> dict[str, dict]:
+    """The reference Harness's observation of each fixture the corpus runs, recorded once."""
+    reference = InProcessAdapter("reference_harness.iut:create")
+    try:
+        return {fid: reference.run(_fixture(fid)) for fid in FIXTURE_IDS}
+    finally:
+        reference.close()
+
+
 def _adapter(hostile, mode: str, timeout_s: float = TIMEOUT_S):
     iut = hostile(mode)
-    return iut, StdioAdapter(iut.argv, timeout_s, max_message_bytes=MAX_BYTES)
+    iut.replay(_recorded())
+    return iut, StdioAdapter(iut.argv, timeout_s, env=iut.env, max_message_bytes=MAX_BYTES)
 
 
 HELLO_FAILURES = [

@@ -8,6 +8,7 @@ subprocess.
 
 from __future__ import annotations
 
+import functools
 import json
 import signal
 import subprocess
@@ -21,7 +22,9 @@ import pytest
 from markdown_it import MarkdownIt
 from typer.testing import CliRunner
 
-from conformance.cli import EXIT_FAILED, EXIT_OK, app
+from conformance.adapters import InProcessAdapter, RecordingAdapter
+from conformance.cli import EXIT_FAILED, EXIT_OK, EXIT_SETUP, app
+from conformance.suite import run_suite
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -38,14 +41,68 @@ def _plain_environment(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
+@functools.cache
+def _recorded() -> dict[str, dict]:
+    """The reference Harness's observations of SCENARIO's fixtures, recorded once in process."""
+    recorder = RecordingAdapter(InProcessAdapter("reference_harness.iut:create"))
+    try:
+        run_suite(recorder, scenario_ids=[SCENARIO])
+    finally:
+        recorder.close()
+    return {fixture["fixture_id"]: observation for fixture, observation in recorder.runs}
+
+
 def _run(iut, *args: str, timeout: float = 10.0):
+    iut.replay(_recorded())
     started = time.monotonic()
-    result = CliRunner().invoke(
+    result = CliRunner(env=iut.env).invoke(
         app,
         ["run", "--iut", iut.command, "--scenario", SCENARIO, "--timeout", str(timeout), *args],
     )
     assert time.monotonic() - started < ENDS_BEFORE_S
     return result
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason"),
+    [
+        ("never-hello", "no complete message within the timeout while the hello message was due"),
+        ("exit-at-once", "IUT exited (exit code 3) before sending the hello message"),
+        ("escapes-then-exit", "IUT stderr: \\x1b]0;OWNED\\x07\\x1b[2J fatal [/INST]"),
+        ("garbage-hello", "sent invalid JSON instead of the hello message"),
+        ("deep-hello", "nested deeper than 64 levels"),
+        ("huge-hello", "message too large while the hello message was due"),
+        ("wrong-version", "protocol version '1.0'"),
+    ],
+)
+def test_an_iut_without_a_usable_hello_is_exit_2_in_one_inert_line(hostile, mode, reason):
+    """No usable hello: ``srdh: error: …`` on one line, exit 2, IUT text escaped, nothing left."""
+    iut = hostile(mode)
+    result = _run(iut, timeout=1.0 if mode == "never-hello" else 10.0)
+    assert result.exit_code == EXIT_SETUP, result.output
+    assert result.stderr.startswith("srdh: error: ")
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert reason in result.stderr
+    assert "\x1b" not in result.stderr
+    assert iut.leftovers() == []
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason"),
+    [
+        ("crash-mid-line", "sent invalid JSON instead of the observation of req-1"),
+        ("wrong-request-id", "answered request 'req-999', expected 'req-1'"),
+        ("setsid-escapee", "IUT exited (exit code 5)"),
+        ("many-children", "no complete message within the timeout"),
+    ],
+)
+def test_a_broken_run_fails_its_scenario_with_exit_1(hostile, mode, reason):
+    """A run the IUT breaks fails that scenario (exit 1), with nothing of the IUT left."""
+    iut = hostile(mode)
+    result = _run(iut, timeout=1.0 if mode == "many-children" else 10.0)
+    assert result.exit_code == EXIT_FAILED, result.output
+    assert reason in result.stdout
+    assert iut.leftovers() == []
 
 
 def test_h1_blank_lines_do_not_extend_the_deadline(hostile):

@@ -8,13 +8,20 @@ from __future__ import annotations
 
 import json
 import select
+import shutil
 import socket
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from typer.testing import CliRunner
 
+import reference_harness.sse
+from conformance.cli import app
 from reference_harness.sse import (
+    DEFAULT_ALLOWED_HOSTS,
     DEFAULT_MAX_BODY_BYTES,
     INTERNAL_CHAT_PATH,
     PUBLIC_CHAT_PATH,
@@ -22,6 +29,7 @@ from reference_harness.sse import (
     create_app,
 )
 
+ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "t0ken-for-tests"  # noqa: S105 - a test token
 WAIT_S = 30.0
 BODY = {"session_id": "s-1", "message": "hi"}
@@ -218,3 +226,44 @@ def test_allowed_requests_start_a_run(server, path, headers):
     assert response.status_code == 200, response.text
     assert "event: end" in response.text
     assert len(server.made) == 1
+
+
+def _git(repo, *args: str) -> None:
+    subprocess.run(  # noqa: S603 - fixed git arguments in a temporary directory
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args],  # noqa: S607
+        cwd=repo,
+        check=True,
+        capture_output=True,
+    )
+
+
+@pytest.mark.parametrize("from_env", [False, True], ids=["generated", "from-env"])
+def test_srdh_serve_always_protects_the_internal_entry(tmp_path, monkeypatch, from_env):
+    """``srdh serve`` passes a token (``$SRDH_SERVE_TOKEN`` or a printed fresh one), the
+    loopback names plus ``--host`` and ``--allow-host``, and ``--allow-origin``."""
+    repo = tmp_path / "repo"
+    shutil.copytree(ROOT / "openspec", repo / "openspec")
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "stage 0")
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(reference_harness.sse, "serve", lambda *_, **kwargs: calls.append(kwargs))
+    for name, value in {"BASE_URL": "http://127.0.0.1:9/v1", "MODEL": "m", "API_KEY": "k"}.items():
+        monkeypatch.setenv(f"SRDH_OPENAI_{name}", value)
+    if from_env:
+        monkeypatch.setenv("SRDH_SERVE_TOKEN", "from-the-environment")
+    else:
+        monkeypatch.delenv("SRDH_SERVE_TOKEN", raising=False)
+    args = ["serve", "--repo", str(repo), "--host", "10.0.0.5", "--allow-host", "ops.local"]
+    result = CliRunner().invoke(app, [*args, "--allow-origin", "https://ops.example"])
+    assert result.exit_code == 0, result.output
+    (kwargs,) = calls
+    token = kwargs["internal_token"]
+    if from_env:
+        assert token == "from-the-environment"  # noqa: S105 - the test's own value
+        assert "from-the-environment" not in result.stderr
+    else:
+        assert len(token) >= 32  # a real secret, not a placeholder
+        assert f"internal entry token {token}" in result.stderr
+    assert set(kwargs["allowed_hosts"]) == {*DEFAULT_ALLOWED_HOSTS, "10.0.0.5", "ops.local"}
+    assert kwargs["allowed_origins"] == ("https://ops.example",)
