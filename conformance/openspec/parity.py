@@ -37,6 +37,7 @@ from conformance.openspec._lint_spec import requirement_titles
 from conformance.openspec._parser import spec_from_source
 from conformance.openspec._source import Source
 from conformance.openspec._tree import main_spec_files, openspec_dir
+from contracts import StrictJSONError, loads_strict
 
 __all__ = ["Disagreement", "ParityResult", "generate_batch", "main", "run_campaign"]
 
@@ -370,8 +371,8 @@ def _cli(binary: Path, root: Path, *args: str) -> dict[str, Any]:
         check=False,
     )
     try:
-        found: dict[str, Any] = json.loads(done.stdout)
-    except json.JSONDecodeError as exc:
+        found: dict[str, Any] = loads_strict(done.stdout, source=f"openspec {args[0]} output")
+    except StrictJSONError as exc:
         msg = f"openspec {' '.join(args)} printed no JSON (exit {done.returncode}): {done.stderr}"
         raise RuntimeError(msg) from exc
     return found

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Final
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from contracts import StrictJSONError, loads_strict
 
 __all__ = ["ChatRequest", "ChatRequestError", "parse_chat_request"]
 
@@ -47,13 +48,15 @@ def parse_chat_request(raw: bytes) -> ChatRequest:
     """Parse and validate a request body.
 
     Raises:
-        ChatRequestError: not JSON (not UTF-8, malformed, or nested too deep), not an object, an
-            unknown/missing field or a bad value; the first problem only, with its JSON pointer.
+        ChatRequestError: not JSON or not I-JSON (the kit's strict reader,
+            :func:`contracts.loads_strict`: not UTF-8, malformed, a duplicate member, nested
+            deeper than its limit, a lone surrogate), not an object, an unknown/missing field or a
+            bad value; the first problem only, with its JSON pointer.
     """
     try:
-        document = json.loads(raw)
-    except (ValueError, RecursionError):  # RecursionError: nested too deep to parse
-        problem = ChatRequestError("", _OBJECT)
+        document = loads_strict(raw, source="the request body")
+    except StrictJSONError as error:
+        problem = ChatRequestError(error.pointer or "", _OBJECT)
         raise problem from None
     try:
         return ChatRequest.model_validate(document)

@@ -278,7 +278,6 @@ def test_an_offence_past_the_locator_limit_is_still_refused(
 
 # Reads not switched yet, each in another area of the kit; the lead shrinks this list on merge.
 _NOT_YET_STRICT = {
-    "reference_harness/sse/_request.py": "srdh serve bodies (the request-limits work)",
     "conformance/adapters/_inprocess.py": "a dumps/loads copy of an in-process IUT's values",
     "bench/run_store.py": "benchmark corpus",
     "bench/validation.py": "benchmark corpus (compares parsers on purpose)",

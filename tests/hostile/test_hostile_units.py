@@ -77,9 +77,9 @@ def test_supervise_signals_installs_and_restores_handlers():
     [
         (b"[" * (MAX_MESSAGE_DEPTH + 1) + b"]" * (MAX_MESSAGE_DEPTH + 1), "nested deeper"),
         (b"[" * 100_000 + b"]" * 100_000, "nested deeper"),
-        (b'{"a": "\\udc00"}', "lone surrogate"),
-        (b'{"\\ud800": 1}', "lone surrogate"),
-        (b'"\xff"', "utf-8"),
+        (b'{"a": "\\udc00"}', "unpaired UTF-16 surrogate"),
+        (b'{"\\ud800": 1}', "unpaired UTF-16 surrogate"),
+        (b'"\xff"', "UTF-8"),
         (b"{", "Expecting"),
     ],
     ids=["depth-65", "depth-100000", "surrogate-value", "surrogate-key", "not-utf8", "truncated"],
