@@ -13,6 +13,7 @@ import json
 import shlex
 from typing import Any
 
+from conformance.adapters._endpoint import endpoint_session
 from conformance.adapters._errors import AdapterError
 from conformance.adapters._process import ChildProcess, ReadTimeout
 from conformance.adapters._protocol import check_hello, check_observation, run_message
@@ -126,23 +127,30 @@ class StdioAdapter:
         return frozenset(self.hello()["capabilities"])
 
     def run(self, fixture: dict[str, Any]) -> dict[str, Any]:
-        """Send ``fixture`` in a ``run`` message and return the validated RunObservation."""
+        """Send ``fixture`` in a ``run`` message and return the validated RunObservation.
+
+        For an IUT that declared ``MODEL_ENDPOINT`` the kit's model endpoint serves the Run: its
+        URLs go in the message, the requests it received come back as ``model_requests``.
+        """
         request_id = f"req-{next(self._requests)}"
-        message = run_message(request_id, fixture)
         self._start()
-        self._send(message)
-        answer = self._receive(f"the observation of {request_id}")
-        child = self._child
-        assert child is not None  # noqa: S101 - _receive raised otherwise
-        try:
-            return check_observation(
-                answer,
-                request_id=request_id,
-                fixture_id=fixture["fixture_id"],
-                stderr_tail=child.stderr_tail(),
-            )
-        except AdapterError as error:
-            raise self._fail(error.reason) from error
+        with endpoint_session(self.capabilities, fixture) as endpoint:
+            message = run_message(request_id, fixture, endpoint.descriptor)
+            self._send(message)
+            answer = self._receive(f"the observation of {request_id}")
+            child = self._child
+            assert child is not None  # noqa: S101 - _receive raised otherwise
+            try:
+                return endpoint.attach(
+                    check_observation(
+                        answer,
+                        request_id=request_id,
+                        fixture_id=fixture["fixture_id"],
+                        stderr_tail=child.stderr_tail(),
+                    )
+                )
+            except AdapterError as error:
+                raise self._fail(error.reason) from error
 
     def close(self) -> None:
         """Send ``bye`` and wait for the IUT to exit 0; kill it otherwise. Idempotent.

@@ -133,7 +133,11 @@ class OpenAIIUT(FixtureIUT):
                 raise ConfigError(NO_ENDPOINT)
             self._env_config = OpenAIConfig.from_env()
 
-    async def _observe(self, fixture: dict[str, Any]) -> dict[str, Any]:
+    async def _observe(
+        self,
+        fixture: dict[str, Any],
+        model_endpoint: dict[str, Any] | None,  # noqa: ARG002 - this IUT does not declare MODEL_ENDPOINT
+    ) -> dict[str, Any]:
         limits = Limits(**fixture["limits"])
         timeout_s = limits.model_call_timeout_ms / 1000 * _TIMEOUT_SHARE
         with contextlib.ExitStack() as stack:
