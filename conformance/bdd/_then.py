@@ -63,7 +63,8 @@ THEN_CHECKS: dict[str, _Check] = {
         c.observations[0], c.observations[-1]
     ),
     "every global invariant holds": lambda c: _both(
-        *(checks.check_global_invariants(o, c.ran_fixture) for o in c.observations)
+        *(checks.check_global_invariants(o, c.ran_fixture) for o in c.observations),
+        *(checks.check_model_inputs(o, c.ran_fixture) for o in c.observations),
     ),
     "the second action is rejected as DUPLICATE_ID and the first invocation's arguments, status "
     "and projection are unchanged": lambda c: checks.check_tool_call_identity(
