@@ -66,6 +66,7 @@ MAX_BODY_BYTES: Final = 32 * 1024 * 1024
 """Largest request body the endpoint reads (bytes); a larger one gets HTTP 413."""
 
 _POLL_S: Final = 0.02
+_RETRY_AFTER_MS: Final = 10
 _SOCKET_TIMEOUT_S: Final = 10.0
 _LATE_SHARE: Final = 0.25
 _HOLD_SHARE: Final = 3.0
@@ -271,7 +272,7 @@ class _Handler(BaseHTTPRequestHandler):
                 return "CLIENT_CLOSED" if outcome == "CLOSED" else "NOT_ANSWERED"
             reply = reply.then
         if isinstance(reply, Status):
-            self._send_json(reply.status, error_body(reply.message))
+            self._send_json(reply.status, error_body(reply.message), retry_after_ms=_RETRY_AFTER_MS)
             return "HTTP_ERROR"
         assert isinstance(reply, Message)  # noqa: S101 - Reply is Message | Status | Hold
         if stream:
@@ -304,10 +305,12 @@ class _Handler(BaseHTTPRequestHandler):
     def _plain(self, status: int, message: str) -> None:
         self._send_json(status, error_body(message))
 
-    def _send_json(self, status: int, body: object) -> None:
+    def _send_json(self, status: int, body: object, *, retry_after_ms: int | None = None) -> None:
         payload = json.dumps(body, ensure_ascii=False).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
+        if retry_after_ms is not None:  # as OpenAI sends it; a client that retries does so at once
+            self.send_header("retry-after-ms", str(retry_after_ms))
         self.send_header("Content-Length", str(len(payload)))
         self.send_header("Connection", "close")
         self.end_headers()
