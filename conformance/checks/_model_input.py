@@ -42,7 +42,7 @@ from conformance.checks._oracle import expected_previous_turn
 from conformance.checks._result import CheckResult, Findings
 from conformance.checks._view import events
 
-__all__ = ["COT_FIELDS", "check_model_inputs"]
+__all__ = ["COT_CANARY", "COT_FIELDS", "check_model_inputs"]
 
 
 COT_FIELDS: Final = frozenset(
