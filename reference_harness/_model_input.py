@@ -104,17 +104,17 @@ class ModelCallLog:
         with self._lock:
             self._calls.append(entry)
 
-    def router(self, inner: RouterPort) -> RouterPort:
-        """Return ``inner`` recording each call's input."""
-        return _Router(inner, self)
+    def router(self, inner: RouterPort, system: str | None = None) -> RouterPort:
+        """Return ``inner`` recording each input (after ``system``, if the port sends one)."""
+        return _Router(inner, self, _head(system))
 
-    def agent(self, inner: AgentPort) -> AgentPort:
-        """Return ``inner`` recording each call's input."""
-        return _Agent(inner, self)
+    def agent(self, inner: AgentPort, system: str | None = None) -> AgentPort:
+        """Return ``inner`` recording each input (after ``system``, if the port sends one)."""
+        return _Agent(inner, self, _head(system))
 
-    def reviewer(self, inner: ReviewerPort) -> ReviewerPort:
-        """Return ``inner`` recording each call's input."""
-        return _Reviewer(inner, self)
+    def reviewer(self, inner: ReviewerPort, system: str | None = None) -> ReviewerPort:
+        """Return ``inner`` recording each input (after ``system``, if the port sends one)."""
+        return _Reviewer(inner, self, _head(system))
 
     def model_calls(self, trace: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         """Return the observation's ``model_calls``: one per ``MODEL_CALL_STARTED``, trace order.
@@ -147,31 +147,40 @@ class ModelCallLog:
         return calls
 
 
+def _head(system: str | None) -> list[Message]:
+    return [] if system is None else [{"role": "system", "content": system}]
+
+
 class _Router:
-    def __init__(self, inner: RouterPort, log: ModelCallLog) -> None:
+    def __init__(self, inner: RouterPort, log: ModelCallLog, head: list[Message]) -> None:
         self._inner = inner
         self._log = log
+        self._head = head
 
     def classify(self, request: RouterRequest, interrupt: threading.Event) -> RouterAnswer:
-        self._log.record("ROUTER", router_messages(request), ())
+        self._log.record("ROUTER", [*self._head, *router_messages(request)], ())
         return self._inner.classify(request, interrupt)
 
 
 class _Agent:
-    def __init__(self, inner: AgentPort, log: ModelCallLog) -> None:
+    def __init__(self, inner: AgentPort, log: ModelCallLog, head: list[Message]) -> None:
         self._inner = inner
         self._log = log
+        self._head = head
 
     def step(self, request: AgentRequest, interrupt: threading.Event) -> AgentAnswer:
-        self._log.record("DIAGNOSIS_AGENT", agent_messages(request), agent_tools(request))
+        messages = [*self._head, *agent_messages(request)]
+        self._log.record("DIAGNOSIS_AGENT", messages, agent_tools(request))
         return self._inner.step(request, interrupt)
 
 
 class _Reviewer:
-    def __init__(self, inner: ReviewerPort, log: ModelCallLog) -> None:
+    def __init__(self, inner: ReviewerPort, log: ModelCallLog, head: list[Message]) -> None:
         self._inner = inner
         self._log = log
+        self._head = head
 
     def review(self, request: ReviewRequest, interrupt: threading.Event) -> ReviewAnswer:
-        self._log.record("SEMANTIC_GUARD", review_messages(request), review_tools(request))
+        messages = [*self._head, *review_messages(request)]
+        self._log.record("SEMANTIC_GUARD", messages, review_tools(request))
         return self._inner.review(request, interrupt)
