@@ -189,16 +189,40 @@ def reasoning_echoed(original: Callable[[Any], list[Message]]) -> Callable[[Any]
 
 
 def retrying_chat_client(config: OpenAIConfig) -> ChatClient:
-    """A ChatClient whose OpenAI SDK keeps its default retries (``max_retries=2``)."""
+    """A ChatClient whose OpenAI SDK keeps its default retries (``max_retries=2``).
+
+    Built like the reference's, except the retries; its HTTP connection pool is shared by every
+    client of this mutant in the process (a TLS context costs tens of milliseconds per client).
+    """
     import openai  # noqa: PLC0415 - only this mutant needs the SDK here
 
     from reference_harness.openai import ChatClient  # noqa: PLC0415 - SDK import
 
-    client = ChatClient(config)
-    client._client = openai.OpenAI(  # noqa: SLF001 - the mutant swaps exactly this part
-        base_url=config.base_url,
-        api_key=config.api_key,
-        max_retries=SDK_DEFAULT_RETRIES,
-        timeout=openai.Timeout(config.timeout_s),
-    )
-    return client
+    class RetryingChatClient(ChatClient):
+        def __init__(self, config: OpenAIConfig) -> None:
+            self._config = config
+            self._timeout = openai.Timeout(config.timeout_s)
+            self._client = openai.OpenAI(
+                base_url=config.base_url,
+                api_key=config.api_key,
+                max_retries=SDK_DEFAULT_RETRIES,
+                timeout=self._timeout,
+                http_client=_shared_http_client(),
+            )
+
+        def close(self) -> None:
+            """Keep the shared connection pool open."""
+
+    return RetryingChatClient(config)
+
+
+def _shared_http_client() -> Any:  # noqa: ANN401 - an httpx.Client of the SDK's httpx
+    if not _HTTP_CLIENT:
+        import openai  # noqa: PLC0415 - only this mutant needs the SDK here
+
+        _HTTP_CLIENT.append(openai.DefaultHttpxClient())
+    return _HTTP_CLIENT[0]
+
+
+_HTTP_CLIENT: list[Any] = []
+"""The one HTTP client of this mutant's model clients (created on first use)."""
