@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from pathlib import Path
 
@@ -10,7 +11,8 @@ import httpx
 import openai
 import pytest
 
-from conformance.adapters import AdapterError, InProcessAdapter
+from conformance import checks
+from conformance.adapters import AdapterError, InProcessAdapter, StdioAdapter
 from conformance.model_endpoint import COT_CANARY, ModelEndpoint
 
 TOOL_TURN = {
@@ -223,3 +225,19 @@ def test_inprocess_adapter_refuses_an_observation_that_fills_model_requests():
             adapter.run(load_fixture("semanticguard-returns-an-invalid-schema"))
     finally:
         adapter.close()
+
+
+def test_stdio_reference_runs_over_the_kit_endpoint():
+    """The reference stdio entry declares MODEL_ENDPOINT; the kit, not the IUT, records inputs."""
+    adapter = StdioAdapter([sys.executable, "-m", "reference_harness.stdio"], timeout_s=30.0)
+    try:
+        assert "MODEL_ENDPOINT" in adapter.capabilities
+        observation = adapter.run(
+            load_fixture("only-the-selected-previous-turn-reaches-the-diagnosis-agent")
+        )
+    finally:
+        adapter.close()
+    assert "model_calls" not in observation
+    review = [r for r in observation["model_requests"] if r["component"] == "SEMANTIC_GUARD"]
+    assert [(r["tools"], r["stream"], r["answer"]) for r in review] == [([], True, "ANSWERED")]
+    checks.check_model_inputs(observation, load_fixture(observation["fixture_id"])).require()
