@@ -188,9 +188,14 @@ def _increasing(items: list[Any], key: str, at: str, rule: str) -> Iterator[Cont
 def _scenario_fixture(doc: Any, at: str) -> Iterator[ContractViolation]:  # noqa: ANN401
     for index, run in enumerate(doc["prior_runs"]):
         yield from _diagnosis_run(run, f"{at}/prior_runs/{index}")
-    yield from _increasing(
-        doc["prior_runs"], "seq", f"{at}/prior_runs", "prior-runs-seq-increasing"
-    )
+    last: dict[object, int] = {}  # seq is per session: strictly increasing within each session
+    for index, run in enumerate(doc["prior_runs"]):
+        session = run["session_id"]
+        if session in last and run["seq"] <= last[session]:
+            pointer = f"{at}/prior_runs/{index}/seq"
+            message = "expected seq to increase strictly within the session"
+            yield _v(pointer, "prior-runs-seq-increasing", message)
+        last[session] = run["seq"]
 
 
 def _phase_plan(doc: Any, at: str) -> Iterator[ContractViolation]:  # noqa: ANN401

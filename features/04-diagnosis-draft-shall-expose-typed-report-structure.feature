@@ -36,3 +36,14 @@ Feature: Diagnosis Draft SHALL expose typed report structure
     When the Run is executed
     Then EvidenceGuard rejects the first draft with DUPLICATE_ANALYSIS_ID and releases the repaired draft
     And every global invariant holds
+
+  @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure
+  Scenario: Raw rows beyond the bounded projection never reach a model
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And search_logs returns more rows than the bounded projection keeps
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then no model call receives a backend row beyond the bounded projection
+    And every global invariant holds

@@ -33,3 +33,21 @@ Feature: Previous turn SHALL come from a safe durable Run result
     When the Run is executed
     Then no previous turn is selected and every earlier Run is skipped with its reason
     And every global invariant holds
+
+  @extension @requirement:previous-turn-shall-come-from-a-safe-durable-run-result @capability:PREVIOUS_TURN
+  Scenario: Only the selected previous turn reaches the Diagnosis Agent
+    Given the session has these earlier Runs:
+      | seq | intent    | state     |
+      | 1   | DIAGNOSIS | SUCCESS   |
+      | 2   | DIAGNOSIS | FAILED    |
+      | 3   | DIAGNOSIS | CANCELLED |
+      | 4   | DIAGNOSIS | FALLBACK  |
+    And another session has a successful earlier Run asking "Why is the other tenant's billing job stuck?"
+    And a user asks "And what about the payment service?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then no model call receives text of an earlier Run other than the selected previous turn
+    And every global invariant holds

@@ -22,8 +22,10 @@ from reference_harness._cancellation import CancelScope
 from reference_harness._client import SimulatedClient
 from reference_harness._harness import Harness, RunJournal
 from reference_harness._limits import Limits
+from reference_harness._model_input import ModelCallLog
 from reference_harness._retry import DEFAULT_RETRY_POLICY, RetryPolicy
-from reference_harness._scripted import ScriptedPorts
+from reference_harness._scripted import ScriptedPorts, ScriptedTools
+from reference_harness.errors import ScriptError, ScriptUnconsumed
 from reference_harness.store import RunStore
 
 if TYPE_CHECKING:
@@ -34,19 +36,31 @@ if TYPE_CHECKING:
 __all__ = [
     "CAPABILITIES",
     "IMPLEMENTATION_NAME",
+    "MODEL_ENDPOINT",
     "PROTOCOL_VERSION",
     "FixtureIUT",
     "ObservationContractError",
     "ReferenceIUT",
     "SimulatedClient",
     "create",
+    "create_with_endpoint",
     "observe",
+    "observe_fixture",
 ]
 
 PROTOCOL_VERSION: Final = "2.0"
 IMPLEMENTATION_NAME: Final = "srdh-reference-harness"
-CAPABILITIES: Final = tuple(capability.value for capability in Capability)
-"""The reference Harness has every capability of the protocol (the contract's vocabulary)."""
+MODEL_ENDPOINT: Final = Capability.MODEL_ENDPOINT.value
+"""The capability of taking the kit's model endpoint from the ``run`` message."""
+CAPABILITIES: Final = tuple(
+    capability.value for capability in Capability if capability.value != MODEL_ENDPOINT
+)
+"""The reference Harness's behavioural capabilities: every one of the protocol's vocabulary.
+
+``MODEL_ENDPOINT`` is a way of running, not a behaviour: an IUT built with ``model_endpoint=True``
+(the stdio entry) adds it."""
+_TIMEOUT_SHARE: Final = 0.9
+"""Share of ``model_call_timeout_ms`` given to one HTTP request over the kit's model endpoint."""
 T = TypeVar("T")
 
 CLOCK_START_MS: Final = 1_767_225_600_000
@@ -130,38 +144,53 @@ class FixtureIUT:
 
     implementation_name: str = IMPLEMENTATION_NAME
 
-    def __init__(self) -> None:
-        """Create an IUT; every ``run`` gets its own store and ports."""
+    def __init__(self, *, model_endpoint: bool = False) -> None:
+        """Create an IUT; every ``run`` gets its own store and ports.
+
+        Args:
+            model_endpoint: declare ``MODEL_ENDPOINT`` and accept ``run(fixture,
+                model_endpoint=...)``.
+        """
         self._closed = False
+        self._endpoint_capable = model_endpoint
 
     def hello(self) -> dict[str, Any]:
         """Return the adapter-message ``hello``: protocol 2.0, implementation, capabilities."""
+        endpoint = [MODEL_ENDPOINT] if self._endpoint_capable else []
         return {
             "type": "hello",
             "protocol_version": PROTOCOL_VERSION,
             "implementation": {"name": self.implementation_name, "version": _version()},
-            "capabilities": list(CAPABILITIES),
+            "capabilities": [*CAPABILITIES, *endpoint],
         }
 
-    def run(self, fixture: object) -> dict[str, Any]:
+    def run(self, fixture: object, model_endpoint: dict[str, Any] | None = None) -> dict[str, Any]:
         """Run one Scenario Fixture and return its Run Observation document.
 
         Script errors (exhausted or unconsumed turns) are reported in ``observation.error``.
+        Without ``model_endpoint`` the fixture's scripted turns play the models and the
+        observation reports each model call's input (``model_calls``); with it (the run
+        message's ``model_endpoint`` object) the Harness's OpenAI-compatible ports call the kit's
+        endpoint, which records the requests itself.
 
         Raises:
             ContractError: ``fixture`` is not a valid Scenario Fixture (pointer and expectation
                 say where and what).
             ObservationContractError: the observation broke its own contract (a Harness bug).
-            RuntimeError: the IUT is closed.
+            RuntimeError: the IUT is closed, or ``model_endpoint`` was given to an IUT that did
+                not declare ``MODEL_ENDPOINT``.
         """
         if self._closed:
             msg = f"this {type(self).__name__} is closed"
+            raise RuntimeError(msg)
+        if model_endpoint is not None and not self._endpoint_capable:
+            msg = f"this {type(self).__name__} did not declare {MODEL_ENDPOINT}"
             raise RuntimeError(msg)
         load_document(fixture, "scenario-fixture")  # raises ContractError with a pointer
         if not isinstance(fixture, dict):  # pragma: no cover - load_document accepted an object
             msg = "expected a JSON object"
             raise ContractError(msg, expected="object")
-        observation = _run_coroutine(self._observe(fixture))
+        observation = _run_coroutine(self._observe(fixture, model_endpoint))
         violations = validate_document(observation, "run-observation")
         if violations:
             detail = "; ".join(f"{v.pointer or '(root)'}: {v.message}" for v in violations[:5])
@@ -173,27 +202,92 @@ class FixtureIUT:
         """Release the IUT (idempotent)."""
         self._closed = True
 
-    async def _observe(self, fixture: dict[str, Any]) -> dict[str, Any]:
+    async def _observe(
+        self, fixture: dict[str, Any], model_endpoint: dict[str, Any] | None
+    ) -> dict[str, Any]:
         raise NotImplementedError
 
 
 class ReferenceIUT(FixtureIUT):
-    """The reference Harness on the fixture's scripted ports."""
+    """The reference Harness on the fixture's scripted ports, or on the kit's model endpoint."""
 
-    async def _observe(self, fixture: dict[str, Any]) -> dict[str, Any]:
+    async def _observe(
+        self, fixture: dict[str, Any], model_endpoint: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        return await observe_fixture(fixture, model_endpoint)
+
+
+async def observe_fixture(  # noqa: PLR0913 - the swappable parts of a mutant are the whole seam
+    fixture: dict[str, Any],
+    model_endpoint: dict[str, Any] | None,
+    *,
+    agent: Callable[[AgentPort], AgentPort] | None = None,
+    reviewer: Callable[[ReviewerPort], ReviewerPort] | None = None,
+    client: Callable[[Any], Any] | None = None,
+    harness_class: type[Harness] = Harness,
+    store_class: type[RunStore] = RunStore,
+    retry: RetryPolicy = DEFAULT_RETRY_POLICY,
+) -> dict[str, Any]:
+    """Run one validated fixture on scripted ports, or on the kit's ``model_endpoint``.
+
+    Scripted path: the fixture's turns play the models, every model call's input is recorded
+    (:class:`~reference_harness._model_input.ModelCallLog`) into ``model_calls``, and script
+    errors go to ``error``. Endpoint path: the OpenAI-compatible ports
+    (:func:`reference_harness.openai._endpoint.endpoint_ports`, built with ``client`` when given)
+    call the kit, each HTTP request bounded by 90 % of ``model_call_timeout_ms``; the fixture's
+    tool scripts still play the tools (their script errors go to ``error``). ``agent`` and
+    ``reviewer`` wrap the model ports; the other arguments are those of :func:`observe`.
+    """
+    if model_endpoint is None:
+        log = ModelCallLog()
         ports = ScriptedPorts.from_fixture(fixture)
         observation = await observe(
             fixture,
-            router=ports.router,
-            agent=ports.agent,
-            reviewer=ports.reviewer,
+            router=log.router(ports.router),
+            agent=(agent or _same)(log.agent(ports.agent)),
+            reviewer=(reviewer or _same)(log.reviewer(ports.reviewer)),
             tools=ports.tools,
             scope=CancelScope(),
+            harness_class=harness_class,
+            store_class=store_class,
+            retry=retry,
         )
-        error = ports.script_error()
-        if error is not None:
-            observation["error"] = {"code": error.code, "message": str(error)[:4000]}
-        return observation
+        observation["model_calls"] = log.model_calls(observation["trace"])
+        script_error = ports.script_error()
+    else:
+        from reference_harness.openai._endpoint import endpoint_ports  # noqa: PLC0415 - SDK import
+
+        timeout_s = Limits(**fixture["limits"]).model_call_timeout_ms / 1000 * _TIMEOUT_SHARE
+        kwargs = {} if client is None else {"client": client}
+        model = endpoint_ports(model_endpoint, timeout_s=timeout_s, **kwargs)
+        errors: list[ScriptError] = []
+        tools = ScriptedTools(fixture["tools"], errors)
+        try:
+            observation = await observe(
+                fixture,
+                router=model.router,
+                agent=(agent or _same)(model.agent),
+                reviewer=(reviewer or _same)(model.reviewer),
+                tools=tools,
+                scope=CancelScope(),
+                harness_class=harness_class,
+                store_class=store_class,
+                retry=retry,
+            )
+        finally:
+            model.close()
+        script_error = errors[0] if errors else None
+        if script_error is None and tools.left:
+            script_error = ScriptUnconsumed(
+                f"script not consumed: tools: {tools.left} turn(s) left"
+            )
+    if script_error is not None:
+        observation["error"] = {"code": script_error.code, "message": str(script_error)[:4000]}
+    return observation
+
+
+def _same(port: T) -> T:
+    return port
 
 
 async def observe(  # noqa: PLR0913 - ports, scope and the swappable parts are the whole seam
@@ -265,5 +359,10 @@ async def observe(  # noqa: PLR0913 - ports, scope and the swappable parts are t
 
 
 def create() -> ReferenceIUT:
-    """Return a new :class:`ReferenceIUT` (the kit's ``module:factory`` entry)."""
+    """Return a new :class:`ReferenceIUT` (the kit's ``module:factory`` entry; scripted ports)."""
     return ReferenceIUT()
+
+
+def create_with_endpoint() -> ReferenceIUT:
+    """Return a :class:`ReferenceIUT` declaring ``MODEL_ENDPOINT`` (the stdio entry's IUT)."""
+    return ReferenceIUT(model_endpoint=True)

@@ -3,8 +3,10 @@
 Run ``python -m reference_harness.stdio``. It writes ``hello`` first, then answers each ``run``
 line with an ``observation`` (or an ``error`` naming the problem: line number, and the JSON
 pointer and expectation for a message that breaks its schema), and exits 0 on ``bye`` or end of
-input. Blank lines are skipped. Every outgoing message is validated against its schema before it
-is written; the kit can trust every line it reads.
+input. It declares ``MODEL_ENDPOINT``: a ``run`` carrying ``model_endpoint`` is played by the
+kit's model endpoint over HTTP (the Harness's OpenAI-compatible ports), one without it by the
+fixture's scripted turns. Blank lines are skipped. Every outgoing message is validated against
+its schema before it is written; the kit can trust every line it reads.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import replace
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from contracts import ContractError, StrictJSONError, loads_strict, validate_document
-from reference_harness.iut import ReferenceIUT, create
+from reference_harness.iut import ReferenceIUT, create_with_endpoint
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -100,7 +102,7 @@ def _answer(iut: ReferenceIUT, number: int, line: bytes) -> dict[str, Any] | Non
         return None
     request_id = message["request_id"]
     try:
-        observation = iut.run(message["fixture"])
+        observation = iut.run(message["fixture"], message.get("model_endpoint"))
     except ContractError as error:
         return _error(request_id, "INVALID_FIXTURE", f"line {number}: {error}")
     except Exception as error:  # noqa: BLE001 - reported as a code, never as a traceback
@@ -114,7 +116,7 @@ def serve(lines: Iterable[bytes], out: IO[str]) -> int:
 
     Returns the exit status: 0 on ``bye`` or end of input.
     """
-    iut = create()
+    iut = create_with_endpoint()
     try:
         _write(out, iut.hello())
         for number, raw in enumerate(lines, start=1):

@@ -7,6 +7,7 @@ import itertools
 import json
 from typing import Any
 
+from conformance.adapters._endpoint import endpoint_session
 from conformance.adapters._errors import AdapterError
 from conformance.adapters._protocol import check_hello, check_observation, run_message
 
@@ -76,15 +77,30 @@ class InProcessAdapter:
         return frozenset(self.hello()["capabilities"])
 
     def run(self, fixture: dict[str, Any]) -> dict[str, Any]:
-        """Run ``fixture`` and return the validated RunObservation."""
+        """Run ``fixture`` and return the validated RunObservation.
+
+        An IUT that declared ``MODEL_ENDPOINT`` is called ``run(fixture, model_endpoint=...)``
+        with the kit's model endpoint (the run message's ``model_endpoint`` object); the requests
+        the endpoint received come back as the observation's ``model_requests``.
+        """
         self.hello()
         request_id = f"req-{next(self._requests)}"
-        message = run_message(request_id, fixture)
-        try:
-            observation = self._iut.run(json.loads(json.dumps(message["fixture"])))
-        except Exception as error:
-            reason = f"IUT run() raised {type(error).__name__}: {error}"
-            raise AdapterError(reason) from error
+        with endpoint_session(self.capabilities, fixture) as endpoint:
+            message = run_message(request_id, fixture, endpoint.descriptor)
+            copied = json.loads(json.dumps(message["fixture"]))
+            try:
+                if endpoint.descriptor is None:
+                    observation = self._iut.run(copied)
+                else:
+                    observation = self._iut.run(copied, model_endpoint=message["model_endpoint"])
+            except Exception as error:
+                reason = f"IUT run() raised {type(error).__name__}: {error}"
+                raise AdapterError(reason) from error
+            return endpoint.attach(self._checked(request_id, fixture, observation))
+
+    def _checked(
+        self, request_id: str, fixture: dict[str, Any], observation: object
+    ) -> dict[str, Any]:
         try:
             observation = json.loads(json.dumps(observation, allow_nan=False))
         except (TypeError, ValueError) as error:

@@ -63,13 +63,17 @@ def message_problems(message: Any) -> list[str]:  # noqa: ANN401 - any JSON valu
     return problems[:_MAX_PROBLEMS]
 
 
-def run_message(request_id: str, fixture: dict[str, Any]) -> dict[str, Any]:
-    """Return the ``run`` message for ``fixture``.
+def run_message(
+    request_id: str, fixture: dict[str, Any], model_endpoint: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Return the ``run`` message for ``fixture`` (with ``model_endpoint`` when given).
 
     Raises:
         AdapterError: the fixture is not a valid ScenarioFixture (a kit-side mistake).
     """
     message = {"type": "run", "request_id": request_id, "fixture": fixture}
+    if model_endpoint is not None:
+        message["model_endpoint"] = model_endpoint
     problems = message_problems(message)
     if problems:
         reason = f"fixture {fixture.get('fixture_id')!r} is not a valid run message: " + "; ".join(

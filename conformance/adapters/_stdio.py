@@ -20,6 +20,7 @@ import shlex
 import time
 from typing import Any, Final
 
+from conformance.adapters._endpoint import endpoint_session
 from conformance.adapters._errors import AdapterError, ProtocolViolation
 from conformance.adapters._process import (
     DEFAULT_MAX_MESSAGE_BYTES,
@@ -246,28 +247,34 @@ class StdioAdapter:
 
         Output the IUT wrote since its last answer is a :class:`ProtocolViolation` of that
         answer's request; the IUT is then restarted, since its stream is out of step.
+
+        For an IUT that declared ``MODEL_ENDPOINT`` the kit's model endpoint serves the Run: its
+        URLs go in the message, the requests it received come back as ``model_requests``.
         """
         self._requests += 1
         request_id = f"req-{self._requests}"
-        message = run_message(request_id, fixture)
         self._check_between_runs()
         self._start()
-        self._send(message, request_id)
-        answer = self._receive(f"the observation of {request_id}", request_id)
-        child = self._child
-        assert child is not None  # noqa: S101 - _receive raised otherwise
-        try:
-            observation = check_observation(
-                answer,
-                request_id=request_id,
-                fixture_id=fixture["fixture_id"],
-                stderr_tail=child.stderr_tail(),
-            )
-        except AdapterError as error:
-            raise self._fail(error.reason, request_id) from error
-        except RecursionError:
-            reason = f"IUT sent an observation of {request_id} too deep to validate"
-            raise self._fail(reason, request_id) from None
+        with endpoint_session(self.capabilities, fixture) as endpoint:
+            message = run_message(request_id, fixture, endpoint.descriptor)
+            self._send(message, request_id)
+            answer = self._receive(f"the observation of {request_id}", request_id)
+            child = self._child
+            assert child is not None  # noqa: S101 - _receive raised otherwise
+            try:
+                observation = endpoint.attach(
+                    check_observation(
+                        answer,
+                        request_id=request_id,
+                        fixture_id=fixture["fixture_id"],
+                        stderr_tail=child.stderr_tail(),
+                    )
+                )
+            except AdapterError as error:
+                raise self._fail(error.reason, request_id) from error
+            except RecursionError:
+                reason = f"IUT sent an observation of {request_id} too deep to validate"
+                raise self._fail(reason, request_id) from None
         scenario = fixture.get("scenario_id")
         self._answered = ProtocolViolation(
             request_id, fixture["fixture_id"], scenario if isinstance(scenario, str) else None, ""

@@ -43,6 +43,16 @@ def _earlier_runs(srdh_context: ScenarioContext, datatable: list[list[str]]) -> 
         srdh_context.builder.add_prior_run(int(cells["seq"]), cells["intent"], cells["state"])
 
 
+@given(parsers.re(r'another session has a successful earlier Run asking (?P<message>".*")'))
+def _other_session_run(srdh_context: ScenarioContext, message: str) -> None:
+    srdh_context.builder.add_other_session_run(1, loads_strict(message))
+
+
+@given(parsers.re(r"(?P<tool>\w+) returns more rows than the bounded projection keeps"))
+def _rows_beyond_projection(srdh_context: ScenarioContext, tool: str) -> None:
+    srdh_context.builder.returns_rows_beyond_projection(tool)
+
+
 @given(
     parsers.re(
         r"in step (?P<step>\d+) the agent calls (?P<tool>\w+) "

@@ -62,8 +62,15 @@ THEN_CHECKS: dict[str, _Check] = {
     "both Runs have the same normalized trace": lambda c: checks.check_same_normalized_trace(
         c.observations[0], c.observations[-1]
     ),
+    "no model call receives text of an earlier Run other than the selected previous turn": (
+        lambda c: checks.check_model_inputs(c.observation, c.ran_fixture)
+    ),
+    "no model call receives a backend row beyond the bounded projection": lambda c: (
+        checks.check_model_inputs(c.observation, c.ran_fixture)
+    ),
     "every global invariant holds": lambda c: _both(
-        *(checks.check_global_invariants(o, c.ran_fixture) for o in c.observations)
+        *(checks.check_global_invariants(o, c.ran_fixture) for o in c.observations),
+        *(checks.check_model_inputs(o, c.ran_fixture) for o in c.observations),
     ),
     "the second action is rejected as DUPLICATE_ID and the first invocation's arguments, status "
     "and projection are unchanged": lambda c: checks.check_tool_call_identity(

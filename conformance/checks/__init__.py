@@ -33,6 +33,7 @@ from conformance.checks._fallback import (
 from conformance.checks._identity import check_tool_call_identity
 from conformance.checks._invariants import ATTEMPT_POLICY, check_global_invariants
 from conformance.checks._knowledge import check_fabricated_citation_rejected, returned_documents
+from conformance.checks._model_input import COT_CANARY, COT_FIELDS, check_model_inputs
 from conformance.checks._normalize import check_same_normalized_trace, normalize_trace
 from conformance.checks._oracle import (
     PresentedCall,
@@ -54,6 +55,8 @@ from conformance.checks._schema import check_contract, contract_problems
 __all__ = [
     "ANALYSIS_KINDS",
     "ATTEMPT_POLICY",
+    "COT_CANARY",
+    "COT_FIELDS",
     "FORBIDDEN_HARNESS_RESPONSIBILITIES",
     "MESSAGE_CODES",
     "REQUIREMENT_IDS",
@@ -74,6 +77,7 @@ __all__ = [
     "check_harness_ownership",
     "check_in_band_error",
     "check_layered_cancellation",
+    "check_model_inputs",
     "check_no_evidence_citations",
     "check_no_evidence_invocation",
     "check_one_repair_only",

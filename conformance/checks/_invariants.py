@@ -48,7 +48,10 @@ def _prior_runs_untouched(
     found: Findings, observation: dict[str, Any], fixture: dict[str, Any]
 ) -> None:
     rows = {row.get("run_id"): row for row in observation.get("runs", [])}
+    session = fixture.get("session_id")
     for prior in fixture.get("prior_runs", []):
+        if prior.get("session_id") != session:
+            continue  # the observation lists the Run's own session only
         found.expect(
             rows.get(prior["run_id"]) == prior,
             f"earlier Run {prior['run_id']!r} changed or vanished (terminal rows are immutable)",

@@ -201,6 +201,42 @@ _RULES: Final = (
         ),
     ),
     Rule(
+        "R1.reviewer-isolated-single-turn",
+        "each SemanticGuard call offers no tools and holds one user message: the Verified "
+        "Snapshot alone, as JSON (no conversation, no history)",
+        ("SemanticGuard as an isolated single-turn semantic reviewer",),
+    ),
+    Rule(
+        "R4.no-raw-payload-to-model",
+        "no model call receives a backend row beyond the bounded projection or a tool's raised "
+        "message",
+        (_R4_BODY,),
+    ),
+    Rule(
+        "R4.no-chain-of-thought",
+        "no message sent to a model carries a chain-of-thought field, and a model's "
+        "chain-of-thought reaches neither a later model call nor any output",
+        (_R4_BODY,),
+    ),
+    Rule(
+        "R7.previous-turn-context-only",
+        "no model call receives text of an earlier Run other than the selected previous turn "
+        "(failed, cancelled, fallback, other sessions' Runs, user texts included)",
+        (_R7_BODY,),
+    ),
+    Rule(
+        "R9.one-http-attempt-per-model-attempt",
+        "over the kit's model endpoint each component receives exactly one HTTP request per "
+        "model-call attempt (no SDK or HTTP retry)",
+        ("require underlying SDK, HTTP and database retry layers to execute one attempt",),
+    ),
+    Rule(
+        "R0.model-input-reported",
+        "the observation shows what every model-call attempt received (model_calls, or the "
+        "kit's model endpoint)",
+        (),
+    ),
+    Rule(
         "R0.valid-observation",
         "the observation, its trace events and its run rows are valid contract documents",
         (),

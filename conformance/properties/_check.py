@@ -13,7 +13,11 @@ from typing import TYPE_CHECKING, Any, Literal
 from hypothesis import HealthCheck, Phase, example, given, settings
 
 from conformance.bdd import THEN_CHECKS, ScenarioContext
-from conformance.checks import check_global_invariants, check_same_normalized_trace
+from conformance.checks import (
+    check_global_invariants,
+    check_model_inputs,
+    check_same_normalized_trace,
+)
 from conformance.strategies import SCENARIO_STRATEGIES, any_fixtures, pinned_fixtures
 
 if TYPE_CHECKING:
@@ -181,6 +185,8 @@ def run_invariants(adapter: Adapter, *, config: settings | None = None) -> Prope
         for result in (
             check_global_invariants(first, fixture),
             check_global_invariants(second, fixture),
+            check_model_inputs(first, fixture),
+            check_model_inputs(second, fixture),
             check_same_normalized_trace(first, second),
         ):
             result.require()

@@ -190,4 +190,27 @@ def pinned_fixtures() -> list[Fixture]:
         tools=tools,
         client=disconnect_during_agent_turn(1),
     )
-    return [twice_invalid, router_retry, failing, swallowed]
+    return [twice_invalid, router_retry, failing, swallowed, *_model_input_fixtures()]
+
+
+def _model_input_fixtures() -> list[Fixture]:
+    """Canaries for what a model call may receive (``conformance.checks.check_model_inputs``).
+
+    Earlier Runs in every ineligible state plus another session's Run of the selected ``seq``
+    (none of their texts may reach a model), and backend rows beyond the bounded projection.
+    """
+    from conformance.fixtures import FixtureBuilder  # noqa: PLC0415 - only needed when pinning
+
+    earlier = FixtureBuilder()
+    for seq, state in enumerate(("SUCCESS", "FAILED", "CANCELLED", "FALLBACK"), start=1):
+        earlier.add_prior_run(seq, "DIAGNOSIS", state)
+    earlier.add_other_session_run(1, "Why is the other tenant's billing job stuck?")
+    earlier.ask("And what about the payment service?")
+    raw = FixtureBuilder()
+    raw.returns_rows_beyond_projection("search_logs")
+    for builder in (earlier, raw):
+        builder.add_call(1, "search_logs", "call_1")
+        builder.submit(builder.observing_draft(["call_1"]))
+        builder.review("supports")
+    earlier.returns_lines("search_logs")
+    return [earlier.build("pinned-earlier-runs-canaries"), raw.build("pinned-raw-rows-canaries")]

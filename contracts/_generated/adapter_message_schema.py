@@ -21,6 +21,7 @@ class Capability(StrEnum):
     SEMANTIC_RETRY = "SEMANTIC_RETRY"
     ROUTER_RETRY = "ROUTER_RETRY"
     STRUCTURAL_REPAIR = "STRUCTURAL_REPAIR"
+    MODEL_ENDPOINT = "MODEL_ENDPOINT"
 
 
 class Implementation(ContractModel):
@@ -64,6 +65,31 @@ class HelloMessage(ContractModel):
     capabilities: list[Capability]
     """
     Capabilities of the IUT.
+    """
+
+
+class ModelEndpointComponent(ContractModel):
+    """
+    One component's chat-completions endpoint: POST {base_url}/chat/completions with {model, messages, tools?, stream?}.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    base_url: Annotated[
+        StrictStr,
+        Field(
+            max_length=200,
+            min_length=1,
+            pattern="^http://127\\.0\\.0\\.1:[0-9]{1,5}/[A-Za-z0-9_/-]*$",
+        ),
+    ]
+    """
+    Base URL including the version path, e.g. http://127.0.0.1:41234/router/v1 (loopback only).
+    """
+    model: Annotated[StrictStr, Field(max_length=128, min_length=1)]
+    """
+    The model name to send.
     """
 
 
@@ -116,6 +142,32 @@ class ByeMessage(ContractModel):
     """
 
 
+class ModelEndpoint(ContractModel):
+    """
+    The kit's OpenAI-compatible chat-completions endpoint on loopback, playing the fixture's Router, Diagnosis Agent and SemanticGuard turns for this one Run. Each component has its own base URL (a path prefix): the kit tells the components apart by the request path alone and answers 404 to any other path.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    router: ModelEndpointComponent
+    """
+    Where the Router's model calls go.
+    """
+    diagnosis_agent: ModelEndpointComponent
+    """
+    Where the Diagnosis Agent's model calls go.
+    """
+    semantic_guard: ModelEndpointComponent
+    """
+    Where the SemanticGuard's model calls go.
+    """
+    api_key: Annotated[StrictStr, Field(max_length=200, min_length=1)]
+    """
+    Bearer token to send (the kit accepts any; SDKs insist on one).
+    """
+
+
 class ObservationMessage(ContractModel):
     """
     IUT -> kit: the observation of one run.
@@ -161,6 +213,10 @@ class RunMessage(ContractModel):
     fixture: scenario_fixture_schema.ScenarioFixture
     """
     The fixture.
+    """
+    model_endpoint: ModelEndpoint | None = None
+    """
+    The kit's model endpoint for this Run; sent only to an IUT that declared MODEL_ENDPOINT.
     """
 
 

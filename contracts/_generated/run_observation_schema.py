@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Any
 from contracts._base import ContractModel
-from pydantic import ConfigDict, Field, StrictStr
+from pydantic import ConfigDict, Field, RootModel, StrictBool, StrictInt, StrictStr
 from . import (
     diagnosis_run_schema,
     published_result_schema,
@@ -70,6 +70,129 @@ class ObservationError(ContractModel):
     """
 
 
+class ModelComponent(StrEnum):
+    """
+    The model-backed components.
+    """
+
+    ROUTER = "ROUTER"
+    DIAGNOSIS_AGENT = "DIAGNOSIS_AGENT"
+    SEMANTIC_GUARD = "SEMANTIC_GUARD"
+
+
+class ChatMessage(ContractModel):
+    """
+    One chat message as sent to the model (OpenAI shape). Keys other than role, content, tool_calls, tool_call_id and name go, with their values, into other_fields, so that a chain-of-thought field stays visible to the checks.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    role: Annotated[StrictStr, Field(max_length=64, min_length=0)]
+    """
+    system, user, assistant, tool (or whatever was sent).
+    """
+    content: Any | None = None
+    """
+    The content as sent: text, null, or content parts.
+    """
+    tool_calls: list[Any] | None = None
+    """
+    The assistant's tool calls as sent ({id, type, function: {name, arguments}}).
+    """
+    tool_call_id: Any | None = None
+    """
+    The Tool Call ID a tool message answers, as sent.
+    """
+    name: Any | None = None
+    """
+    The name key, as sent.
+    """
+    other_fields: dict[str, Any] | None = None
+    """
+    Every other key sent with the message, with its value (e.g. reasoning_content).
+    """
+
+
+class Tool(RootModel[StrictStr]):
+    root: Annotated[StrictStr, Field(max_length=128)]
+
+
+class ModelCall(ContractModel):
+    """
+    One model-call attempt's input, as the IUT sent it to its model.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    component: ModelComponent
+    """
+    The component called.
+    """
+    call_index: Annotated[StrictInt, Field(ge=1)]
+    """
+    The logical call (the Attempt Record's call_index).
+    """
+    attempt: Annotated[StrictInt, Field(ge=1)]
+    """
+    The attempt (the Attempt Record's attempt).
+    """
+    messages: list[ChatMessage]
+    """
+    The messages sent, oldest first.
+    """
+    tools: list[Tool]
+    """
+    Names of the tools offered (empty: none).
+    """
+
+
+class Answer(StrEnum):
+    """
+    What the endpoint did: sent the scripted answer, an HTTP error status, held it until the client closed the connection, or stopped before answering.
+    """
+
+    ANSWERED = "ANSWERED"
+    HTTP_ERROR = "HTTP_ERROR"
+    CLIENT_CLOSED = "CLIENT_CLOSED"
+    NOT_ANSWERED = "NOT_ANSWERED"
+
+
+class ModelRequest(ContractModel):
+    """
+    One HTTP request the kit's model endpoint received.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    component: ModelComponent
+    """
+    The component, by the request path.
+    """
+    model: Annotated[StrictStr, Field(max_length=256)]
+    """
+    The model name sent (empty if none).
+    """
+    messages: list[ChatMessage]
+    """
+    The messages sent, oldest first.
+    """
+    tools: list[Tool]
+    """
+    Names of the tools offered (empty: none).
+    """
+    stream: StrictBool
+    """
+    Whether a streamed answer was asked for.
+    """
+    answer: Answer
+    """
+    What the endpoint did: sent the scripted answer, an HTTP error status, held it until the client closed the connection, or stopped before answering.
+    """
+
+
 class RunObservation(ContractModel):
     """
     What the kit observes of one Run.
@@ -113,4 +236,12 @@ class RunObservation(ContractModel):
     error: ObservationError | None = None
     """
     A fixture-run error, if any.
+    """
+    model_calls: list[ModelCall] | None = None
+    """
+    What each model-call attempt received, reported by the IUT: one entry per Attempt Record (MODEL_CALL_STARTED), in trace order. Required in effect for an IUT that does not declare MODEL_ENDPOINT (the kit fails a Run whose model inputs it cannot see).
+    """
+    model_requests: list[ModelRequest] | None = None
+    """
+    Filled by the kit, never by the IUT: every HTTP request its model endpoint received during the Run, in arrival order.
     """

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 from contracts._base import ContractModel
 from pydantic import ConfigDict, Field, RootModel, StrictInt, StrictStr
 from . import diagnosis_run_schema, query_scope_schema
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 
 
 class RouterIntentTurn(ContractModel):
@@ -54,6 +54,18 @@ class Error(StrEnum):
     TIMEOUT = "TIMEOUT"
 
 
+class HttpStatus(IntEnum):
+    """
+    Over the kit's model endpoint, the HTTP status an UNAVAILABLE answer gets (default 503); scripted ports ignore it.
+    """
+
+    integer_429 = 429
+    integer_500 = 500
+    integer_502 = 502
+    integer_503 = 503
+    integer_504 = 504
+
+
 class RouterErrorTurn(ContractModel):
     """
     The Router call fails.
@@ -69,6 +81,10 @@ class RouterErrorTurn(ContractModel):
     error: Error
     """
     The failure.
+    """
+    http_status: HttpStatus | None = None
+    """
+    Over the kit's model endpoint, the HTTP status an UNAVAILABLE answer gets (default 503); scripted ports ignore it.
     """
 
 
@@ -164,6 +180,10 @@ class AgentErrorTurn(ContractModel):
     """
     The failure.
     """
+    http_status: HttpStatus | None = None
+    """
+    Over the kit's model endpoint, the HTTP status an UNAVAILABLE answer gets (default 503); scripted ports ignore it.
+    """
 
 
 class ReviewVerdictTurn(ContractModel):
@@ -217,6 +237,10 @@ class ReviewErrorTurn(ContractModel):
     error: Error
     """
     The failure.
+    """
+    http_status: HttpStatus | None = None
+    """
+    Over the kit's model endpoint, the HTTP status an UNAVAILABLE answer gets (default 503); scripted ports ignore it.
     """
 
 

@@ -31,8 +31,15 @@ __all__ = [
     "missing_id_executed",
     "negative_scope_unbounded",
     "no_evidence_as_observation",
+    "other_session_turn_in_context",
+    "raw_rows_reach_agent",
+    "reasoning_in_agent_context",
+    "reviewer_offered_tools",
+    "reviewer_sees_conversation",
+    "sdk_retries_over_http",
     "sdk_retries_review",
     "second_review_new_snapshot",
+    "session_history_in_context",
     "three_review_attempts",
 ]
 
@@ -100,3 +107,38 @@ def second_review_new_snapshot() -> MutantIUT:
 def three_review_attempts() -> MutantIUT:
     """IUT factory of mutant ``three_review_attempts`` (see :data:`MUTANTS`)."""
     return create("three_review_attempts")
+
+
+def reviewer_sees_conversation() -> MutantIUT:
+    """IUT factory of mutant ``reviewer_sees_conversation`` (see :data:`MUTANTS`)."""
+    return create("reviewer_sees_conversation")
+
+
+def reviewer_offered_tools() -> MutantIUT:
+    """IUT factory of mutant ``reviewer_offered_tools`` (see :data:`MUTANTS`)."""
+    return create("reviewer_offered_tools")
+
+
+def session_history_in_context() -> MutantIUT:
+    """IUT factory of mutant ``session_history_in_context`` (see :data:`MUTANTS`)."""
+    return create("session_history_in_context")
+
+
+def other_session_turn_in_context() -> MutantIUT:
+    """IUT factory of mutant ``other_session_turn_in_context`` (see :data:`MUTANTS`)."""
+    return create("other_session_turn_in_context")
+
+
+def raw_rows_reach_agent() -> MutantIUT:
+    """IUT factory of mutant ``raw_rows_reach_agent`` (see :data:`MUTANTS`)."""
+    return create("raw_rows_reach_agent")
+
+
+def reasoning_in_agent_context() -> MutantIUT:
+    """IUT factory of mutant ``reasoning_in_agent_context`` (see :data:`MUTANTS`)."""
+    return create("reasoning_in_agent_context")
+
+
+def sdk_retries_over_http() -> MutantIUT:
+    """IUT factory of mutant ``sdk_retries_over_http`` (see :data:`MUTANTS`)."""
+    return create("sdk_retries_over_http")

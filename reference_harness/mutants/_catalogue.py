@@ -15,6 +15,16 @@ from typing import TYPE_CHECKING, Any, Final
 
 from reference_harness._retry import RetryPolicy
 from reference_harness.mutants._iut import MutantIUT, MutantSpec, Patch
+from reference_harness.mutants._model_input_parts import (
+    ConversationToReviewer,
+    RawRows,
+    SeqOnlyStore,
+    SessionHistoryStore,
+    reasoning_echoed,
+    retrying_chat_client,
+    tools_for_reviewer,
+    with_session_history,
+)
 from reference_harness.mutants._parts import (
     FallbackTolerantStore,
     GateLeakingHarness,
@@ -136,7 +146,78 @@ _SPECS: Final = (
     ),
 )
 
-MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType({s.name: s for s in _SPECS})
+_MODEL_INPUT = "reference_harness._model_input"
+_CONVERSATION_TO_REVIEWER = ConversationToReviewer()
+_RAW_ROWS = RawRows()
+_R1_ID = "design-contracts-shall-separate-deterministic-control-from-diagnosis-reasoning"
+_R7_ID = "previous-turn-shall-come-from-a-safe-durable-run-result"
+_R4_ID = "diagnosis-draft-shall-expose-typed-report-structure"
+
+_MODEL_INPUT_SPECS: Final = (
+    MutantSpec(
+        "reviewer_sees_conversation",
+        _R1_ID,
+        "the SemanticGuard is sent the agent's conversation before the verified snapshot",
+        rule_id="R1.reviewer-isolated-single-turn",
+        patches=(
+            Patch(_MODEL_INPUT, "agent_messages", _CONVERSATION_TO_REVIEWER.remember),
+            Patch(_MODEL_INPUT, "review_messages", _CONVERSATION_TO_REVIEWER.prepend),
+        ),
+    ),
+    MutantSpec(
+        "reviewer_offered_tools",
+        _R1_ID,
+        "the SemanticGuard is offered the Diagnosis Agent's tools",
+        rule_id="R1.reviewer-isolated-single-turn",
+        patches=(Patch(_MODEL_INPUT, "review_tools", tools_for_reviewer),),
+    ),
+    MutantSpec(
+        "session_history_in_context",
+        _R7_ID,
+        "every earlier Run of the session (failed, cancelled, fallback) reaches the agent as chat "
+        "history, although the previous-turn selection is right",
+        rule_id="R7.previous-turn-context-only",
+        store_class=SessionHistoryStore,
+        patches=(Patch("reference_harness._harness", "opening_messages", with_session_history),),
+    ),
+    MutantSpec(
+        "other_session_turn_in_context",
+        _R7_ID,
+        "the selected previous turn is fetched by seq alone: another session's Run fills the "
+        "agent's context",
+        rule_id="R7.previous-turn-context-only",
+        store_class=SeqOnlyStore,
+    ),
+    MutantSpec(
+        "raw_rows_reach_agent",
+        _R4_ID,
+        "the agent's tool messages carry the backend's raw rows beyond the bounded projection",
+        rule_id="R4.no-raw-payload-to-model",
+        patches=(
+            Patch("reference_harness._tool_execution", "project", _RAW_ROWS.keep),
+            Patch("reference_harness._agent_loop", "tool_step_messages", _RAW_ROWS.leak),
+        ),
+    ),
+    MutantSpec(
+        "reasoning_in_agent_context",
+        _R4_ID,
+        "assistant messages go back to the agent with their reasoning_content (chain-of-thought)",
+        rule_id="R4.no-chain-of-thought",
+        patches=(Patch(_MODEL_INPUT, "agent_messages", reasoning_echoed),),
+    ),
+    MutantSpec(
+        "sdk_retries_over_http",
+        "retry-attempts-shall-be-owned-by-harness",
+        "the OpenAI SDK keeps its default two retries: one model-call attempt makes up to three "
+        "HTTP requests (seen only over the kit's model endpoint)",
+        rule_id="R9.one-http-attempt-per-model-attempt",
+        endpoint_client=retrying_chat_client,
+    ),
+)
+
+MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
+    {s.name: s for s in (*_SPECS, *_MODEL_INPUT_SPECS)}
+)
 """Every IUT mutant by factory name."""
 
 

@@ -17,11 +17,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from unittest import mock
 
-from reference_harness._cancellation import CancelScope
 from reference_harness._harness import Harness
 from reference_harness._retry import DEFAULT_RETRY_POLICY, RetryPolicy
-from reference_harness._scripted import ScriptedPorts
-from reference_harness.iut import FixtureIUT, observe
+from reference_harness.iut import FixtureIUT, observe_fixture
 from reference_harness.store import RunStore
 
 if TYPE_CHECKING:
@@ -59,6 +57,9 @@ class MutantSpec:
         reviewer: wraps the scripted SemanticGuard port.
         retry: the retry policy the Harness gets.
         patches: reference functions wrapped while a Run executes.
+        endpoint_client: when set, the mutant declares ``MODEL_ENDPOINT`` and, given the kit's
+            model endpoint, talks to it through HTTP clients built by this callable
+            (``OpenAIConfig -> ChatClient``), e.g. one whose SDK retries.
     """
 
     name: str
@@ -71,6 +72,7 @@ class MutantSpec:
     reviewer: Callable[[ReviewerPort], ReviewerPort] | None = None
     retry: RetryPolicy = DEFAULT_RETRY_POLICY
     patches: tuple[Patch, ...] = ()
+    endpoint_client: Callable[[Any], Any] | None = None
 
 
 class MutantIUT(FixtureIUT):
@@ -82,11 +84,11 @@ class MutantIUT(FixtureIUT):
 
     def __init__(self, spec: MutantSpec) -> None:
         """Create the IUT; each ``run`` gets its own store and ports."""
-        super().__init__()
+        super().__init__(model_endpoint=spec.endpoint_client is not None)
         self.spec = spec
         self.implementation_name = f"srdh-mutant-{spec.name}"
 
-    def run(self, fixture: object) -> dict[str, Any]:
+    def run(self, fixture: object, model_endpoint: dict[str, Any] | None = None) -> dict[str, Any]:
         """Run one Scenario Fixture with the mutant's patches applied, return the observation.
 
         Raises:
@@ -101,26 +103,19 @@ class MutantIUT(FixtureIUT):
                 stack.enter_context(
                     mock.patch.object(module, patch.attribute, patch.wrap(original))
                 )
-            return super().run(fixture)
+            return super().run(fixture, model_endpoint)
 
-    async def _observe(self, fixture: dict[str, Any]) -> dict[str, Any]:
-        return await _observe(fixture, self.spec)
-
-
-async def _observe(fixture: dict[str, Any], spec: MutantSpec) -> dict[str, Any]:
-    ports = ScriptedPorts.from_fixture(fixture)
-    observation = await observe(
-        fixture,
-        router=ports.router,
-        agent=spec.agent(ports.agent) if spec.agent else ports.agent,
-        reviewer=spec.reviewer(ports.reviewer) if spec.reviewer else ports.reviewer,
-        tools=ports.tools,
-        scope=CancelScope(),
-        harness_class=spec.harness_class,
-        store_class=spec.store_class,
-        retry=spec.retry,
-    )
-    error = ports.script_error()
-    if error is not None:
-        observation["error"] = {"code": error.code, "message": str(error)[:4000]}
-    return observation
+    async def _observe(
+        self, fixture: dict[str, Any], model_endpoint: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        spec = self.spec
+        return await observe_fixture(
+            fixture,
+            model_endpoint,
+            agent=spec.agent,
+            reviewer=spec.reviewer,
+            client=spec.endpoint_client,
+            harness_class=spec.harness_class,
+            store_class=spec.store_class,
+            retry=spec.retry,
+        )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from reference_harness import _model_input
 from reference_harness.openai._client import ChatClient
 from reference_harness.openai._completion import parse_json_or_text
 from reference_harness.openai._prompts import AGENT_SYSTEM, REVIEWER_SYSTEM, ROUTER_SYSTEM
@@ -81,7 +82,7 @@ class OpenAIRouter(_Adapter):
             ModelTimeout: no answer within the timeout.
         """
         completion = self._client.complete(
-            [_system(ROUTER_SYSTEM), {"role": "user", "content": request.user_message}]
+            [_system(ROUTER_SYSTEM), *_model_input.router_messages(request)]
         )
         content = parse_json_or_text(completion.content)
         if isinstance(content, dict) and set(content) == {"intent"}:
@@ -105,8 +106,8 @@ class OpenAIAgent(_Adapter):
             ModelTimeout: no answer within the timeout.
         """
         completion = self._client.complete(
-            [_system(AGENT_SYSTEM), *request.messages],
-            tools=[tool_entry(spec) for spec in request.tools],
+            [_system(AGENT_SYSTEM), *_model_input.agent_messages(request)],
+            tools=[tool_entry(spec) for spec in _model_input.agent_tools(request)],
         )
         if completion.tool_calls:
             return ToolCallsAnswer(
@@ -132,8 +133,8 @@ class OpenAIReviewer(_Adapter):
             ModelUnavailable: the endpoint failed (429, 5xx, reset, cut, not JSON).
             ModelTimeout: no answer within the timeout.
         """
-        snapshot = request.snapshot.model_dump_json(exclude_none=True)
         completion = self._client.complete(
-            [_system(REVIEWER_SYSTEM), {"role": "user", "content": snapshot}]
+            [_system(REVIEWER_SYSTEM), *_model_input.review_messages(request)],
+            tools=[tool_entry(spec) for spec in _model_input.review_tools(request)],
         )
         return ReviewAnswer(parse_json_or_text(completion.content))

@@ -33,10 +33,12 @@ import threading
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from reference_harness import CancelScope, Limits, ScriptedTools
+from reference_harness._model_input import ModelCallLog
 from reference_harness.iut import FixtureIUT, observe
 from reference_harness.openai._config import ConfigError, OpenAIConfig
 from reference_harness.openai._perturb import ModelPorts, perturb
 from reference_harness.openai._ports import OpenAIAgent, OpenAIReviewer, OpenAIRouter
+from reference_harness.openai._prompts import AGENT_SYSTEM, REVIEWER_SYSTEM, ROUTER_SYSTEM
 from reference_harness.openai.testing import ScriptedOpenAIServer
 
 if TYPE_CHECKING:
@@ -133,7 +135,11 @@ class OpenAIIUT(FixtureIUT):
                 raise ConfigError(NO_ENDPOINT)
             self._env_config = OpenAIConfig.from_env()
 
-    async def _observe(self, fixture: dict[str, Any]) -> dict[str, Any]:
+    async def _observe(
+        self,
+        fixture: dict[str, Any],
+        model_endpoint: dict[str, Any] | None,  # noqa: ARG002 - this IUT does not declare MODEL_ENDPOINT
+    ) -> dict[str, Any]:
         limits = Limits(**fixture["limits"])
         timeout_s = limits.model_call_timeout_ms / 1000 * _TIMEOUT_SHARE
         with contextlib.ExitStack() as stack:
@@ -163,7 +169,12 @@ class OpenAIIUT(FixtureIUT):
     ) -> dict[str, Any]:
         scope = CancelScope()
         loop = asyncio.get_running_loop()
-        ports = ModelPorts(OpenAIRouter(config), OpenAIAgent(config), OpenAIReviewer(config))
+        log = ModelCallLog()  # what each port sends, after its system prompt
+        ports = ModelPorts(
+            log.router(OpenAIRouter(config), ROUTER_SYSTEM),
+            log.agent(OpenAIAgent(config), AGENT_SYSTEM),
+            log.reviewer(OpenAIReviewer(config), REVIEWER_SYSTEM),
+        )
         if server is not None:
             release = _ReleaseOnInterrupt(server, limits.model_call_timeout_ms / 1000)
             ports = ModelPorts(
@@ -182,7 +193,7 @@ class OpenAIIUT(FixtureIUT):
                 disconnect=disconnect,
                 wait_s=limits.model_call_timeout_ms / 1000,
             )
-        return await observe(
+        observation = await observe(
             fixture,
             router=ports.router,
             agent=ports.agent,
@@ -190,6 +201,8 @@ class OpenAIIUT(FixtureIUT):
             tools=tools,
             scope=scope,
         )
+        observation["model_calls"] = log.model_calls(observation["trace"])
+        return observation
 
 
 def _script_error(

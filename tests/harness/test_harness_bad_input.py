@@ -79,7 +79,13 @@ def test_ten_megabyte_strings_stay_out_of_the_outputs(h):
     rejected = h.data(observation, "TOOL_CALL_REJECTED")
     assert [(r["reason"], len(r["presented_id"])) for r in rejected] == [("INVALID_ID", 160)]
     assert h.final_run(observation)["fallback_type"] == "EVIDENCE_VALIDATION_FAILED"
-    assert len(h.dumps(observation)) < 100_000
+    outputs = {key: value for key, value in observation.items() if key != "model_calls"}
+    assert len(h.dumps(outputs)) < 100_000
+    # model_calls records the model's input as sent: the structural repair call carries the
+    # agent's own (huge) answer back to it, and nothing else of it reaches an output.
+    repair = [c for c in observation["model_calls"] if c["component"] == "DIAGNOSIS_AGENT"][-1]
+    assert repair["tools"] == []
+    assert sum(huge in str(m.get("content")) for m in repair["messages"]) == 1
 
 
 def test_nul_bytes_in_a_valid_draft_are_released_unchanged(h):

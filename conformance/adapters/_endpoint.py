@@ -1,0 +1,80 @@
+"""Running one fixture over the kit's model endpoint, for an IUT that declared MODEL_ENDPOINT.
+
+:func:`endpoint_session` starts a :class:`~conformance.model_endpoint.ModelEndpoint` for the Run
+(or nothing, for an IUT without the capability); the adapter puts
+:attr:`EndpointSession.descriptor` into the ``run`` message and passes the IUT's observation
+through :meth:`EndpointSession.attach`, which adds the requests the endpoint received
+(``model_requests``) and the endpoint's script errors. The endpoint is stopped when the block
+ends, whatever happened.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+from conformance.adapters._errors import AdapterError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from conformance.model_endpoint import ModelEndpoint
+
+__all__ = ["MODEL_ENDPOINT", "EndpointSession", "endpoint_session"]
+
+MODEL_ENDPOINT: Final = "MODEL_ENDPOINT"
+"""The capability: the IUT takes the kit's model endpoint from the ``run`` message."""
+
+_MESSAGE_MAX: Final = 4000
+
+
+@dataclass(frozen=True, slots=True)
+class EndpointSession:
+    """The model endpoint of one Run, or none (``endpoint`` is ``None``)."""
+
+    endpoint: ModelEndpoint | None
+
+    @property
+    def descriptor(self) -> dict[str, Any] | None:
+        """The run message's ``model_endpoint`` object, or ``None`` without an endpoint."""
+        return None if self.endpoint is None else self.endpoint.descriptor()
+
+    def attach(self, observation: dict[str, Any]) -> dict[str, Any]:
+        """Add the endpoint's ``model_requests`` (and script errors) to ``observation``.
+
+        A script the IUT's requests exhausted is ``SCRIPT_EXHAUSTED``, turns left over are
+        ``SCRIPT_UNCONSUMED`` (unless the IUT already reported an error).
+
+        Raises:
+            AdapterError: the IUT's observation carries ``model_requests`` (the kit's own field).
+        """
+        if self.endpoint is None:
+            return observation
+        if "model_requests" in observation:
+            reason = "the IUT's observation carries model_requests, which only the kit fills"
+            raise AdapterError(reason)
+        observed = dict(observation)
+        observed["model_requests"] = self.endpoint.requests()
+        exhausted, left = self.endpoint.script_problems()
+        if "error" not in observed and exhausted:
+            observed["error"] = {"code": "SCRIPT_EXHAUSTED", "message": exhausted[0][:_MESSAGE_MAX]}
+        elif "error" not in observed and left:
+            detail = ", ".join(f"{component}: {n} turn(s) left" for component, n in left.items())
+            message = f"model endpoint script not consumed: {detail}"
+            observed["error"] = {"code": "SCRIPT_UNCONSUMED", "message": message[:_MESSAGE_MAX]}
+        return observed
+
+
+@contextlib.contextmanager
+def endpoint_session(
+    capabilities: frozenset[str], fixture: dict[str, Any]
+) -> Iterator[EndpointSession]:
+    """Yield the Run's endpoint session: a started endpoint iff ``MODEL_ENDPOINT`` is declared."""
+    if MODEL_ENDPOINT not in capabilities:
+        yield EndpointSession(None)
+        return
+    from conformance.model_endpoint import ModelEndpoint  # noqa: PLC0415 - only for endpoint IUTs
+
+    with ModelEndpoint(fixture) as endpoint:
+        yield EndpointSession(endpoint)

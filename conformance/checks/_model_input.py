@@ -1,0 +1,328 @@
+"""Checks on what each model call *received* (global invariants, applied to every Run).
+
+The inputs come from the kit's own model endpoint when the IUT used it (``model_requests``, one
+entry per HTTP request) and otherwise from the IUT's report (``model_calls``, one entry per
+model-call attempt). Expectations come from the fixture and the spec, never from the IUT:
+
+``R0.model-input-reported``
+    Every model-call attempt's input is observable: without the kit's endpoint the observation
+    reports ``model_calls``, one per ``MODEL_CALL_STARTED`` (component, call_index, attempt). A
+    MUST the kit cannot check is a failure, so an IUT that reports neither fails.
+``R1.reviewer-isolated-single-turn``
+    Requirement 1, "SemanticGuard as an isolated single-turn semantic reviewer": each
+    SemanticGuard call offers no tools and holds (besides system instructions) exactly one user
+    message whose content is the Verified Snapshot as JSON (a valid ``verified-snapshot``
+    document, of the digest the attempt names), and no text of the user's message outside it.
+``R7.previous-turn-context-only``
+    Requirement 7, "exclude fallback, failed and cancelled Runs from Diagnosis previous-turn
+    selection": no model call receives text of an earlier Run other than the selected previous
+    turn (failed, cancelled, fallback, running, knowledge-query and other sessions' Runs: user
+    texts and published texts).
+``R4.no-raw-payload-to-model``
+    Requirement 4, "without exposing chain-of-thought or raw Tool payloads": no model call receives
+    a backend row beyond ``max_items``, the part of a row beyond ``max_item_chars``, or a tool
+    failure's raised message.
+``R4.no-chain-of-thought``
+    Same sentence: no message sent to a model carries a chain-of-thought field
+    (``reasoning_content``, ``reasoning``, ``thinking`` …), and the endpoint's chain-of-thought
+    canary reaches neither a model call nor any output of the Run.
+``R9.one-http-attempt-per-model-attempt``
+    Requirement 9, "require underlying SDK, HTTP and database retry layers to execute one
+    attempt": over the kit's endpoint each component received exactly as many HTTP requests as
+    the trace has model-call attempts (an SDK or HTTP retry shows as an extra request).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any, Final, NamedTuple
+
+from conformance.checks._oracle import expected_previous_turn
+from conformance.checks._result import CheckResult, Findings
+from conformance.checks._view import events
+
+__all__ = ["COT_CANARY", "COT_FIELDS", "check_model_inputs"]
+
+
+COT_FIELDS: Final = frozenset(
+    {
+        "reasoning_content",
+        "reasoning",
+        "reasoning_details",
+        "thinking",
+        "thoughts",
+        "thought",
+        "chain_of_thought",
+    }
+)
+"""Message keys that carry a model's chain-of-thought."""
+
+COT_CANARY: Final = "srdh-cot-canary"
+"""The chain-of-thought text the kit's endpoint sends (``conformance.model_endpoint``)."""
+
+_R0: Final = "R0.model-input-reported"
+_R1: Final = "R1.reviewer-isolated-single-turn"
+_R7: Final = "R7.previous-turn-context-only"
+_RAW: Final = "R4.no-raw-payload-to-model"
+_COT: Final = "R4.no-chain-of-thought"
+_R9: Final = "R9.one-http-attempt-per-model-attempt"
+_MIN_NEEDLE: Final = 8
+_WINDOW: Final = 24
+_DEFAULTS: Final = {"max_items": 20, "max_item_chars": 2000}
+
+
+class _Input(NamedTuple):
+    """One model call's input: where it came from, its component, messages, tools, digest."""
+
+    label: str
+    component: str
+    messages: list[dict[str, Any]]
+    tools: list[str]
+    digest: str | None
+
+
+def _strings(value: object) -> list[str]:
+    """Every string inside ``value`` (JSON), depth first."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for item in value.values() for s in _strings(item)]
+    if isinstance(value, list):
+        return [s for item in value for s in _strings(item)]
+    return []
+
+
+def _text(value: object) -> str:
+    return "\n".join(_strings(value))
+
+
+def _started(observation: dict[str, Any]) -> list[dict[str, Any]]:
+    return [e.get("data", {}) for e in events(observation, "MODEL_CALL_STARTED")]
+
+
+def _inputs(found: Findings, observation: dict[str, Any]) -> list[_Input]:
+    """The model-call inputs to check (the kit's own record first), after the R0/R9 rules."""
+    started = _started(observation)
+    reported = observation.get("model_calls")
+    if reported is not None:
+        keys = Counter((c["component"], c["call_index"], c["attempt"]) for c in reported)
+        wanted = Counter(
+            (s.get("component"), s.get("call_index"), s.get("attempt")) for s in started
+        )
+        for key in sorted((wanted - keys).keys(), key=str):
+            found.add(f"attempt {key} started but model_calls has no input", rule=_R0)
+        for key in sorted((keys - wanted).keys(), key=str):
+            found.add(
+                f"model_calls reports {key} (or reports it twice) but "
+                "the trace has no such MODEL_CALL_STARTED",
+                rule=_R0,
+            )
+    requests = observation.get("model_requests")
+    if requests is not None:
+        return _endpoint_inputs(found, requests, started)
+    if reported is None:
+        if started:
+            found.add(
+                "the observation has no model_calls and the IUT did "
+                "not use the kit's model endpoint (MODEL_ENDPOINT): what each model call "
+                "received cannot be checked",
+                rule=_R0,
+            )
+        return []
+    digests = {
+        (s.get("component"), s.get("call_index"), s.get("attempt")): s.get("snapshot_digest")
+        for s in started
+    }
+    return [
+        _Input(
+            f"model_calls/{index} ({call['component']} call {call['call_index']} "
+            f"attempt {call['attempt']})",
+            call["component"],
+            call["messages"],
+            call["tools"],
+            digests.get((call["component"], call["call_index"], call["attempt"])),
+        )
+        for index, call in enumerate(reported)
+    ]
+
+
+def _endpoint_inputs(
+    found: Findings, requests: list[dict[str, Any]], started: list[dict[str, Any]]
+) -> list[_Input]:
+    inputs = []
+    for component in ("ROUTER", "DIAGNOSIS_AGENT", "SEMANTIC_GUARD"):
+        mine = [(i, r) for i, r in enumerate(requests) if r["component"] == component]
+        attempts = [s for s in started if s.get("component") == component]
+        if len(mine) > len(attempts):
+            found.add(
+                f"{component}: {len(mine)} HTTP "
+                f"requests reached the kit's model endpoint for {len(attempts)} model-call "
+                "attempt(s) in the trace: an SDK or HTTP layer retried (one request per attempt)",
+                rule=_R9,
+            )
+        elif len(mine) < len(attempts):
+            found.add(
+                f"{component}: {len(attempts)} model-call attempt(s) "
+                f"in the trace but {len(mine)} request(s) reached the kit's model endpoint",
+                rule=_R0,
+            )
+        same = len(mine) == len(attempts)
+        for position, (index, request) in enumerate(mine):
+            digest = attempts[position].get("snapshot_digest") if same else None
+            label = f"model_requests/{index} ({component} request {position + 1})"
+            inputs.append(_Input(label, component, request["messages"], request["tools"], digest))
+    return inputs
+
+
+def _reviewer(found: Findings, call: _Input, fixture: dict[str, Any]) -> None:
+    found.expect(
+        not call.tools, f"{call.label}: tools offered to the SemanticGuard: {call.tools}", rule=_R1
+    )
+    others = [m for m in call.messages if m.get("role") != "system"]
+    roles = [m.get("role") for m in others]
+    if not found.expect(
+        roles == ["user"],
+        f"{call.label}: expected exactly one user message besides system instructions "
+        f"(no history, no tool results), got roles {roles}",
+        rule=_R1,
+    ):
+        return
+    content = others[0].get("content")
+    try:
+        snapshot = json.loads(content) if isinstance(content, str) else None
+    except ValueError:
+        snapshot = None
+    from contracts import validate_document  # noqa: PLC0415 - contracts loads schemas on import
+
+    problems = validate_document(snapshot, "verified-snapshot") if snapshot is not None else []
+    if not found.expect(
+        isinstance(snapshot, dict) and not problems,
+        f"{call.label}: the user message is not the Verified Snapshot alone as JSON"
+        + (f" ({problems[0].pointer or '/'}: {problems[0].message})" if problems else ""),
+        rule=_R1,
+    ):
+        return
+    assert isinstance(snapshot, dict)  # noqa: S101 - narrowed by the expectation above
+    if call.digest is not None:
+        found.expect(
+            snapshot.get("digest") == call.digest,
+            f"{call.label}: the snapshot sent has digest {snapshot.get('digest')}, the "
+            f"attempt names {call.digest}",
+            rule=_R1,
+        )
+    question = fixture.get("user_message", "")
+    instructions = _text([m for m in call.messages if m.get("role") == "system"])
+    if len(question) >= _MIN_NEEDLE and question not in str(content):
+        found.expect(
+            question not in instructions,
+            f"{call.label}: the user's message reached the SemanticGuard's instructions",
+            rule=_R1,
+        )
+
+
+def _prior_needles(fixture: dict[str, Any]) -> list[tuple[str, str]]:
+    """(run id, text) of every earlier Run that is not the selected previous turn."""
+    session = fixture.get("session_id")
+    prior = fixture.get("prior_runs", [])
+    same = [r for r in prior if r.get("session_id") == session]
+    selected, _ = expected_previous_turn({**fixture, "prior_runs": same})
+    allowed = _text(
+        [
+            [r for r in same if r.get("run_id") == selected],
+            fixture.get("user_message"),
+            fixture.get("agent"),
+            fixture.get("tools"),
+        ]
+    )
+    needles: list[tuple[str, str]] = []
+    for run in prior:
+        if run.get("run_id") == selected:
+            continue
+        texts = [run.get("user_message"), *_strings(run.get("published_result"))]
+        needles.extend(
+            (str(run.get("run_id")), text)
+            for text in texts
+            if isinstance(text, str) and len(text) >= _MIN_NEEDLE and text not in allowed
+        )
+    return needles
+
+
+def _raw_needles(fixture: dict[str, Any]) -> list[str]:
+    """Texts a bounded projection never carries: rows past max_items, row tails, failures."""
+    limits = {**_DEFAULTS, **fixture.get("limits", {})}
+    max_items, max_chars = int(limits["max_items"]), int(limits["max_item_chars"])
+    projected: list[str] = []
+    candidates: list[str] = []
+    for script in fixture.get("tools", {}).values():
+        responses = [*script.get("responses", []), script.get("default") or {}]
+        for response in responses:
+            if response.get("kind") == "failure":
+                candidates.append(str(response.get("message", "")))
+            if response.get("kind") != "rows":
+                continue
+            texts = [str(item.get("text", "")) for item in response.get("items", [])]
+            projected.extend(text[:max_chars] for text in texts[:max_items])
+            candidates.extend(texts[max_items:])
+            candidates.extend(
+                text[max(0, max_chars - _WINDOW) : max_chars + 1]
+                for text in texts[:max_items]
+                if len(text) > max_chars
+            )
+    allowed = "\n".join([*projected, fixture.get("user_message", "")])
+    return [c for c in candidates if len(c) >= _MIN_NEEDLE and c not in allowed]
+
+
+def _chain_of_thought(found: Findings, call: _Input) -> None:
+    for index, message in enumerate(call.messages):
+        fields = sorted(COT_FIELDS & set(message.get("other_fields", {})))
+        found.expect(
+            not fields,
+            f"{call.label}: message {index} carries chain-of-thought field(s) {fields}",
+            rule=_COT,
+        )
+
+
+def check_model_inputs(observation: dict[str, Any], fixture: dict[str, Any]) -> CheckResult:
+    """Check what every model call of the Run received; see the module docstring for the rules."""
+    found = Findings("model inputs", _R0)
+    inputs = _inputs(found, observation)
+    priors = _prior_needles(fixture)
+    raw = _raw_needles(fixture)
+    for call in inputs:
+        if call.component == "SEMANTIC_GUARD":
+            _reviewer(found, call, fixture)
+        _chain_of_thought(found, call)
+        text = _text(call.messages)
+        for run_id, needle in priors:
+            found.expect(
+                needle not in text,
+                f"{call.label}: text of earlier Run {run_id!r} "
+                f"(not the selected previous turn) reached the model: {needle[:80]!r}",
+                rule=_R7,
+            )
+        for needle in raw:
+            found.expect(
+                needle not in text,
+                f"{call.label}: raw tool payload beyond the bounded "
+                f"projection reached the model: {needle[:80]!r}",
+                rule=_RAW,
+            )
+        found.expect(
+            COT_CANARY not in text,
+            f"{call.label}: a model's chain-of-thought was sent back to a model",
+            rule=_COT,
+        )
+    output = _text(
+        [
+            observation.get("client_frames"),
+            observation.get("runs"),
+            observation.get("published_result"),
+        ]
+    )
+    found.expect(
+        COT_CANARY not in output,
+        "a model's chain-of-thought reached the client or a run row",
+        rule=_COT,
+    )
+    return found.result()

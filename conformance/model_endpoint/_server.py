@@ -1,0 +1,332 @@
+"""``ModelEndpoint``: the kit plays the model over HTTP (an OpenAI-compatible server on loopback).
+
+A ``http.server.ThreadingHTTPServer`` bound to ``127.0.0.1`` port 0 (the OS picks a free port)
+serves one Run of one Scenario Fixture. Each model-backed component has its own path prefix, and
+the path alone tells them apart (model names are only echoed):
+
+==================  =========================================  ======================
+component           ``POST`` path                              model name handed out
+==================  =========================================  ======================
+Router              ``/router/v1/chat/completions``            ``srdh-router``
+Diagnosis Agent     ``/diagnosis-agent/v1/chat/completions``   ``srdh-diagnosis-agent``
+SemanticGuard       ``/semantic-guard/v1/chat/completions``    ``srdh-semantic-guard``
+==================  =========================================  ======================
+
+Every request to a component's path consumes that component's next fixture turn
+(:mod:`~conformance.model_endpoint._replies`) and is recorded (``ModelRequest``: messages, tool
+names, stream flag, what was answered), so SDK and HTTP retries are visible as extra requests.
+Answers are JSON or, when the request says ``"stream": true``, server-sent events
+(:mod:`~conformance.model_endpoint._bodies`); every response closes its connection.
+
+Bounds: a request body is at most :data:`MAX_BODY_BYTES`; a held request is answered or dropped
+within :attr:`ModelEndpoint.max_hold_s`; :meth:`ModelEndpoint.stop` ends every hold at once and
+joins every handler thread, so the endpoint stops by itself and leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import select
+import socket
+import threading
+import time
+from collections import deque
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
+
+from conformance.model_endpoint._bodies import completion_body, error_body, stream_chunks
+from conformance.model_endpoint._record import chat_messages, tool_names
+from conformance.model_endpoint._replies import COT_CANARY, Hold, Message, Reply, Status, render
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from types import TracebackType
+
+__all__ = ["API_KEY", "COMPONENTS", "MAX_BODY_BYTES", "ModelEndpoint"]
+
+COMPONENTS: Final[Mapping[str, tuple[str, str, str]]] = {
+    "ROUTER": ("router", "router", "srdh-router"),
+    "DIAGNOSIS_AGENT": ("diagnosis_agent", "diagnosis-agent", "srdh-diagnosis-agent"),
+    "SEMANTIC_GUARD": ("semantic_guard", "semantic-guard", "srdh-semantic-guard"),
+}
+"""Component → (run-message key, path prefix, model name)."""
+
+_FIXTURE_KEYS: Final = {
+    "ROUTER": "router",
+    "DIAGNOSIS_AGENT": "agent",
+    "SEMANTIC_GUARD": "semantic_guard",
+}
+"""Component → the fixture's turn list."""
+
+API_KEY: Final = "srdh-kit"
+"""The bearer token handed out (any token is accepted)."""
+
+MAX_BODY_BYTES: Final = 32 * 1024 * 1024
+"""Largest request body the endpoint reads (bytes); a larger one gets HTTP 413."""
+
+_POLL_S: Final = 0.02
+_RETRY_AFTER_MS: Final = 10
+_SOCKET_TIMEOUT_S: Final = 10.0
+_LATE_SHARE: Final = 0.25
+_HOLD_SHARE: Final = 3.0
+_DEFAULT_TIMEOUT_MS: Final = 5000
+_PATHS: Final = {f"/{prefix}/v1/chat/completions": c for c, (_, prefix, _m) in COMPONENTS.items()}
+
+
+class ModelEndpoint:
+    """The fixture's model turns served as an OpenAI-compatible endpoint for one Run.
+
+    Use as a context manager; hand :meth:`descriptor` to the IUT in the ``run`` message; read
+    :meth:`requests` and :meth:`script_problems` after the Run.
+
+    Args:
+        fixture: a valid Scenario Fixture; its ``router``, ``agent`` and ``semantic_guard`` turns
+            are the scripts, its ``limits.model_call_timeout_ms`` (default 5000) sets the holds:
+            a late answer comes after a quarter of it, a never-answered request is dropped after
+            three times it.
+    """
+
+    def __init__(self, fixture: Mapping[str, Any]) -> None:
+        """Create a stopped endpoint scripted with ``fixture``'s model turns."""
+        limits = fixture.get("limits") or {}
+        timeout_s = int(limits.get("model_call_timeout_ms", _DEFAULT_TIMEOUT_MS)) / 1000
+        self.late_after_s = timeout_s * _LATE_SHARE
+        self.max_hold_s = timeout_s * _HOLD_SHARE
+        self._scripts: dict[str, deque[Mapping[str, Any]]] = {
+            component: deque(t for t in fixture.get(key, []) if isinstance(t, dict))
+            for component, key in _FIXTURE_KEYS.items()
+        }
+        self._served: dict[str, int] = dict.fromkeys(COMPONENTS, 0)
+        self._requests: list[dict[str, Any]] = []
+        self._exhausted: list[str] = []
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # ----------------------------------------------------------------- lifecycle
+
+    def start(self) -> Self:
+        """Bind ``127.0.0.1:0`` and serve in a background thread; return ``self``."""
+        handler = type("_BoundHandler", (_Handler,), {"endpoint": self})
+        httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        httpd.daemon_threads = False
+        httpd.block_on_close = True  # server_close() joins every handler thread
+        self._httpd = httpd
+        self._thread = threading.Thread(
+            target=httpd.serve_forever,
+            kwargs={"poll_interval": _POLL_S},
+            name="srdh-model-endpoint",
+            daemon=True,
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """End every hold, stop serving, join the handler threads, close the socket (idempotent)."""
+        self._stopping.set()
+        httpd, self._httpd = self._httpd, None
+        if httpd is not None:
+            httpd.shutdown()
+            httpd.server_close()
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            thread.join()
+
+    def __enter__(self) -> Self:
+        """Start the endpoint."""
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Stop the endpoint."""
+        self.stop()
+
+    # ----------------------------------------------------------------- what the kit reads
+
+    @property
+    def port(self) -> int:
+        """The TCP port the OS assigned.
+
+        Raises:
+            RuntimeError: the endpoint is not started.
+        """
+        if self._httpd is None:
+            message = "the model endpoint is not started"
+            raise RuntimeError(message)
+        return int(self._httpd.server_address[1])
+
+    def descriptor(self) -> dict[str, Any]:
+        """Return the run message's ``model_endpoint`` object (contract sheet: ModelEndpoint)."""
+        base = f"http://127.0.0.1:{self.port}"
+        described: dict[str, Any] = {
+            key: {"base_url": f"{base}/{prefix}/v1", "model": model}
+            for key, prefix, model in COMPONENTS.values()
+        }
+        described["api_key"] = API_KEY
+        return described
+
+    def requests(self) -> list[dict[str, Any]]:
+        """Every request received so far, in arrival order (contract sheet: ModelRequest)."""
+        with self._lock:
+            return [dict(request) for request in self._requests]
+
+    def script_problems(self) -> tuple[list[str], dict[str, int]]:
+        """Return (requests that found no turn left, turns left unconsumed per component)."""
+        with self._lock:
+            left = {c: len(q) for c, q in self._scripts.items() if q}
+            return list(self._exhausted), left
+
+    # ----------------------------------------------------------------- handler side
+
+    def _take(self, component: str, body: Mapping[str, Any]) -> tuple[int, Reply | None]:
+        """Record the request; return its index and reply (``None``: the script is exhausted)."""
+        record = {
+            "component": component,
+            "model": str(body.get("model", ""))[:256],
+            "messages": chat_messages(body.get("messages")),
+            "tools": tool_names(body.get("tools")),
+            "stream": body.get("stream") is True,
+            "answer": "NOT_ANSWERED",
+        }
+        with self._lock:
+            self._requests.append(record)
+            index = len(self._requests) - 1
+            self._served[component] += 1
+            served = self._served[component]
+            if not self._scripts[component]:
+                self._exhausted.append(f"{component}: request {served} has no scripted turn")
+                return index, None
+            turn = self._scripts[component].popleft()
+        reasoning = f"{COT_CANARY} {component.lower()} {served}: private reasoning"
+        return index, render(turn, reasoning)
+
+    def _answered(self, index: int, answer: str) -> None:
+        with self._lock:
+            self._requests[index]["answer"] = answer
+
+
+class _Handler(BaseHTTPRequestHandler):
+    """One request: route by path, record, take the next turn, answer (then close)."""
+
+    protocol_version = "HTTP/1.1"
+    timeout = _SOCKET_TIMEOUT_S
+    endpoint: ClassVar[ModelEndpoint]
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+        """Stay quiet: the kit reads the recorded requests, not logs."""
+
+    def handle(self) -> None:
+        """Handle one request; a client that hung up (its timeout) is not an error."""
+        with contextlib.suppress(ConnectionError, TimeoutError, OSError):
+            super().handle()
+
+    def do_GET(self) -> None:
+        """Only ``POST`` is served."""
+        self._plain(405, "only POST {base_url}/chat/completions is served")
+
+    def do_POST(self) -> None:
+        """Serve ``POST /<component>/v1/chat/completions``; anything else is 404."""
+        component = _PATHS.get(self.path.split("?", 1)[0].rstrip("/"))
+        raw_length = self.headers.get("Content-Length")
+        if raw_length is None or not raw_length.isdigit():
+            self._plain(411, "a Content-Length header is required")
+            return
+        length = int(raw_length)
+        if length > MAX_BODY_BYTES:
+            self._plain(413, f"request body over {MAX_BODY_BYTES} bytes")
+            return
+        raw = self.rfile.read(length)
+        if component is None:
+            self._plain(404, f"no model endpoint at {self.path[:200]!r}")
+            return
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            self._plain(400, "the request body is not a JSON object")
+            return
+        endpoint = self.endpoint
+        index, reply = endpoint._take(component, body)  # noqa: SLF001 - the endpoint's own handler
+        model = str(body.get("model", ""))[:256]
+        if reply is None:
+            self._plain(500, f"{component}: the fixture has no model turn left for this request")
+            endpoint._answered(index, "HTTP_ERROR")  # noqa: SLF001
+            return
+        answer = self._answer(reply, model=model, stream=body.get("stream") is True)
+        endpoint._answered(index, answer)  # noqa: SLF001
+
+    def _answer(self, reply: Reply, *, model: str, stream: bool) -> str:
+        endpoint = self.endpoint
+        while isinstance(reply, Hold):
+            bound = endpoint.late_after_s if reply.late else endpoint.max_hold_s
+            outcome = self._hold(bound)
+            if outcome != "ELAPSED" or reply.then is None:
+                self.close_connection = True
+                return "CLIENT_CLOSED" if outcome == "CLOSED" else "NOT_ANSWERED"
+            reply = reply.then
+        if isinstance(reply, Status):
+            self._send_json(reply.status, error_body(reply.message), retry_after_ms=_RETRY_AFTER_MS)
+            return "HTTP_ERROR"
+        assert isinstance(reply, Message)  # noqa: S101 - Reply is Message | Status | Hold
+        if stream:
+            self._send_stream(stream_chunks(reply, model))
+        else:
+            self._send_json(200, completion_body(reply, model))
+        return "ANSWERED"
+
+    def _hold(self, bound_s: float) -> str:
+        """Wait up to ``bound_s``: ``CLOSED`` (client hung up), ``STOPPED`` or ``ELAPSED``."""
+        deadline = time.monotonic() + bound_s
+        stopping = self.endpoint._stopping  # noqa: SLF001 - the endpoint's own handler
+        while not stopping.is_set():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return "ELAPSED"
+            readable, _, _ = select.select([self.connection], [], [], min(_POLL_S, remaining))
+            if readable:
+                try:
+                    peeked = self.connection.recv(1, socket.MSG_PEEK)
+                except OSError:
+                    return "CLOSED"
+                if not peeked:
+                    return "CLOSED"
+                stopping.wait(_POLL_S)  # the client sent more bytes; keep holding
+        return "STOPPED"
+
+    # ----------------------------------------------------------------- writers
+
+    def _plain(self, status: int, message: str) -> None:
+        self._send_json(status, error_body(message))
+
+    def _send_json(self, status: int, body: object, *, retry_after_ms: int | None = None) -> None:
+        payload = json.dumps(body, ensure_ascii=False).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        if retry_after_ms is not None:  # as OpenAI sends it; a client that retries does so at once
+            self.send_header("retry-after-ms", str(retry_after_ms))
+        self.send_header("Content-Length", str(len(payload)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(payload)
+        self.close_connection = True
+
+    def _send_stream(self, chunks: Iterable[bytes]) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        for chunk in [*chunks, b"[DONE]"]:
+            frame = b"data: " + chunk + b"\n\n"
+            self.wfile.write(f"{len(frame):x}\r\n".encode() + frame + b"\r\n")
+            self.wfile.flush()
+        self.wfile.write(b"0\r\n\r\n")
+        self.close_connection = True

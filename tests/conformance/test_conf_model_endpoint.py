@@ -1,0 +1,243 @@
+"""The kit-served model endpoint: real HTTP on loopback, real chunk shapes, faults, records."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+from pathlib import Path
+
+import httpx
+import openai
+import pytest
+
+from conformance import checks
+from conformance.adapters import AdapterError, InProcessAdapter, StdioAdapter
+from conformance.model_endpoint import COT_CANARY, ModelEndpoint
+
+TOOL_TURN = {
+    "kind": "tool_calls",
+    "tool_calls": [
+        {
+            "id": "call_1",
+            "name": "search_logs",
+            "arguments": {"target": "checkout", "query": "level:error timeout upstream"},
+        }
+    ],
+}
+
+
+FIXTURES = Path(__file__).resolve().parents[2] / "conformance" / "fixtures"
+
+
+def load_fixture(fixture_id: str) -> dict[str, object]:
+    """The committed fixture ``fixture_id``."""
+    return json.loads((FIXTURES / f"{fixture_id}.json").read_text(encoding="utf-8"))
+
+
+def _fixture(**scripts: object) -> dict[str, object]:
+    return {"router": [], "agent": [], "semantic_guard": [], "limits": {}, **scripts}
+
+
+def _post(url: str, body: dict[str, object], timeout: float = 5.0) -> httpx.Response:
+    return httpx.post(f"{url}/chat/completions", json=body, timeout=timeout)
+
+
+def _sse_chunks(text: str) -> list[dict[str, object]]:
+    datas = [line[len("data: ") :] for line in text.split("\n") if line.startswith("data: ")]
+    assert datas[-1] == "[DONE]"
+    return [json.loads(data) for data in datas[:-1]]
+
+
+def test_endpoint_streams_the_id_in_a_later_chunk_and_splits_the_arguments():
+    """A streamed tool call opens without an id, gets it later, and its arguments come in pieces."""
+    with ModelEndpoint(_fixture(agent=[TOOL_TURN])) as endpoint:
+        url = endpoint.descriptor()["diagnosis_agent"]["base_url"]
+        response = _post(url, {"model": "m", "messages": [], "stream": True})
+    assert response.headers["content-type"].startswith("text/event-stream")
+    chunks = _sse_chunks(response.text)
+    deltas = [c["choices"][0]["delta"] for c in chunks if c["choices"]]
+    calls = [d["tool_calls"][0] for d in deltas if "tool_calls" in d]
+    assert "id" not in calls[0]
+    assert calls[0]["function"]["name"] == "search_logs"
+    assert [c["id"] for c in calls if "id" in c] == ["call_1"]
+    pieces = [c["function"]["arguments"] for c in calls if "function" in c]
+    assert len([p for p in pieces if p]) >= 2
+    assert json.loads("".join(pieces)) == TOOL_TURN["tool_calls"][0]["arguments"]  # type: ignore[index]
+    assert chunks[-1]["choices"] == []  # the usage chunk real servers send last
+    assert any(COT_CANARY in str(d.get("reasoning_content", "")) for d in deltas)
+
+
+def test_endpoint_answers_text_and_a_tool_call_in_one_message():
+    """A tool_calls turn with content gives one assistant message holding both."""
+    turn = {**TOOL_TURN, "content": "Let me check the logs."}
+    with ModelEndpoint(_fixture(agent=[turn])) as endpoint:
+        url = endpoint.descriptor()["diagnosis_agent"]["base_url"]
+        body = _post(url, {"model": "m", "messages": []}).json()
+    message = body["choices"][0]["message"]
+    assert message["content"] == "Let me check the logs."
+    assert message["tool_calls"][0]["id"] == "call_1"
+    assert body["choices"][0]["finish_reason"] == "tool_calls"
+
+
+@pytest.mark.parametrize("status", [429, 500])
+def test_endpoint_answers_the_scripted_http_status(status):
+    """An UNAVAILABLE turn naming an HTTP status gets that status with an OpenAI error body."""
+    turn = {"kind": "error", "error": "UNAVAILABLE", "http_status": status}
+    with ModelEndpoint(_fixture(router=[turn])) as endpoint:
+        response = _post(endpoint.descriptor()["router"]["base_url"], {"messages": []})
+        recorded = endpoint.requests()
+    assert response.status_code == status
+    assert "error" in response.json()
+    assert [r["answer"] for r in recorded] == ["HTTP_ERROR"]
+
+
+def test_endpoint_holds_a_timeout_turn_until_the_client_gives_up():
+    """A TIMEOUT turn is never answered; the client's own HTTP timeout ends it (CLIENT_CLOSED)."""
+    turn = {"kind": "error", "error": "TIMEOUT"}
+    with ModelEndpoint(_fixture(semantic_guard=[turn])) as endpoint:
+        url = endpoint.descriptor()["semantic_guard"]["base_url"]
+        with pytest.raises(httpx.ReadTimeout):
+            _post(url, {"messages": []}, timeout=0.2)
+    assert [r["answer"] for r in endpoint.requests()] == ["CLIENT_CLOSED"]
+
+
+def test_endpoint_answers_a_blocked_turn_late():
+    """block_until_cancelled is answered after a quarter of model_call_timeout_ms."""
+    turn = {"kind": "block_until_cancelled", "then": {"kind": "intent", "intent": "DIAGNOSIS"}}
+    fixture = _fixture(router=[turn], limits={"model_call_timeout_ms": 200})
+    with ModelEndpoint(fixture) as endpoint:
+        body = _post(endpoint.descriptor()["router"]["base_url"], {"messages": []}).json()
+    assert json.loads(body["choices"][0]["message"]["content"]) == {"intent": "DIAGNOSIS"}
+    assert endpoint.late_after_s == pytest.approx(0.05)
+
+
+def test_endpoint_counts_every_http_request_of_a_retrying_sdk():
+    """An SDK left at max_retries=2 shows as three recorded requests for one call."""
+    failing = {"kind": "error", "error": "UNAVAILABLE"}
+    with ModelEndpoint(_fixture(router=[failing, failing, failing])) as endpoint:
+        described = endpoint.descriptor()["router"]
+        client = openai.OpenAI(base_url=described["base_url"], api_key="k", max_retries=2)
+        with pytest.raises(openai.InternalServerError):
+            client.chat.completions.create(model=described["model"], messages=[])
+        client.close()
+        problems = endpoint.script_problems()
+    assert [r["component"] for r in endpoint.requests()] == ["ROUTER"] * 3
+    assert problems == ([], {})
+
+
+def test_endpoint_routes_by_path_and_reports_an_exhausted_script():
+    """Another path is 404 and not recorded; a request past the script gets 500 and is reported."""
+    with ModelEndpoint(_fixture()) as endpoint:
+        base = endpoint.descriptor()["router"]["base_url"]
+        unknown = _post(base.replace("/router/", "/planner/"), {"messages": []})
+        exhausted = _post(base, {"messages": [{"role": "user", "content": "hi"}], "tools": []})
+        recorded = endpoint.requests()
+        problems = endpoint.script_problems()
+    assert unknown.status_code == 404
+    assert exhausted.status_code == 500
+    assert [(r["component"], r["messages"]) for r in recorded] == [
+        ("ROUTER", [{"role": "user", "content": "hi"}])
+    ]
+    assert problems[0] == ["ROUTER: request 1 has no scripted turn"]
+
+
+def test_endpoint_records_chain_of_thought_fields_of_a_message():
+    """Keys beyond role/content/tool_calls/tool_call_id/name are kept in other_fields."""
+    message = {"role": "assistant", "content": None, "reasoning_content": "because"}
+    with ModelEndpoint(_fixture(router=[{"kind": "intent", "intent": "DIAGNOSIS"}])) as endpoint:
+        _post(endpoint.descriptor()["router"]["base_url"], {"messages": [message]})
+    recorded = endpoint.requests()[0]["messages"]
+    assert recorded == [
+        {"role": "assistant", "content": None, "other_fields": {"reasoning_content": "because"}}
+    ]
+
+
+def test_endpoint_stop_ends_a_held_request_and_joins_its_thread():
+    """stop() ends a request held forever (NOT_ANSWERED) and leaves no handler thread behind."""
+    before = threading.active_count()
+    endpoint = ModelEndpoint(_fixture(router=[{"kind": "error", "error": "TIMEOUT"}])).start()
+    url = endpoint.descriptor()["router"]["base_url"]
+    outcome: list[object] = []
+
+    def call() -> None:
+        try:
+            outcome.append(_post(url, {"messages": []}, timeout=30.0))
+        except httpx.HTTPError as error:
+            outcome.append(error)
+
+    caller = threading.Thread(target=call)
+    caller.start()
+    while not endpoint.requests():  # the request arrives within milliseconds
+        caller.join(0.01)
+    endpoint.stop()
+    caller.join(10.0)
+    assert not caller.is_alive()
+    assert isinstance(outcome[0], httpx.HTTPError)
+    assert [r["answer"] for r in endpoint.requests()] == ["NOT_ANSWERED"]
+    assert threading.active_count() == before
+
+
+def test_inprocess_adapter_runs_a_model_endpoint_iut_over_http():
+    """An IUT declaring MODEL_ENDPOINT gets the URLs; the kit adds what it received."""
+    fixture = load_fixture("semanticguard-returns-an-invalid-schema")
+    adapter = InProcessAdapter("reference_harness.iut:create_with_endpoint")
+    try:
+        assert "MODEL_ENDPOINT" in adapter.capabilities
+        observation = adapter.run(fixture)
+    finally:
+        adapter.close()
+    components = [r["component"] for r in observation["model_requests"]]
+    assert components == ["ROUTER", "DIAGNOSIS_AGENT", "DIAGNOSIS_AGENT"] + ["SEMANTIC_GUARD"] * 2
+    assert "error" not in observation
+
+
+class _ForgingIUT:
+    """Declares MODEL_ENDPOINT and fills the kit's own model_requests field."""
+
+    def __init__(self) -> None:
+        from reference_harness.iut import create_with_endpoint  # noqa: PLC0415
+
+        self._inner = create_with_endpoint()
+
+    def hello(self) -> dict[str, object]:
+        return self._inner.hello()
+
+    def run(self, fixture: dict[str, object], model_endpoint: dict[str, object]) -> object:
+        observation = self._inner.run(fixture, model_endpoint)
+        observation["model_requests"] = []
+        return observation
+
+    def close(self) -> None:
+        self._inner.close()
+
+
+def forging_iut() -> _ForgingIUT:
+    """Factory of :class:`_ForgingIUT` for the in-process adapter."""
+    return _ForgingIUT()
+
+
+def test_inprocess_adapter_refuses_an_observation_that_fills_model_requests():
+    """model_requests is the kit's record; an IUT sending it is refused."""
+    adapter = InProcessAdapter(f"{__name__}:forging_iut")
+    try:
+        with pytest.raises(AdapterError, match="only the kit fills"):
+            adapter.run(load_fixture("semanticguard-returns-an-invalid-schema"))
+    finally:
+        adapter.close()
+
+
+def test_stdio_reference_runs_over_the_kit_endpoint():
+    """The reference stdio entry declares MODEL_ENDPOINT; the kit, not the IUT, records inputs."""
+    adapter = StdioAdapter([sys.executable, "-m", "reference_harness.stdio"], timeout_s=30.0)
+    try:
+        assert "MODEL_ENDPOINT" in adapter.capabilities
+        observation = adapter.run(
+            load_fixture("only-the-selected-previous-turn-reaches-the-diagnosis-agent")
+        )
+    finally:
+        adapter.close()
+    assert "model_calls" not in observation
+    review = [r for r in observation["model_requests"] if r["component"] == "SEMANTIC_GUARD"]
+    assert [(r["tools"], r["stream"], r["answer"]) for r in review] == [([], True, "ANSWERED")]
+    checks.check_model_inputs(observation, load_fixture(observation["fixture_id"])).require()
