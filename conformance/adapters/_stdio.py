@@ -48,6 +48,7 @@ MAX_MESSAGE_DEPTH: Final = MAX_DEPTH
 _BYE_TIMEOUT_S: Final = 5.0
 _EXIT_WAIT_S: Final = 1.0
 _SHOWN_CHARS: Final = 200
+_SHOWN_POINTER_CHARS: Final = 60
 
 
 class _ParseError(ValueError):
@@ -67,7 +68,12 @@ def parse_message(line: bytes) -> Any:  # noqa: ANN401 - any JSON value
     try:
         return loads_strict(line, source="the IUT's standard output")
     except StrictJSONError as error:
-        raise _ParseError(str(error)) from None
+        pointer = error.pointer or ""
+        if len(pointer) > _SHOWN_POINTER_CHARS:
+            pointer = pointer[:_SHOWN_POINTER_CHARS] + "…"
+        where = f" at {pointer}" if pointer else ""
+        reason = f"{error.message}{where}"
+        raise _ParseError(reason) from None
 
 
 class StdioAdapter:

@@ -34,7 +34,6 @@ model-call attempt). Expectations come from the fixture and the spec, never from
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from typing import Any, Final, NamedTuple
 
@@ -189,12 +188,12 @@ def _reviewer(found: Findings, call: _Input, fixture: dict[str, Any]) -> None:
     ):
         return
     content = others[0].get("content")
+    from contracts import loads_strict, validate_document  # noqa: PLC0415 - loads schemas
+
     try:
-        snapshot = json.loads(content) if isinstance(content, str) else None
+        snapshot = loads_strict(content) if isinstance(content, str) else None
     except ValueError:
         snapshot = None
-    from contracts import validate_document  # noqa: PLC0415 - contracts loads schemas on import
-
     problems = validate_document(snapshot, "verified-snapshot") if snapshot is not None else []
     if not found.expect(
         isinstance(snapshot, dict) and not problems,

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
 from conformance.model_endpoint._bodies import completion_body, error_body, stream_chunks
 from conformance.model_endpoint._record import chat_messages, tool_names
 from conformance.model_endpoint._replies import COT_CANARY, Hold, Message, Reply, Status, render
+from contracts import loads_strict
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -246,7 +247,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._plain(404, f"no model endpoint at {self.path[:200]!r}")
             return
         try:
-            body = json.loads(raw)
+            body = loads_strict(raw, source="a model request body")
         except ValueError:
             body = None
         if not isinstance(body, dict):

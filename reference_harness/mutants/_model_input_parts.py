@@ -27,6 +27,7 @@ import dataclasses
 import json
 from typing import TYPE_CHECKING, Any, Final
 
+from contracts import loads_strict
 from reference_harness._tools import TOOL_SPECS
 from reference_harness.ports import ToolRows
 from reference_harness.store import RunStore
@@ -165,7 +166,7 @@ class RawRows:
             for message in messages:
                 key = by_id.get(message.get("tool_call_id"))
                 if message.get("role") == "tool" and key in self.rows:
-                    body = json.loads(message["content"])
+                    body = loads_strict(message["content"])
                     body["raw_rows"] = self.rows[key]
                     message["content"] = json.dumps(body, sort_keys=True)
             return messages

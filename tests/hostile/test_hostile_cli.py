@@ -70,7 +70,7 @@ def _run(iut, *args: str, timeout: float = 10.0):
         ("exit-at-once", "IUT exited (exit code 3) before sending the hello message"),
         ("escapes-then-exit", "IUT stderr: \\x1b]0;OWNED\\x07\\x1b[2J fatal [/INST]"),
         ("garbage-hello", "sent invalid JSON instead of the hello message"),
-        ("deep-hello", "nested deeper than 64 levels"),
+        ("deep-hello", "nested deeper than 64"),
         ("huge-hello", "message too large while the hello message was due"),
         ("wrong-version", "protocol version '1.0'"),
     ],
