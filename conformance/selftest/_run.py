@@ -1,26 +1,38 @@
 """``run_selftest``: the suite against the reference Harness and against every mutant.
 
-An IUT mutant is run through the Gherkin suite (:func:`conformance.suite.run_suite`) and through
-the properties of its requirement's spec scenarios (few examples, no shrinking); it is killed when
-any scenario or property fails. A contract mutant is killed when the Then check of the scenario
-that reads that contract rejects it. The reference Harness must pass all of it.
+An IUT mutant is judged by *probes* (:mod:`conformance.selftest._plan`): every Gherkin scenario
+of the suite, and the properties of its requirement's spec scenarios plus the global invariants
+(few examples, no shrinking); it is killed when a probe fails (naming the mutant's rule id, when
+it declares one). A contract mutant is killed when the Then check of the scenario that reads
+that contract rejects it. The reference Harness must pass every probe.
+
+Fast path (the default): one nested pytest session per process collects the suite once, the
+cores share the work (:mod:`conformance.selftest._execute`), and each mutant stops at its first
+kill, trying first what killed it last time (the optional order cache). Slow path
+(``fast=False``): every probe runs on every mutant and every killer is listed. Both give the
+same verdict per mutant: a probe's outcome does not depend on what ran before it (a test
+compares the two paths mutant by mutant).
 """
 
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import TYPE_CHECKING
 
-from conformance.adapters import AdapterError, InProcessAdapter
 from conformance.bdd import THEN_CHECKS, ScenarioContext
-from conformance.properties import PROPERTIES, property_settings, run_invariants, run_property
+from conformance.properties import PROPERTIES
+from conformance.selftest._cache import read_killers, write_killers
+from conformance.selftest._execute import default_jobs, execute_units
+from conformance.selftest._plan import Judge, Probe, Unit, mutant_probes, reference_probes
 from conformance.selftest._result import MutantVerdict, SelftestResult
-from conformance.suite import SuiteSetupError, run_suite
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Sequence
+    from pathlib import Path
 
-    from conformance.adapters import Adapter
+    from conformance.selftest._plan import UnitResult
+    from conformance.suite import SuiteResult
     from reference_harness.mutants import ContractMutant
 
 __all__ = ["REFERENCE", "judge_iut", "run_selftest"]
@@ -31,24 +43,27 @@ REFERENCE = "reference_harness.iut:create"
 _MUTANTS_MODULE = "reference_harness.mutants"
 
 
-def _suite_failures(adapter: Adapter) -> tuple[str, ...]:
-    result = run_suite(adapter)
-    return tuple(s.scenario_id for s in result.scenarios if s.outcome == "failed")
+def _scenarios() -> list[tuple[str, str]]:
+    """``(scenario id, requirement id)`` of every suite scenario, catalogue order, no repeats."""
+    from conformance.suite import load_catalogue  # noqa: PLC0415 - parses the feature files
+
+    pairs = [(e.scenario_id, e.requirement_id) for e in load_catalogue()]
+    return list(dict.fromkeys(pairs))
 
 
-def _property_failures(
-    adapter: Adapter, scenario_ids: Iterable[str], examples: int, *, invariants: bool
-) -> tuple[str, ...]:
-    config = property_settings(examples, shrink=False)
-    failed = [
-        scenario_id
-        for scenario_id in scenario_ids
-        if PROPERTIES[scenario_id].kind == "run"
-        and run_property(PROPERTIES[scenario_id], adapter, config=config).outcome == "failed"
-    ]
-    if invariants and run_invariants(adapter, config=config).outcome == "failed":
-        failed.append("global-invariants")
-    return tuple(failed)
+def _verdict(judge: Judge, result: UnitResult) -> MutantVerdict:
+    failed = [r for r in result.results if r.failed]
+    return MutantVerdict(
+        judge.name,
+        "iut",
+        judge.requirement_id,
+        judge.rule,
+        tuple(r.probe.name for r in failed if r.probe.kind == "scenario"),
+        tuple(r.probe.name for r in failed if r.probe.kind == "property"),
+        result.error,
+        result.seconds,
+        tuple(dict.fromkeys(rule for r in failed for rule in r.rules)),
+    )
 
 
 def judge_iut(  # noqa: PLR0913 - what the verdict names, and which parts of the suite run
@@ -57,42 +72,26 @@ def judge_iut(  # noqa: PLR0913 - what the verdict names, and which parts of the
     name: str,
     requirement_id: str,
     rule: str,
+    rule_id: str = "",
     suite: bool = True,
     examples: int = 5,
     invariants: bool = True,
+    fast: bool = False,
 ) -> MutantVerdict:
     """Run the suite against the IUT ``factory`` (``module:factory``) and return its verdict.
 
     The Gherkin suite runs when ``suite``; the properties of ``requirement_id``'s spec scenarios
     (and the global invariants when ``invariants``) run with ``examples`` examples each, without
     shrinking. The verdict is killed when anything failed; an IUT that cannot be run at all gets
-    ``error`` and is not killed.
+    ``error`` and is not killed. ``fast`` stops at the first failure (naming ``rule_id`` when
+    given) instead of listing every failure.
     """
-    started = time.perf_counter()
-    adapter = InProcessAdapter(factory)
-    scenarios: tuple[str, ...] = ()
-    properties: tuple[str, ...] = ()
-    error = ""
-    try:
-        if suite:
-            scenarios = _suite_failures(adapter)
-        if examples > 0:
-            own = [p.scenario_id for p in PROPERTIES.values() if p.requirement_id == requirement_id]
-            properties = _property_failures(adapter, own, examples, invariants=invariants)
-    except (AdapterError, SuiteSetupError) as failure:
-        error = f"{type(failure).__name__}: {failure}"
-    finally:
-        adapter.close()
-    return MutantVerdict(
-        name,
-        "iut",
-        requirement_id,
-        rule,
-        scenarios,
-        properties,
-        error,
-        time.perf_counter() - started,
+    judge = Judge(name, factory, requirement_id, rule, rule_id)
+    probes = mutant_probes(
+        judge, _scenarios(), suite=suite, examples=examples, invariants=invariants
     )
+    (result,) = execute_units([Unit(judge, tuple(probes), fast)], examples=examples, jobs=1)
+    return _verdict(judge, result)
 
 
 def _judge_contract(mutant: ContractMutant) -> MutantVerdict:
@@ -110,7 +109,28 @@ def _judge_contract(mutant: ContractMutant) -> MutantVerdict:
         mutant.rule,
         () if verdict.passed else (mutant.scenario_id,),
         seconds=time.perf_counter() - started,
+        killing_rules=verdict.rules,
     )
+
+
+def _reference_units(
+    scenarios: Sequence[tuple[str, str]],
+    reference_suite: SuiteResult | None,
+    *,
+    suite: bool,
+    examples: int,
+    invariants: bool,
+) -> tuple[list[Unit], tuple[str, ...]]:
+    """One unit per reference probe (they spread over the cores), and failures already known."""
+    known: tuple[str, ...] = ()
+    if suite and reference_suite is not None:
+        known = tuple(s.scenario_id for s in reference_suite.scenarios if s.outcome == "failed")
+        suite = False
+    probes = reference_probes(scenarios, suite=suite, examples=examples, invariants=invariants)
+    judge = Judge("reference", REFERENCE)
+    # the costliest probes first, so that no core is left with one long unit at the end
+    probes.sort(key=lambda p: (p.kind == "scenario", p.name != "global-invariants"))
+    return [Unit(judge, (p,), stop_at_kill=False) for p in probes], known
 
 
 def run_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
@@ -121,6 +141,10 @@ def run_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
     invariants: bool = True,
     reference: bool = True,
     progress: Callable[[MutantVerdict], None] | None = None,
+    fast: bool = True,
+    jobs: int | None = None,
+    cache: Path | None = None,
+    reference_suite: SuiteResult | None = None,
 ) -> SelftestResult:
     """Run the conformance suite against the reference Harness and every mutant.
 
@@ -133,6 +157,15 @@ def run_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
         invariants: also run the global invariants property on each IUT mutant.
         reference: also run everything on the reference Harness (which must pass).
         progress: called with each verdict as soon as it is known.
+        fast: stop each mutant at its first kill (a failure naming its ``rule_id``, or any
+            failure when it declares none); ``False`` runs every probe on every mutant and
+            lists every killer. The killed/not-killed verdicts are the same.
+        jobs: processes to use, this one included (default: the cores this process may use).
+        cache: the order cache file (``None``: no cache); read to try last time's killers
+            first, then updated. It never changes a verdict.
+        reference_suite: the reference Harness's Gherkin suite result when the caller already
+            has it (``srdh verify``'s conformance-suite step): its failed scenarios are used
+            instead of running the suite on the reference again.
 
     Returns:
         The reference's failures (none expected) and one verdict per mutant, with the scenario
@@ -141,6 +174,7 @@ def run_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
 
     Raises:
         KeyError: an unknown mutant name.
+        SuiteSetupError: the suite could not be collected.
     """
     from reference_harness.mutants import CONTRACT_MUTANTS, MUTANTS  # noqa: PLC0415 - optional
 
@@ -149,33 +183,52 @@ def run_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
     if unknown:
         message = f"unknown mutant(s): {', '.join(unknown)}"
         raise KeyError(message)
-    failures: tuple[str, ...] = ()
+    scenarios = _scenarios() if suite else []
+    judges = [
+        Judge(n, f"{_MUTANTS_MODULE}:{n}", m.requirement_id, m.rule, m.rule_id)
+        for n, m in ((n, MUTANTS[n]) for n in names if n in MUTANTS)
+    ]
+    killers = read_killers(cache) if fast else {}
+    plan = partial(mutant_probes, suite=suite, examples=examples, invariants=invariants)
+    units = [Unit(j, tuple(plan(j, scenarios, killers=killers)), stop_at_kill=fast) for j in judges]
+    known: tuple[str, ...] = ()
+    first_mutant = 0
     if reference:
-        adapter = InProcessAdapter(REFERENCE)
-        try:
-            failures = _suite_failures(adapter) if suite else ()
-            if examples > 0:
-                failures += _property_failures(adapter, PROPERTIES, examples, invariants=invariants)
-        except (AdapterError, SuiteSetupError) as failure:
-            failures = (f"{type(failure).__name__}: {failure}",)
-        finally:
-            adapter.close()
-    verdicts = []
-    for name in names:
-        if name in MUTANTS:
-            spec = MUTANTS[name]
-            verdict = judge_iut(
-                f"{_MUTANTS_MODULE}:{name}",
-                name=name,
-                requirement_id=spec.requirement_id,
-                rule=spec.rule,
-                suite=suite,
-                examples=examples,
-                invariants=invariants,
-            )
-        else:
-            verdict = _judge_contract(CONTRACT_MUTANTS[name])
+        reference_units, known = _reference_units(
+            scenarios, reference_suite, suite=suite, examples=examples, invariants=invariants
+        )
+        units = reference_units + units
+        first_mutant = len(reference_units)
+    verdicts: dict[str, MutantVerdict] = {}
+
+    def record(verdict: MutantVerdict) -> None:
+        verdicts[verdict.name] = verdict
         if progress is not None:
             progress(verdict)
-        verdicts.append(verdict)
-    return SelftestResult(failures, tuple(verdicts), examples)
+
+    def on_result(result: UnitResult) -> None:
+        if result.index >= first_mutant:
+            record(_verdict(units[result.index].judge, result))
+
+    results = execute_units(
+        units, examples=examples, jobs=jobs or default_jobs(), on_result=on_result
+    )
+    failures = list(known)
+    for result in results[:first_mutant]:
+        failures += [result.error] if result.error else []
+        failures += [r.probe.name for r in result.results if r.failed]
+    for name in (n for n in names if n in CONTRACT_MUTANTS):
+        record(_judge_contract(CONTRACT_MUTANTS[name]))
+    if fast:
+        write_killers(
+            cache, {v.name: _killer_keys(v) for v in verdicts.values() if v.kind == "iut"}
+        )
+    return SelftestResult(
+        tuple(dict.fromkeys(failures)), tuple(verdicts[n] for n in names), examples
+    )
+
+
+def _killer_keys(verdict: MutantVerdict) -> list[str]:
+    return [Probe("scenario", s).key for s in verdict.killing_scenarios] + [
+        Probe("property", p).key for p in verdict.killing_properties
+    ]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from conformance.adapters import AdapterError, InProcessAdapter
 from conformance.openspec import ParseError
 from conformance.reports import Status, normalize_level
-from conformance.selftest import SelftestResult, run_selftest
+from conformance.selftest import CACHE_DIR, SelftestResult, run_selftest
 from conformance.suite import CatalogueError, SuiteSetupError, run_suite
 from conformance.traceability import build_matrix
 from conformance.verify._outcome import Outcome, failed, passed
@@ -30,6 +30,8 @@ __all__ = [
 
 REFERENCE_IUT = "reference_harness.iut:create"
 """The in-process factory of the reference harness."""
+
+_REFERENCE_SUITE = "reference suite result"
 
 
 def traceability(ctx: VerifyContext) -> Outcome:
@@ -56,10 +58,10 @@ def conformance_suite(ctx: VerifyContext) -> Outcome:
     PASSED when every MUST requirement passed (a MUST scenario not run is a failure). The payload
     is the suite's result, for the reports.
     """
-    del ctx
     adapter = InProcessAdapter(REFERENCE_IUT)
     try:
         result = run_suite(adapter)
+        ctx.shared[_REFERENCE_SUITE] = result
     except (AdapterError, SuiteSetupError, CatalogueError) as exc:
         return failed(describe_error(exc))
     finally:
@@ -96,11 +98,15 @@ def selftest_detail(result: SelftestResult) -> str:
 def mutant_selftest(ctx: VerifyContext) -> Outcome:
     """Run the mutant self-test: the reference passes, the suite fails every broken harness.
 
-    The payload is the :class:`~conformance.selftest.SelftestResult`.
+    The reference Harness's suite result of the conformance-suite step, when it ran, is reused
+    (the suite is not run on it twice); the order cache lives in ``<repo>/.srdh_cache``. The
+    payload is the :class:`~conformance.selftest.SelftestResult`.
     """
-    del ctx
     try:
-        result = run_selftest()
+        result = run_selftest(
+            cache=ctx.repo / CACHE_DIR / "selftest.json",
+            reference_suite=ctx.shared.get(_REFERENCE_SUITE),
+        )
     except (AdapterError, SuiteSetupError, CatalogueError) as exc:
         return failed(describe_error(exc))
     if result.passed:

@@ -65,7 +65,7 @@ Intent = Literal["DIAGNOSIS", "KNOWLEDGE_QUERY"]
 TerminalState = Literal["SUCCESS", "FALLBACK", "FAILED", "CANCELLED"]
 
 
-def _make_engine(path: str | Path | None) -> Engine:
+def _make_engine(path: str | Path | None, *, durable: bool = True) -> Engine:
     if path is None:
         engine = create_engine(
             "sqlite://",
@@ -87,6 +87,10 @@ def _make_engine(path: str | Path | None) -> Engine:
         if path is not None:
             # WAL: readers (previous-turn selection) never wait for a writer, and the reverse.
             dbapi_connection.execute("PRAGMA journal_mode = WAL")
+            if not durable:
+                # A throw-away store: commits skip fsync (a power loss may lose them; nothing
+                # else changes: same transactions, locks, constraints and WAL).
+                dbapi_connection.execute("PRAGMA synchronous = OFF")
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Connection) -> None:
@@ -113,13 +117,17 @@ class RunStore:
     OMITTED_COUNT_LIMIT = 10_000
     """``skipped_omitted`` is counted up to this many; the limit itself means "at least"."""
 
-    def __init__(self, path: str | Path | None) -> None:
+    def __init__(self, path: str | Path | None, *, durable: bool = True) -> None:
         """Open (and if needed create) the store at ``path``.
+
+        ``durable=False`` is for a store deleted after use (a hermetic fixture Run): SQLite then
+        commits without ``fsync`` (``PRAGMA synchronous = OFF``). Transactions, locking and
+        constraints are unchanged; only durability across a power loss is given up.
 
         Raises:
             RunStoreError: the folder of ``path`` does not exist.
         """
-        self._engine = _make_engine(path)
+        self._engine = _make_engine(path, durable=durable)
         with self._write() as connection:
             metadata.create_all(connection)
 
