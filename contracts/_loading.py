@@ -11,9 +11,6 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-import jsonschema
-from pydantic import BaseModel, ValidationError
-
 from contracts._errors import ContractError, ContractViolation, json_pointer
 from contracts._paths import stem_of_id
 from contracts._registry import CONTRACTS
@@ -21,6 +18,7 @@ from contracts._validator import fast_is_valid, validator_for
 
 if TYPE_CHECKING:
     import jsonschema
+    from pydantic import BaseModel
 
 __all__ = ["load_document", "parse_document", "validate_document"]
 
@@ -211,6 +209,8 @@ def load_document(source: Any, contract: str) -> BaseModel:  # noqa: ANN401
             first.message, path=path, pointer=first.pointer, expected=expected, rule=first.rule
         )
     body, _ = _contract_of(doc, contract)
+    from pydantic import ValidationError  # noqa: PLC0415 - validating a document needs no model
+
     try:
         return info.model.model_validate(body)
     except ValidationError as error:  # the differential tests keep this unreachable

@@ -11,9 +11,6 @@ import sys
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.table import Table
-
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
 
@@ -28,6 +25,8 @@ class Output:
 
     def __init__(self) -> None:
         """Bind to the current ``sys.stdout``/``sys.stderr``."""
+        from rich.console import Console  # noqa: PLC0415 - lazy: `srdh --help` never needs rich
+
         self.out = Console(file=sys.stdout, highlight=False, soft_wrap=True)
         self.err = Console(file=sys.stderr, highlight=False, soft_wrap=True)
 
@@ -47,6 +46,8 @@ class Output:
     def table(self, title: str, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
         """Print a table: a rich table on a terminal, aligned plain columns elsewhere."""
         if self.rich:
+            from rich.table import Table  # noqa: PLC0415 - only a terminal gets a rich table
+
             table = Table(title=title)
             for header in headers:
                 table.add_column(header, overflow="fold")

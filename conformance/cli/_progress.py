@@ -5,10 +5,10 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
 if TYPE_CHECKING:
     from collections.abc import Iterator
+
+    from rich.progress import Progress
 
     from conformance.cli._output import Output
     from conformance.reports import StepResult
@@ -48,6 +48,13 @@ def step_progress(output: Output, total: int) -> Iterator[StepProgress]:
     if not output.err.is_terminal:
         yield StepProgress(output, None, total)
         return
+    from rich.progress import (  # noqa: PLC0415 - only a terminal gets a spinner
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
     columns = (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
     with Progress(*columns, console=output.err, transient=True) as progress:
         yield StepProgress(output, progress, total)
