@@ -44,18 +44,19 @@ def test_every_benchmark_module_names_itself_and_can_run():
 
 def test_harness_overhead_measures_both_loops_on_the_same_script():
     """Tiny run: one row per loop, the Harness compared with both pydantic-ai variants."""
-    result = harness_overhead.measure(steps=2, rounds=1, warmup=0)
-    _assert_well_formed(result, "harness", row_count=3)
+    result = harness_overhead.measure(lengths=(2, 3), rounds=1, warmup=0)
+    _assert_well_formed(result, "harness", row_count=6)
     contenders = result.data["contenders"]
     assert set(contenders) == {
         harness_overhead.HARNESS,
         harness_overhead.PAI_ASYNC,
         harness_overhead.PAI_SYNC,
     }
-    assert result.data["steps"] == 2
+    assert result.data["lengths"] == [2, 3]
+    assert all(set(entry["lengths"]) == {"2", "3"} for entry in contenders.values())
     assert result.data["pydantic_ai_slim"]
     assert all(entry["peak_bytes"] > 0 for entry in contenders.values())
-    assert len(result.targets) == 2
+    assert len(result.targets) == 2 * 2 + 1  # ratio per baseline and length, then flatness
 
 
 def test_evidence_guard_covers_every_cell_of_the_grid():
