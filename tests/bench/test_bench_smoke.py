@@ -11,8 +11,10 @@ from bench import (
     evidence_guard,
     harness_overhead,
     run_store,
+    startup,
     suite_throughput,
     validation,
+    verify_wall,
 )
 from conformance.fixtures import (
     analysis,
@@ -147,6 +149,34 @@ def test_suite_throughput_runs_the_same_fixture_in_process_and_over_stdio(small_
     _assert_well_formed(result, "suite", row_count=2)
     assert result.verdicts_agree is True
     assert result.data["fixtures"] == 1
+    memory = result.data["memory"]
+    assert memory["largest_observation_bytes"] > 0
+    assert memory["peak_largest_run_bytes"] > 0
+    assert memory["peak_pass_bytes"] > 0
+    assert result.data["stdio_with_startup_over_inprocess"] > 0
+    assert len(result.targets) == 2  # same observations, and the stdio cost ratio
+
+
+def test_startup_times_the_bare_interpreter_help_and_validate():
+    """Three commands in fresh processes, one row each, a 0.3 s target for the two srdh ones."""
+    result = startup.measure(rounds=1, warmup=0)
+    _assert_well_formed(result, "startup", row_count=3)
+    assert [t.goal.split(" <=")[0] for t in result.targets] == [
+        "srdh --help",
+        "srdh validate (1 valid document)",
+    ]
+
+
+def test_verify_wall_pairs_verify_with_the_suite_and_reads_the_steps(monkeypatch):
+    """Both commands run in fresh processes; the ratio is paired; verify's step table is read."""
+    table = "step  status  detail  seconds\nspec lint  PASSED  2 item(s)  0.01\n"
+    script = f"import sys; print({table!r} if 'verify' in sys.argv else 'run')"
+    monkeypatch.setattr(verify_wall, "_CLI", script)
+    result = verify_wall.measure(rounds=1, warmup=0)
+    _assert_well_formed(result, "verify", row_count=2)
+    assert result.data["last_verify_steps_s"] == {"spec lint": 0.01}
+    assert result.verdicts_agree is True
+    assert len(result.targets) == 2
 
 
 def test_run_store_selects_the_same_previous_turn_at_every_size():
