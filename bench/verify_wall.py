@@ -57,6 +57,7 @@ class _Side:
         if self.cold:
             shutil.rmtree(_REPO / ".srdh_cache", ignore_errors=True)
         environment = {**os.environ, "COLUMNS": "200"}
+        environment.pop("PYTHONDONTWRITEBYTECODE", None)  # a user's environment caches bytecode
         start = time.perf_counter_ns()
         done = subprocess.run(  # noqa: S603 - our interpreter, fixed arguments
             self.argv,

@@ -11,6 +11,21 @@ By default each mutant stops at its first kill and the work is spread over the c
 
 from conformance.selftest._cache import CACHE_DIR
 from conformance.selftest._result import MutantVerdict, SelftestResult
-from conformance.selftest._run import REFERENCE, judge_iut, run_selftest
+from conformance.selftest._run import (
+    REFERENCE,
+    PendingSelftest,
+    judge_iut,
+    run_selftest,
+    start_selftest,
+)
 
-__all__ = ["CACHE_DIR", "REFERENCE", "MutantVerdict", "SelftestResult", "judge_iut", "run_selftest"]
+__all__ = [
+    "CACHE_DIR",
+    "REFERENCE",
+    "MutantVerdict",
+    "PendingSelftest",
+    "SelftestResult",
+    "judge_iut",
+    "run_selftest",
+    "start_selftest",
+]

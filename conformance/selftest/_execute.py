@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from conformance.selftest._plan import Probe, Unit
     from conformance.suite._session import ItemOutcome, SuiteSession
 
-__all__ = ["WORKER_SILENCE_S", "default_jobs", "execute_units"]
+__all__ = ["WORKER_SILENCE_S", "UnitPool", "default_jobs", "execute_units"]
 
 WORKER_SILENCE_S = 300.0
 """A worker that reports nothing for this many seconds is ended; its units run here instead."""
@@ -199,6 +199,67 @@ class _Worker:
         return set(self.claimed)
 
 
+class UnitPool:
+    """Units being run by ``jobs - 1`` spawned workers from now on; :meth:`run` joins in.
+
+    Creating the pool starts the workers at once, so that they work (and pay their start-up)
+    while this process does something else, e.g. ``srdh verify``'s earlier steps. :meth:`run`
+    then claims the remaining units here, collects every result, and re-runs here whatever a
+    dead or silent worker left; :meth:`close` ends the workers without waiting for them.
+    """
+
+    def __init__(self, units: Sequence[Unit], *, examples: int, jobs: int) -> None:
+        """Start ``min(jobs, len(units)) - 1`` workers on ``units``."""
+        self.units = list(units)
+        self.examples = examples
+        context = multiprocessing.get_context("spawn")
+        self._counter: Synchronized[int] = context.Value("i", 0)
+        spawned = max(1, min(jobs, len(self.units))) - 1
+        self._workers = [
+            _Worker(context, (self.units, examples, self._counter)) for _ in range(spawned)
+        ]
+
+    def close(self) -> None:
+        """End every worker still running (idempotent)."""
+        for worker in self._workers:
+            if worker.process.is_alive():
+                worker.process.terminate()
+                worker.process.join(_JOIN_S)
+
+    def run(self, on_result: Callable[[UnitResult], None] | None = None) -> list[UnitResult]:
+        """Run the units not yet claimed here, gather every result; results in unit order.
+
+        ``on_result`` is called with each result as soon as this process knows it.
+
+        Raises:
+            SuiteSetupError: the suite could not be collected in this process.
+        """
+        results: dict[int, UnitResult] = {}
+        units, examples = self.units, self.examples
+
+        def deliver(result: UnitResult) -> None:
+            results[result.index] = result
+            if on_result is not None:
+                on_result(result)
+
+        def work(session: SuiteSession | None) -> None:
+            left: set[int] = set()
+            try:
+                while (index := _claim(self._counter, len(units))) is not None:
+                    for worker in self._workers:
+                        worker.drain(deliver)
+                    deliver(run_unit(index, units[index], session, examples))
+                for worker in self._workers:
+                    left |= worker.finish(deliver)
+            finally:
+                self.close()
+            for index in sorted(left | (set(range(len(units))) - set(results))):
+                deliver(run_unit(index, units[index], session, examples))
+
+        _in_session(_needs_session(units), work)
+        return [results[i] for i in range(len(units))]
+
+
 def execute_units(
     units: Sequence[Unit],
     *,
@@ -213,34 +274,8 @@ def execute_units(
     Raises:
         SuiteSetupError: the suite could not be collected in this process.
     """
-    results: dict[int, UnitResult] = {}
-
-    def deliver(result: UnitResult) -> None:
-        results[result.index] = result
-        if on_result is not None:
-            on_result(result)
-
-    jobs = max(1, min(jobs, len(units)))
-    context = multiprocessing.get_context("spawn")
-    counter: Synchronized[int] = context.Value("i", 0)
-    workers: list[_Worker] = []
-
-    def work(session: SuiteSession | None) -> None:
-        workers.extend(_Worker(context, (units, examples, counter)) for _ in range(jobs - 1))
-        try:
-            while (index := _claim(counter, len(units))) is not None:
-                deliver(run_unit(index, units[index], session, examples))
-                for worker in workers:
-                    worker.drain(deliver)
-            left: set[int] = set()
-            for worker in workers:
-                left |= worker.finish(deliver)
-        finally:
-            for worker in workers:
-                if worker.process.is_alive():
-                    worker.process.terminate()
-        for index in sorted(left | (set(range(len(units))) - set(results))):
-            deliver(run_unit(index, units[index], session, examples))
-
-    _in_session(_needs_session(units), work)
-    return [results[i] for i in range(len(units))]
+    pool = UnitPool(units, examples=examples, jobs=jobs)
+    try:
+        return pool.run(on_result)
+    finally:
+        pool.close()

@@ -17,13 +17,14 @@ compares the two paths mutant by mutant).
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
 from conformance.bdd import THEN_CHECKS, ScenarioContext
 from conformance.properties import PROPERTIES
 from conformance.selftest._cache import read_killers, write_killers
-from conformance.selftest._execute import default_jobs, execute_units
+from conformance.selftest._execute import UnitPool, default_jobs, execute_units
 from conformance.selftest._plan import Judge, Probe, Unit, mutant_probes, reference_probes
 from conformance.selftest._result import MutantVerdict, SelftestResult
 
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from conformance.suite import SuiteResult
     from reference_harness.mutants import ContractMutant
 
-__all__ = ["REFERENCE", "judge_iut", "run_selftest"]
+__all__ = ["REFERENCE", "PendingSelftest", "judge_iut", "run_selftest", "start_selftest"]
 
 REFERENCE = "reference_harness.iut:create"
 """The factory of the reference Harness."""
@@ -113,24 +114,131 @@ def _judge_contract(mutant: ContractMutant) -> MutantVerdict:
     )
 
 
-def _reference_units(
-    scenarios: Sequence[tuple[str, str]],
-    reference_suite: SuiteResult | None,
-    *,
-    suite: bool,
-    examples: int,
-    invariants: bool,
-) -> tuple[list[Unit], tuple[str, ...]]:
-    """One unit per reference probe (they spread over the cores), and failures already known."""
-    known: tuple[str, ...] = ()
-    if suite and reference_suite is not None:
-        known = tuple(s.scenario_id for s in reference_suite.scenarios if s.outcome == "failed")
-        suite = False
-    probes = reference_probes(scenarios, suite=suite, examples=examples, invariants=invariants)
+def _reference_units(probes: Sequence[Probe]) -> list[Unit]:
+    """One unit per reference probe (they spread over the cores), the costliest first."""
     judge = Judge("reference", REFERENCE)
-    # the costliest probes first, so that no core is left with one long unit at the end
-    probes.sort(key=lambda p: (p.kind == "scenario", p.name != "global-invariants"))
-    return [Unit(judge, (p,), stop_at_kill=False) for p in probes], known
+    probes = sorted(probes, key=lambda p: (p.kind == "scenario", p.name != "global-invariants"))
+    return [Unit(judge, (p,), stop_at_kill=False) for p in probes]
+
+
+@dataclass
+class PendingSelftest:
+    """A self-test whose workers are already running; :meth:`result` finishes it here.
+
+    Made by :func:`start_selftest`. The reference's Gherkin scenarios are left out when the
+    caller promised their result (``reference_suite_later``); :meth:`result` takes it, or runs
+    them itself if it gets ``None``.
+    """
+
+    names: list[str]
+    units: list[Unit]
+    first_mutant: int
+    pool: UnitPool
+    examples: int
+    fast: bool
+    cache: Path | None
+    scenario_probes_left_out: list[Probe] = field(default_factory=list)
+
+    def cancel(self) -> None:
+        """End the workers without waiting for a result."""
+        self.pool.close()
+
+    def result(
+        self,
+        *,
+        reference_suite: SuiteResult | None = None,
+        progress: Callable[[MutantVerdict], None] | None = None,
+    ) -> SelftestResult:
+        """Join the work here and return the result (see :func:`run_selftest`).
+
+        Raises:
+            SuiteSetupError: the suite could not be collected.
+        """
+        from reference_harness.mutants import CONTRACT_MUTANTS  # noqa: PLC0415 - optional
+
+        verdicts: dict[str, MutantVerdict] = {}
+
+        def record(verdict: MutantVerdict) -> None:
+            verdicts[verdict.name] = verdict
+            if progress is not None:
+                progress(verdict)
+
+        def on_result(result: UnitResult) -> None:
+            if result.index >= self.first_mutant:
+                record(_verdict(self.units[result.index].judge, result))
+
+        results = self.pool.run(on_result)
+        failures: list[str] = []
+        if reference_suite is not None:
+            failures += [s.scenario_id for s in reference_suite.scenarios if s.outcome == "failed"]
+        elif self.scenario_probes_left_out:
+            extra = _reference_units(self.scenario_probes_left_out)
+            results += execute_units(extra, examples=self.examples, jobs=1)
+        reference = results[: self.first_mutant] + results[len(self.units) :]
+        for result in reference:
+            failures += [result.error] if result.error else []
+            failures += [r.probe.name for r in result.results if r.failed]
+        for name in (n for n in self.names if n in CONTRACT_MUTANTS):
+            record(_judge_contract(CONTRACT_MUTANTS[name]))
+        if self.fast:
+            write_killers(
+                self.cache,
+                {v.name: _killer_keys(v) for v in verdicts.values() if v.kind == "iut"},
+            )
+        return SelftestResult(
+            tuple(dict.fromkeys(failures)),
+            tuple(verdicts[n] for n in self.names),
+            self.examples,
+        )
+
+
+def start_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
+    *,
+    mutants: Iterable[str] | None = None,
+    suite: bool = True,
+    examples: int = 5,
+    invariants: bool = True,
+    reference: bool = True,
+    fast: bool = True,
+    jobs: int | None = None,
+    cache: Path | None = None,
+    reference_suite_later: bool = False,
+) -> PendingSelftest:
+    """Plan the self-test and start its workers now; finish it with ``.result()``.
+
+    The arguments are :func:`run_selftest`'s. With ``reference_suite_later``, the reference's
+    Gherkin scenarios are not run: the caller hands their result to ``.result()``.
+
+    Raises:
+        KeyError: an unknown mutant name.
+    """
+    from reference_harness.mutants import CONTRACT_MUTANTS, MUTANTS  # noqa: PLC0415 - optional
+
+    names = list(MUTANTS) + list(CONTRACT_MUTANTS) if mutants is None else list(mutants)
+    unknown = [n for n in names if n not in MUTANTS and n not in CONTRACT_MUTANTS]
+    if unknown:
+        message = f"unknown mutant(s): {', '.join(unknown)}"
+        raise KeyError(message)
+    scenarios = _scenarios() if suite else []
+    judges = [
+        Judge(n, f"{_MUTANTS_MODULE}:{n}", m.requirement_id, m.rule, m.rule_id)
+        for n, m in ((n, MUTANTS[n]) for n in names if n in MUTANTS)
+    ]
+    killers = read_killers(cache) if fast else {}
+    plan = partial(mutant_probes, suite=suite, examples=examples, invariants=invariants)
+    units = [Unit(j, tuple(plan(j, scenarios, killers=killers)), stop_at_kill=fast) for j in judges]
+    left_out: list[Probe] = []
+    first_mutant = 0
+    if reference:
+        probes = reference_probes(scenarios, suite=suite, examples=examples, invariants=invariants)
+        if reference_suite_later:
+            left_out = [p for p in probes if p.kind == "scenario"]
+            probes = [p for p in probes if p.kind != "scenario"]
+        reference_units = _reference_units(probes)
+        units = reference_units + units
+        first_mutant = len(reference_units)
+    pool = UnitPool(units, examples=examples, jobs=jobs or default_jobs())
+    return PendingSelftest(names, units, first_mutant, pool, examples, fast, cache, left_out)
 
 
 def run_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
@@ -161,6 +269,8 @@ def run_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
             failure when it declares none); ``False`` runs every probe on every mutant and
             lists every killer. The killed/not-killed verdicts are the same.
         jobs: processes to use, this one included (default: the cores this process may use).
+            More than one spawns workers (``multiprocessing`` spawn: a script calling this
+            needs the ``if __name__ == "__main__":`` guard).
         cache: the order cache file (``None``: no cache); read to try last time's killers
             first, then updated. It never changes a verdict.
         reference_suite: the reference Harness's Gherkin suite result when the caller already
@@ -176,56 +286,21 @@ def run_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
         KeyError: an unknown mutant name.
         SuiteSetupError: the suite could not be collected.
     """
-    from reference_harness.mutants import CONTRACT_MUTANTS, MUTANTS  # noqa: PLC0415 - optional
-
-    names = list(MUTANTS) + list(CONTRACT_MUTANTS) if mutants is None else list(mutants)
-    unknown = [n for n in names if n not in MUTANTS and n not in CONTRACT_MUTANTS]
-    if unknown:
-        message = f"unknown mutant(s): {', '.join(unknown)}"
-        raise KeyError(message)
-    scenarios = _scenarios() if suite else []
-    judges = [
-        Judge(n, f"{_MUTANTS_MODULE}:{n}", m.requirement_id, m.rule, m.rule_id)
-        for n, m in ((n, MUTANTS[n]) for n in names if n in MUTANTS)
-    ]
-    killers = read_killers(cache) if fast else {}
-    plan = partial(mutant_probes, suite=suite, examples=examples, invariants=invariants)
-    units = [Unit(j, tuple(plan(j, scenarios, killers=killers)), stop_at_kill=fast) for j in judges]
-    known: tuple[str, ...] = ()
-    first_mutant = 0
-    if reference:
-        reference_units, known = _reference_units(
-            scenarios, reference_suite, suite=suite, examples=examples, invariants=invariants
-        )
-        units = reference_units + units
-        first_mutant = len(reference_units)
-    verdicts: dict[str, MutantVerdict] = {}
-
-    def record(verdict: MutantVerdict) -> None:
-        verdicts[verdict.name] = verdict
-        if progress is not None:
-            progress(verdict)
-
-    def on_result(result: UnitResult) -> None:
-        if result.index >= first_mutant:
-            record(_verdict(units[result.index].judge, result))
-
-    results = execute_units(
-        units, examples=examples, jobs=jobs or default_jobs(), on_result=on_result
+    pending = start_selftest(
+        mutants=mutants,
+        suite=suite,
+        examples=examples,
+        invariants=invariants,
+        reference=reference,
+        fast=fast,
+        jobs=jobs,
+        cache=cache,
+        reference_suite_later=reference_suite is not None,
     )
-    failures = list(known)
-    for result in results[:first_mutant]:
-        failures += [result.error] if result.error else []
-        failures += [r.probe.name for r in result.results if r.failed]
-    for name in (n for n in names if n in CONTRACT_MUTANTS):
-        record(_judge_contract(CONTRACT_MUTANTS[name]))
-    if fast:
-        write_killers(
-            cache, {v.name: _killer_keys(v) for v in verdicts.values() if v.kind == "iut"}
-        )
-    return SelftestResult(
-        tuple(dict.fromkeys(failures)), tuple(verdicts[n] for n in names), examples
-    )
+    try:
+        return pending.result(reference_suite=reference_suite, progress=progress)
+    finally:
+        pending.cancel()
 
 
 def _killer_keys(verdict: MutantVerdict) -> list[str]:

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
+from conformance.adapters import AdapterError
 from conformance.reports import Status, StepResult
+from conformance.suite import CatalogueError, SuiteSetupError
 from conformance.verify._checks import (
     check_module_tool,
     gate_status,
@@ -16,7 +18,13 @@ from conformance.verify._checks import (
     start_module_tool,
     stop_module_tools,
 )
-from conformance.verify._kit_steps import conformance_suite, mutant_selftest, traceability
+from conformance.verify._kit_steps import (
+    SELFTEST_KEY,
+    conformance_suite,
+    mutant_selftest,
+    start_mutant_selftest,
+    traceability,
+)
 from conformance.verify._outcome import Outcome, VerifyContext
 
 if TYPE_CHECKING:
@@ -82,18 +90,21 @@ def run_verify(
     ``steps`` defaults to :data:`DEFAULT_STEPS`; ``clock`` (seconds) times each step;
     ``progress`` is told when each step starts and ends. The kit's documented errors become
     FAILED steps inside the step functions; anything else propagates (a kit bug). The tool
-    subprocesses of the freeze-lock and codegen steps start before the first step, in the
-    background; a step's seconds are the time the run waited for it.
+    subprocesses of the freeze-lock and codegen steps, and the mutant self-test's worker
+    processes, start before the first step, in the background; a step's seconds are the time
+    the run waited for it (and, for the self-test, the share of its work done here).
     """
     ctx = VerifyContext(repo=repo, kit_schemas=kit_schemas)
     results: list[StepResult] = []
     payloads: dict[str, Any] = {}
+    # background work on the other core while the first steps run: tool subprocesses, and
+    # the self-test's workers (it is joined by its own step)
     for _, step in steps:
         if isinstance(step, partial) and step.func is check_module_tool:
-            start_module_tool(
-                str(step.args[0]), ctx
-            )  # runs on another core while earlier steps run
+            start_module_tool(str(step.args[0]), ctx)
     try:
+        if any(step is mutant_selftest for _, step in steps):
+            _start_selftest(ctx)
         for name, step in steps:
             if progress is not None:
                 progress.start(name)
@@ -107,4 +118,15 @@ def run_verify(
                 progress.end(result)
     finally:
         stop_module_tools(ctx)
+        pending = ctx.shared.pop(SELFTEST_KEY, None)
+        if pending is not None:
+            pending.cancel()
     return VerifyResult(tuple(results), payloads)
+
+
+def _start_selftest(ctx: VerifyContext) -> None:
+    """Start the self-test's workers before the first step; a failure is left to its step."""
+    try:
+        ctx.shared[SELFTEST_KEY] = start_mutant_selftest(ctx)
+    except (AdapterError, SuiteSetupError, CatalogueError, KeyError):
+        return  # the mutant self-test step starts it again and reports the error

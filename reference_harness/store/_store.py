@@ -85,12 +85,12 @@ def _make_engine(path: str | Path | None, *, durable: bool = True) -> Engine:
         # Let SQLAlchemy, not the sqlite3 module, emit BEGIN (SQLAlchemy's documented recipe).
         dbapi_connection.isolation_level = None
         if path is not None:
+            if not durable:
+                # A throw-away store: no fsync, from the switch to WAL on (a power loss may lose
+                # commits; nothing else changes: same transactions, locks, constraints and WAL).
+                dbapi_connection.execute("PRAGMA synchronous = OFF")
             # WAL: readers (previous-turn selection) never wait for a writer, and the reverse.
             dbapi_connection.execute("PRAGMA journal_mode = WAL")
-            if not durable:
-                # A throw-away store: commits skip fsync (a power loss may lose them; nothing
-                # else changes: same transactions, locks, constraints and WAL).
-                dbapi_connection.execute("PRAGMA synchronous = OFF")
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Connection) -> None:

@@ -38,8 +38,20 @@ def _fake(monkeypatch: pytest.MonkeyPatch, result: SelftestResult) -> list[dict[
                 progress(verdict)
         return result
 
+    class FakePending:
+        """What ``start_selftest`` returns: ``result()`` hands back the canned result."""
+
+        def __init__(self, **kwargs: object) -> None:
+            self.kwargs = kwargs
+
+        def result(self, **kwargs: object) -> SelftestResult:
+            return fake_run_selftest(**self.kwargs, **kwargs)
+
+        def cancel(self) -> None:
+            """Nothing runs in the background."""
+
     monkeypatch.setattr(conformance.selftest, "run_selftest", fake_run_selftest)
-    monkeypatch.setattr(_kit_steps, "run_selftest", fake_run_selftest)
+    monkeypatch.setattr(_kit_steps, "start_selftest", FakePending)
     return calls
 
 
