@@ -1,11 +1,12 @@
 """Benchmark 1: Harness overhead per tool-call step, next to pydantic-ai's agent loop.
 
-The same script drives both loops: ``steps`` agent turns that each ask for one no-op
-``query_metrics`` call (Tool Call IDs ``call_1`` ... ``call_<steps>``), then a final answer, at
-10, 50, 200 and 1,000 steps. Each side runs a 1-step script and a ``steps + 1``-step script; the
-cost of ``steps`` tool-call steps is the difference, so that per-Run fixed costs (the SQLite
-row, routing, guards, review) are *not* folded into the per-step number. The whole-Run times are
-reported next to it: nothing is subtracted silently.
+The same script drives both loops: ``steps + 1`` agent turns that each ask for one no-op
+``query_metrics`` call (Tool Call IDs ``call_1`` ...), then a final answer, at 10, 50, 200 and
+1,000 steps. The per-step cost is measured inside one Run: the time from the first tool call to
+the last, divided by ``steps`` (Harness: when ``TOOL_CALL_ACCEPTED`` reaches the sink;
+pydantic-ai: when its tool function runs). Per-Run fixed costs (the SQLite row, routing, guards,
+review) fall outside that interval on both sides, and no second Run is subtracted, so their noise
+does not enter either. The whole-Run times are reported next to it.
 
 Per step, the reference Harness (``reference_harness.Harness``, public API, real SQLite file):
 calls the scripted agent port on a daemon worker thread (reused between calls) bounded by the
@@ -135,9 +136,22 @@ class TimeRange(BaseModel):
     end_ms: int
 
 
+_TOOL_MARKS: list[int] = []
+"""``perf_counter_ns`` at each pydantic-ai tool call of the current Run."""
+
+
 async def query_metrics(target: str, time_range: TimeRange, query: str) -> str:  # noqa: ARG001 - a no-op ignores its arguments
-    """No-op metrics query: always answers ``ok``."""
+    """No-op metrics query: notes the time and answers ``ok``."""
+    _TOOL_MARKS.append(time.perf_counter_ns())
     return "ok"
+
+
+def _per_step_ns(marks: list[int]) -> float:
+    """Mean ns between consecutive tool calls of one Run (first to last)."""
+    if len(marks) < 2:
+        msg = "a per-step time needs at least two tool calls in the Run"
+        raise ValueError(msg)
+    return (marks[-1] - marks[0]) / (len(marks) - 1)
 
 
 def _agent_turns(steps: int) -> list[dict[str, Any]]:
@@ -171,6 +185,7 @@ class _HarnessSide:
         self._store = store
         self._sessions = itertools.count(1)
         self._ids = itertools.count(1)
+        self.last_step_ns = 0.0
 
     def _harness(self, steps: int) -> Harness:
         return Harness(
@@ -188,11 +203,17 @@ class _HarnessSide:
         harness = self._harness(steps)
         session = f"bench-session-{next(self._sessions)}"
         frames: list[dict[str, Any]] = []
+        marks: list[int] = []
+
+        def sink(frame: dict[str, Any]) -> None:
+            frames.append(frame)
+            if frame["data"].get("type") == "TOOL_CALL_ACCEPTED":
+                marks.append(time.perf_counter_ns())
 
         async def timed() -> tuple[int, Any]:
             gc.collect()  # outside the timed region: nobody pays for another Run's garbage
             start = time.perf_counter_ns()
-            row = await harness.run(session, _MESSAGE, sink=frames.append)
+            row = await harness.run(session, _MESSAGE, sink=sink)
             return time.perf_counter_ns() - start, row
 
         elapsed, row = self._loop.run_until_complete(timed())
@@ -201,6 +222,7 @@ class _HarnessSide:
         if state != "SUCCESS" or invocations != steps:
             msg = f"Harness Run ended {state} with {invocations} invocations, not SUCCESS/{steps}"
             raise AssertionError(msg)
+        self.last_step_ns = _per_step_ns(marks) if steps > 1 else 0.0
         return elapsed
 
 
@@ -210,6 +232,7 @@ class _PydanticAISide:
     def __init__(self, loop: asyncio.AbstractEventLoop, *, threaded: bool) -> None:
         self._loop = loop
         self._threaded = threaded
+        self.last_step_ns = 0.0
 
     def _agent(self, steps: int) -> Agent[None, str]:
         script = iter(_responses(steps))
@@ -233,6 +256,8 @@ class _PydanticAISide:
         agent = self._agent(steps)
         limits = UsageLimits(request_limit=steps + 2)
 
+        _TOOL_MARKS.clear()
+
         async def timed() -> tuple[int, Any]:
             gc.collect()  # outside the timed region: nobody pays for another Run's garbage
             start = time.perf_counter_ns()
@@ -248,6 +273,7 @@ class _PydanticAISide:
         if result.output != "done" or returns != steps:
             msg = f"pydantic-ai run gave {result.output!r} after {returns} tool returns"
             raise AssertionError(msg)
+        self.last_step_ns = _per_step_ns(_TOOL_MARKS) if steps > 1 else 0.0
         return elapsed
 
 
@@ -275,8 +301,8 @@ def measure(
     """Measure the per-step cost of both loops at each run length, interleaved, in this process.
 
     Args:
-        lengths: tool-call steps whose cost is measured, each as the difference between a
-            ``steps + 1`` and a 1-step Run.
+        lengths: tool-call steps whose cost is measured, each inside a Run of ``steps + 1``
+            tool calls (first to last call).
         rounds: measured rounds at 50 steps; a length ``n`` gets ``rounds * min(50 / n, 5)``
             rounds (at least 2): short Runs, whose marginal cost is small next to the noise of
             the subtracted 1-step Run, get more rounds, long ones fewer.
@@ -321,21 +347,23 @@ def _measure(
     }
     cells: dict[int, dict[str, Any]] = {}
     for steps in lengths:
-        contenders: dict[str, Callable[[], float]] = {}
         present = [n for n in sides if n != PAI_SYNC or steps <= _SLOW_SIDE_LIMIT]
-        for name in present:
+        whole: dict[str, list[float]] = {name: [] for name in present}
+
+        def one(name: str, steps: int = steps, whole: dict[str, list[float]] = whole) -> float:
             side = sides[name]
-            contenders[f"{name}|short"] = functools.partial(side.once, 1)
-            contenders[f"{name}|long"] = functools.partial(side.once, steps + 1)
-        values = interleave(contenders, rounds=_rounds_for(steps, rounds), warmup=warmup)
-        per_step = {
-            name: [
-                (b - a) / steps / 1000
-                for a, b in zip(values[f"{name}|short"], values[f"{name}|long"], strict=True)
-            ]
-            for name in present
+            whole[name].append(float(side.once(steps + 1)))
+            return side.last_step_ns / 1000
+
+        contenders: dict[str, Callable[[], float]] = {
+            name: functools.partial(one, name) for name in present
         }
-        cells[steps] = {"values": values, "per_step": per_step}
+        count = _rounds_for(steps, rounds)
+        per_step = interleave(contenders, rounds=count, warmup=warmup)
+        cells[steps] = {
+            "per_step": per_step,
+            "whole": {name: values[-count:] for name, values in whole.items()},
+        }
     longest = max(lengths)
     peaks = {
         name: _peak_bytes(functools.partial(side.once, longest + 1))
@@ -356,27 +384,24 @@ def _report(cells: dict[int, dict[str, Any]], peaks: dict[str, int]) -> BenchRes
             "loop",
             "steps",
             "rounds",
-            "us/step (marginal)",
-            "Run of 1 step, ms",
-            "Run of steps + 1, ms",
+            "us/step (first to last tool call)",
+            "whole Run of steps + 1, ms",
             "Harness / this (medians)",
         ],
     )
     contenders: dict[str, dict[str, Any]] = {}
     harness_medians: dict[int, float] = {}
     for steps in lengths:
-        per_step, values = cells[steps]["per_step"], cells[steps]["values"]
+        per_step, whole = cells[steps]["per_step"], cells[steps]["whole"]
         harness_medians[steps] = Summary.of(per_step[HARNESS]).median
         for name, steps_us in per_step.items():
             step = Summary.of(steps_us)
-            short = Summary.of(values[f"{name}|short"]).scaled(1e-6)
-            long = Summary.of(values[f"{name}|long"]).scaled(1e-6)
+            run = Summary.of(whole[name]).scaled(1e-6)
             ratio = harness_medians[steps] / step.median if step.median > 0 else None
             contenders.setdefault(name, {"peak_bytes": peaks.get(name), "lengths": {}})
             contenders[name]["lengths"][str(steps)] = {
                 "us_per_step": step.as_dict(),
-                "run_short_ms": short.as_dict(),
-                "run_long_ms": long.as_dict(),
+                "run_ms": run.as_dict(),
                 "harness_over_this": ratio,
             }
             result.rows.append(
@@ -385,8 +410,7 @@ def _report(cells: dict[int, dict[str, Any]], peaks: dict[str, int]) -> BenchRes
                     str(steps),
                     str(step.n),
                     step.text(),
-                    short.text(2),
-                    long.text(2),
+                    run.text(2),
                     "-" if name == HARNESS else _ratio_text(ratio),
                 ]
             )
@@ -418,11 +442,15 @@ def _report(cells: dict[int, dict[str, Any]], peaks: dict[str, int]) -> BenchRes
         "harness_spread": spread,
     }
     result.notes.append(
-        "us/step (marginal) = (Run of steps + 1 - Run of 1 step) / steps, paired per round (the "
-        "ratio column divides the medians); a full gc.collect() runs before every timed Run. "
-        "Per-Run fixed costs (SQLite rows, routing, EvidenceGuard, SemanticGuard review on the "
-        "Harness side) are subtracted on both sides. Peak memory (tracemalloc) at the longest "
-        "length: " + ", ".join(f"{n} {b / 1024:,.0f} KiB" for n, b in peaks.items()) + "."
+        "us/step = (time of the last tool call - time of the first) / steps, inside one Run of "
+        "steps + 1 tool calls (Harness: when TOOL_CALL_ACCEPTED reaches the sink; pydantic-ai: "
+        "when its tool function runs), median over rounds; the ratio column divides the "
+        "medians. Per-Run fixed costs (SQLite rows, routing, EvidenceGuard, SemanticGuard "
+        "review on the Harness side) fall outside the measured interval on both sides, and no "
+        "other Run is subtracted, so their noise does not enter. A full gc.collect() runs "
+        "before every timed Run. Peak memory (tracemalloc) at the longest length: "
+        + ", ".join(f"{n} {b / 1024:,.0f} KiB" for n, b in peaks.items())
+        + "."
     )
     if max(lengths) > _SLOW_SIDE_LIMIT:
         result.notes.append(
