@@ -48,7 +48,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.usage import UsageLimits
 
 from bench._result import BenchResult, Target
-from bench._stats import Summary, interleave
+from bench._stats import Summary
 from reference_harness import Harness, Limits, ScriptedAgent, ScriptedReviewer, ScriptedRouter
 from reference_harness.ports import ToolRows
 from reference_harness.store import RunStore
@@ -295,18 +295,27 @@ _SLOW_SIDE_LIMIT: Final = 200
 Run takes about a minute here; its async variant stands for it at 1,000 steps)."""
 
 
+STEPS_PER_ROUND: Final = 500
+"""Per round, a length ``n`` runs ``ceil(500 / n)`` times per contender (about 500 steps)."""
+
+
 def measure(
-    *, lengths: tuple[int, ...] = LENGTHS, rounds: int = 20, warmup: int = 1
+    *,
+    lengths: tuple[int, ...] = LENGTHS,
+    rounds: int = 3,
+    warmup: int = 1,
+    steps_per_round: int = STEPS_PER_ROUND,
 ) -> BenchResult:
     """Measure the per-step cost of both loops at each run length, interleaved, in this process.
 
     Args:
         lengths: tool-call steps whose cost is measured, each inside a Run of ``steps + 1``
             tool calls (first to last call).
-        rounds: measured rounds at 50 steps; a length ``n`` gets ``rounds * min(50 / n, 5)``
-            rounds (at least 2): short Runs, whose marginal cost is small next to the noise of
-            the subtracted 1-step Run, get more rounds, long ones fewer.
-        warmup: discarded rounds per length.
+        rounds: measured rounds; each round runs every length ``n``
+            ``ceil(steps_per_round / n)`` times per contender, lengths and contenders in
+            alternating order.
+        warmup: discarded rounds (lengths up to 200 steps only).
+        steps_per_round: see ``rounds``.
 
     Returns:
         A :class:`BenchResult` with µs per step for each contender and length, whole-Run times,
@@ -317,53 +326,68 @@ def measure(
     try:
         with tempfile.TemporaryDirectory(prefix="srdh-bench-") as folder:
             # a real SQLite file; no fsync (the Run rows are written per Run, not per step, and
-            # an fsync under I/O load only adds noise to the 1-step Run that is subtracted)
+            # an fsync under I/O load only adds noise to the whole-Run times)
             store = RunStore(Path(folder) / "runs.sqlite3", durable=False)
             try:
-                return _measure(loop, store, lengths=lengths, rounds=rounds, warmup=warmup)
+                return _measure(
+                    loop,
+                    store,
+                    lengths=lengths,
+                    rounds=rounds,
+                    warmup=warmup,
+                    budget=steps_per_round,
+                )
             finally:
                 store.close()
     finally:
         loop.close()
 
 
-def _rounds_for(steps: int, rounds: int) -> int:
-    scaled = round(rounds * min(50 / max(steps, 1), 5.0))
-    return max(min(rounds, 2), scaled)
+def _repeats(steps: int, budget: int) -> int:
+    return max(1, -(-budget // max(steps, 1)))
 
 
-def _measure(
+def _measure(  # noqa: PLR0913 - the loop, the store and the sizes of the measurement
     loop: asyncio.AbstractEventLoop,
     store: RunStore,
     *,
     lengths: tuple[int, ...],
     rounds: int,
     warmup: int,
+    budget: int,
 ) -> BenchResult:
     sides: dict[str, _HarnessSide | _PydanticAISide] = {
         HARNESS: _HarnessSide(loop, store),
         PAI_ASYNC: _PydanticAISide(loop, threaded=False),
         PAI_SYNC: _PydanticAISide(loop, threaded=True),
     }
-    cells: dict[int, dict[str, Any]] = {}
-    for steps in lengths:
-        present = [n for n in sides if n != PAI_SYNC or steps <= _SLOW_SIDE_LIMIT]
-        whole: dict[str, list[float]] = {name: [] for name in present}
-
-        def one(name: str, steps: int = steps, whole: dict[str, list[float]] = whole) -> float:
-            side = sides[name]
-            whole[name].append(float(side.once(steps + 1)))
-            return side.last_step_ns / 1000
-
-        contenders: dict[str, Callable[[], float]] = {
-            name: functools.partial(one, name) for name in present
-        }
-        count = _rounds_for(steps, rounds)
-        per_step = interleave(contenders, rounds=count, warmup=warmup)
-        cells[steps] = {
-            "per_step": per_step,
-            "whole": {name: values[-count:] for name, values in whole.items()},
-        }
+    present = {
+        steps: [n for n in sides if n != PAI_SYNC or steps <= _SLOW_SIDE_LIMIT] for steps in lengths
+    }
+    per_step: dict[int, dict[str, list[float]]] = {
+        steps: {name: [] for name in names} for steps, names in present.items()
+    }
+    whole: dict[int, dict[str, list[float]]] = {
+        steps: {name: [] for name in names} for steps, names in present.items()
+    }
+    # Every round runs every length and every contender, alternating the orders, so that a
+    # drift of the machine's load reaches all lengths alike. Warm-up rounds skip the lengths
+    # above _SLOW_SIDE_LIMIT (a minute each on the pydantic-ai side).
+    for index in range(warmup + rounds):
+        measured = index >= warmup
+        order = list(lengths) if index % 2 == 0 else list(reversed(lengths))
+        for steps in order:
+            if not measured and steps > _SLOW_SIDE_LIMIT:
+                continue
+            for repeat in range(_repeats(steps, budget)):
+                names = present[steps] if (index + repeat) % 2 == 0 else present[steps][::-1]
+                for name in names:
+                    side = sides[name]
+                    elapsed = side.once(steps + 1)
+                    if measured:
+                        whole[steps][name].append(float(elapsed))
+                        per_step[steps][name].append(side.last_step_ns / 1000)
+    cells = {steps: {"per_step": per_step[steps], "whole": whole[steps]} for steps in lengths}
     longest = max(lengths)
     peaks = {
         name: _peak_bytes(functools.partial(side.once, longest + 1))
@@ -475,5 +499,5 @@ def _ratio_text(ratio: float | None) -> str:
 def run(*, quick: bool) -> BenchResult:
     """Run the benchmark at every length (``quick``: fewer rounds, up to 200 steps)."""
     if quick:
-        return measure(lengths=(10, 50, 200), rounds=6, warmup=1)
-    return measure(rounds=20, warmup=1)
+        return measure(lengths=(10, 50, 200), rounds=2, warmup=1)
+    return measure(rounds=3, warmup=1)

@@ -46,7 +46,7 @@ def test_every_benchmark_module_names_itself_and_can_run():
 
 def test_harness_overhead_measures_both_loops_on_the_same_script():
     """Tiny run: one row per loop, the Harness compared with both pydantic-ai variants."""
-    result = harness_overhead.measure(lengths=(2, 3), rounds=1, warmup=0)
+    result = harness_overhead.measure(lengths=(2, 3), rounds=1, warmup=0, steps_per_round=1)
     _assert_well_formed(result, "harness", row_count=6)
     contenders = result.data["contenders"]
     assert set(contenders) == {
