@@ -27,7 +27,12 @@ from contracts._canonical import canonical_json, digest
 from contracts._errors import ContractError, ContractViolation
 from contracts._examples import Example, iter_examples
 from contracts._invariants import HARNESS_FORBIDDEN, check_invariants
-from contracts._loading import load_document, parse_document, validate_document
+from contracts._loading import (
+    is_valid_document,
+    load_document,
+    parse_document,
+    validate_document,
+)
 from contracts._paths import schema_dir, schema_path
 from contracts._registry import CONTRACTS, ContractInfo, Direction
 from contracts._validator import validator_for
@@ -583,6 +588,7 @@ __all__ = [
     "canonical_json",
     "check_invariants",
     "digest",
+    "is_valid_document",
     "iter_examples",
     "load_component_registry",
     "load_document",

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     import jsonschema
     from pydantic import BaseModel
 
-__all__ = ["load_document", "parse_document", "validate_document"]
+__all__ = ["is_valid_document", "load_document", "parse_document", "validate_document"]
 
 _SCHEMA_KEY = "$schema"
 _JSON_TEXT_STARTS = frozenset('{["-0123456789')
@@ -146,6 +146,28 @@ def validate_document(doc: Any, contract: str) -> list[ContractViolation]:  # no
             # all of them: identical violations collapse to one (order kept).
             return list(dict.fromkeys(_schema_violation(error) for error in errors))
     return list(info.invariants(body, ""))
+
+
+def is_valid_document(doc: Any, contract: str) -> bool:  # noqa: ANN401
+    """Return ``not validate_document(doc, contract)``, without explaining a rejection.
+
+    The same verdict, computed the same way (jsonschema-rs, then python-jsonschema on a
+    rejection, then the invariants), but a rejected document stops at its first schema error
+    instead of collecting, sorting and explaining every one.
+
+    Raises:
+        KeyError: ``contract`` is not a contract of the sheet.
+    """
+    info = CONTRACTS[contract]
+    body, wrong = _contract_of(doc, contract)
+    if wrong:
+        return False
+    if (
+        not fast_is_valid(contract, body)
+        and next(iter(validator_for(contract).iter_errors(body)), None) is not None
+    ):
+        return False
+    return next(iter(info.invariants(body, "")), None) is None
 
 
 def parse_document(source: Any) -> tuple[Any, str | None]:  # noqa: ANN401

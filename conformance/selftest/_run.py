@@ -132,7 +132,6 @@ class PendingSelftest:
 
     names: list[str]
     units: list[Unit]
-    first_mutant: int
     pool: UnitPool
     examples: int
     fast: bool
@@ -164,17 +163,17 @@ class PendingSelftest:
                 progress(verdict)
 
         def on_result(result: UnitResult) -> None:
-            if result.index >= self.first_mutant:
+            if self.units[result.index].judge.factory != REFERENCE:
                 record(_verdict(self.units[result.index].judge, result))
 
         results = self.pool.run(on_result)
+        reference = [r for r in results if self.units[r.index].judge.factory == REFERENCE]
         failures: list[str] = []
         if reference_suite is not None:
             failures += [s.scenario_id for s in reference_suite.scenarios if s.outcome == "failed"]
         elif self.scenario_probes_left_out:
             extra = _reference_units(self.scenario_probes_left_out)
-            results += execute_units(extra, examples=self.examples, jobs=1)
-        reference = results[: self.first_mutant] + results[len(self.units) :]
+            reference += execute_units(extra, examples=self.examples, jobs=1)
         for result in reference:
             failures += [result.error] if result.error else []
             failures += [r.probe.name for r in result.results if r.failed]
@@ -228,17 +227,17 @@ def start_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
     plan = partial(mutant_probes, suite=suite, examples=examples, invariants=invariants)
     units = [Unit(j, tuple(plan(j, scenarios, killers=killers)), stop_at_kill=fast) for j in judges]
     left_out: list[Probe] = []
-    first_mutant = 0
     if reference:
         probes = reference_probes(scenarios, suite=suite, examples=examples, invariants=invariants)
         if reference_suite_later:
             left_out = [p for p in probes if p.kind == "scenario"]
             probes = [p for p in probes if p.kind != "scenario"]
         reference_units = _reference_units(probes)
-        units = reference_units + units
-        first_mutant = len(reference_units)
+        # the long reference units (the invariants) first, then the mutants (their cost varies
+        # most), then the many short reference properties, so that the cores finish together
+        units = reference_units[:1] + units + reference_units[1:]
     pool = UnitPool(units, examples=examples, jobs=jobs or default_jobs())
-    return PendingSelftest(names, units, first_mutant, pool, examples, fast, cache, left_out)
+    return PendingSelftest(names, units, pool, examples, fast, cache, left_out)
 
 
 def run_selftest(  # noqa: PLR0913 - each knob selects part of the self-test

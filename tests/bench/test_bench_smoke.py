@@ -173,7 +173,7 @@ def test_verify_wall_pairs_verify_with_the_suite_and_reads_the_steps(monkeypatch
     script = f"import sys; print({table!r} if 'verify' in sys.argv else 'run')"
     monkeypatch.setattr(verify_wall, "_CLI", script)
     result = verify_wall.measure(rounds=1, warmup=0)
-    _assert_well_formed(result, "verify", row_count=2)
+    _assert_well_formed(result, "verify", row_count=3)
     assert result.data["last_verify_steps_s"] == {"spec lint": 0.01}
     assert result.verdicts_agree is True
     assert len(result.targets) == 2
