@@ -5,12 +5,15 @@ interleaved (A/B, then B/A) so machine noise hits both; results are medians with
 ranges. One module per benchmark, each with ``run(*, quick) -> BenchResult`` and a sized
 ``measure(...)`` for smoke tests:
 
-- ``harness`` (:mod:`bench.harness_overhead`): Harness vs pydantic-ai agent loop, us per step;
+- ``harness`` (:mod:`bench.harness_overhead`): Harness vs pydantic-ai agent loop, us per step
+  at 10, 50, 200 and 1,000 steps;
 - ``guard`` (:mod:`bench.evidence_guard`): EvidenceGuard scaling vs python-jsonschema;
 - ``validation`` (:mod:`bench.validation`): documents/s of four validation paths, same verdicts;
-- ``suite`` (:mod:`bench.suite_throughput`): scenarios/s in-process vs stdio;
+- ``suite`` (:mod:`bench.suite_throughput`): scenarios/s in-process vs stdio, stdio memory;
 - ``store`` (:mod:`bench.run_store`): previous-turn selection and inserts at 10k..1M Runs;
-- ``suite-wall`` (:mod:`bench.suite_wall`): in-process suite wall time.
+- ``suite-wall`` (:mod:`bench.suite_wall`): in-process suite wall time;
+- ``verify`` (:mod:`bench.verify_wall`): ``srdh verify .`` vs one in-process suite run;
+- ``startup`` (:mod:`bench.startup`): ``srdh --help`` and ``srdh validate`` start-up.
 
 Public names: :data:`BENCHMARKS`, :func:`run_benchmark`, :class:`BenchResult`, :class:`Target`,
 :class:`Summary`, :func:`interleave`, :func:`paired_ratios`, :func:`timed_ns`, :func:`main`.

@@ -17,6 +17,8 @@ BENCHMARKS: Final = {
     "suite": "bench.suite_throughput",
     "store": "bench.run_store",
     "suite-wall": "bench.suite_wall",
+    "verify": "bench.verify_wall",
+    "startup": "bench.startup",
 }
 """CLI name -> module with ``run(*, quick: bool) -> BenchResult``, in report order."""
 

@@ -7,15 +7,26 @@ then replayed through ``InProcessAdapter("reference_harness.iut:create")`` and t
 greeted before timing), alternating which adapter goes first, fixture by fixture.
 
 Both adapters validate the ``run`` message and the returned observation against the
-adapter-message contract (python-jsonschema); the reference IUT validates the fixture and its
-observation again; every Run opens a fresh SQLite file. Over stdio each message is also
-serialised to one NDJSON line, piped, parsed and validated once more on the other side.
+adapter-message contract; the reference IUT validates the fixture and its observation again;
+every Run opens a fresh SQLite file. Over stdio each message is also serialised to one NDJSON
+line, piped, parsed and validated once more on the other side.
+
+Also measured: the ratio with the child's start-up spread over one pass of the suite, the child's
+CPU seconds (it works in parallel with this process), and this process's memory (tracemalloc
+peak) while one stdio Run with the largest observation is read, next to that observation's size
+and to the peak of a whole pass: memory bounded by one message means the pass peaks no higher
+than its largest message does.
 """
 
 from __future__ import annotations
 
+import functools
+import gc
+import json
+import resource
 import sys
 import time
+import tracemalloc
 from typing import TYPE_CHECKING, Any, Final
 
 from bench._capture import IUT_SPEC, capture_suite
@@ -26,15 +37,18 @@ from conformance.adapters import InProcessAdapter, StdioAdapter
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["NAME", "STDIO_COMMAND", "measure", "run"]
+__all__ = ["MAX_STDIO_RATIO", "NAME", "STDIO_COMMAND", "measure", "run"]
 
 NAME: Final = "suite"
+MAX_STDIO_RATIO: Final = 1.3
+"""Target: the stdio adapter costs at most 1.3x the in-process adapter per scenario."""
 STDIO_COMMAND: Final = (sys.executable, "-m", "reference_harness.stdio")
 
 
 def _timed_run(
     adapter: InProcessAdapter | StdioAdapter, fixture: dict[str, Any]
 ) -> tuple[int, Any]:
+    gc.collect()  # outside the timed region
     start = time.perf_counter_ns()
     observation = adapter.run(fixture)
     return time.perf_counter_ns() - start, observation
@@ -84,10 +98,91 @@ def measure(fixtures: Sequence[dict[str, Any]] | None = None, *, rounds: int = 2
                     times[name].append(float(elapsed))
                     seen.append(_normalized(observation))
                 agree = agree and seen[0] == seen[1]
+        memory = _memory(stdio, chosen)
     finally:
         inprocess.close()
+        children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
         stdio.close()
-    return _report(len(chosen), rounds, times, startup_ns, agree=agree)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    child_cpu_s = (children.ru_utime + children.ru_stime) - (
+        children_before.ru_utime + children_before.ru_stime
+    )
+    result = _report(len(chosen), rounds, times, startup_ns, agree=agree)
+    _add_stdio_costs(
+        result,
+        count=len(chosen),
+        times=times,
+        startup_ns=startup_ns,
+        child_cpu_s=child_cpu_s,
+        memory=memory,
+    )
+    return result
+
+
+def _peak(action: Any) -> int:  # noqa: ANN401 - a callable
+    tracemalloc.start()
+    try:
+        action()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def _run_each(stdio: StdioAdapter, fixtures: Sequence[dict[str, Any]]) -> None:
+    """Run every fixture, keeping no observation (each is dropped before the next Run)."""
+    for fixture in fixtures:
+        stdio.run(fixture)
+
+
+def _memory(stdio: StdioAdapter, fixtures: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """Peak bytes for the largest-observation Run alone and for a whole pass, and its size."""
+    sizes = [len(json.dumps(stdio.run(f), separators=(",", ":"))) for f in fixtures]
+    largest = fixtures[max(range(len(fixtures)), key=sizes.__getitem__)]
+    return {
+        "largest_observation_bytes": max(sizes),
+        "peak_largest_run_bytes": _peak(lambda: stdio.run(largest)),
+        "peak_pass_bytes": _peak(functools.partial(_run_each, stdio, fixtures)),
+    }
+
+
+def _add_stdio_costs(  # noqa: PLR0913 - every number the report adds
+    result: BenchResult,
+    *,
+    count: int,
+    times: dict[str, list[float]],
+    startup_ns: int,
+    child_cpu_s: float,
+    memory: dict[str, int],
+) -> None:
+    ratio = Summary.of(paired_ratios(times["stdio"], times["in-process"]))
+    first_pass = {name: sum(values[:count]) for name, values in times.items()}
+    with_startup = (first_pass["stdio"] + startup_ns) / first_pass["in-process"]
+    met = ratio.median <= MAX_STDIO_RATIO
+    result.targets.append(
+        Target(
+            goal=f"stdio <= {MAX_STDIO_RATIO}x in-process per scenario",
+            measured=f"{ratio.median:.2f}x",
+            met=met,
+            margin=f"{MAX_STDIO_RATIO / ratio.median:.2f}x headroom"
+            if met
+            else f"missed by {ratio.median / MAX_STDIO_RATIO:.2f}x",
+        )
+    )
+    pass_over_one = memory["peak_pass_bytes"] / max(memory["peak_largest_run_bytes"], 1)
+    result.data["stdio_with_startup_over_inprocess"] = with_startup
+    result.data["stdio_child_cpu_s"] = child_cpu_s
+    result.data["memory"] = {**memory, "pass_over_largest_run": pass_over_one}
+    result.notes.append(
+        f"With the child's start-up ({startup_ns / 1e6:,.0f} ms) spread over one pass of "
+        f"{count} scenarios, stdio costs {with_startup:.2f}x in-process. The child used "
+        f"{child_cpu_s:.1f} CPU s in parallel (all passes and the memory runs)."
+    )
+    result.notes.append(
+        "Memory in this process (tracemalloc peak): the Run with the largest observation "
+        f"({memory['largest_observation_bytes'] / 1024:,.0f} KiB as JSON) peaks at "
+        f"{memory['peak_largest_run_bytes'] / 1024:,.0f} KiB; a whole pass peaks at "
+        f"{memory['peak_pass_bytes'] / 1024:,.0f} KiB ({pass_over_one:.2f}x)."
+    )
 
 
 def _report(

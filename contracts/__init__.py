@@ -22,196 +22,20 @@ Command lines: ``python -m contracts.codegen [--check]``, ``python -m contracts.
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING
+
 from contracts._bundle import bundle_schema
 from contracts._canonical import canonical_json, digest
-from contracts._data import load_component_registry, load_phase_plan
 from contracts._errors import ContractError, ContractViolation
 from contracts._examples import Example, iter_examples
-from contracts._generated.adapter_message_schema import (
-    AdapterMessage,
-    ByeMessage,
-    Capability,
-    ErrorMessage,
-    HelloMessage,
-    Implementation,
-    ObservationMessage,
-    RunMessage,
-)
-from contracts._generated.attempt_record_schema import (
-    AttemptOutcome,
-    AttemptRecord,
-    ModelCallPurpose,
-    ModelComponent,
-)
-from contracts._generated.bounded_projection_schema import (
-    BoundedProjection,
-    ProjectionItem,
-)
-from contracts._generated.component_registry_schema import (
-    Component,
-    ComponentEntry,
-    ComponentKind,
-    ComponentRegistry,
-    Responsibility,
-)
-from contracts._generated.diagnosis_draft_schema import (
-    Action,
-    Analysis,
-    AnalysisKind,
-    Conclusion,
-    Confidence,
-    DiagnosisDraft,
-    Limitation,
-    Recommendation,
-)
-from contracts._generated.diagnosis_run_schema import (
-    DiagnosisRun,
-    Intent,
-    RunState,
-)
-from contracts._generated.knowledge_answer_schema import (
-    KnowledgeAnswer,
-    KnowledgeItem,
-    KnowledgeLimitation,
-    Reference,
-)
-from contracts._generated.phase_plan_schema import (
-    Change,
-    PhasePlan,
-    PublicEntry,
-    Stage,
-)
-from contracts._generated.public_error_schema import (
-    PublicError,
-    PublicErrorCode,
-)
-from contracts._generated.published_result_schema import (
-    PublishedDiagnosisDraft,
-    PublishedKnowledgeAnswer,
-    PublishedPublicError,
-    PublishedResult,
-    PublishedSafeFallback,
-    ResultKind,
-)
-from contracts._generated.query_scope_schema import (
-    QueryScope,
-    TimeRange,
-    ToolName,
-)
-from contracts._generated.run_observation_schema import (
-    ClientFrame,
-    ObservationError,
-    RunObservation,
-)
-from contracts._generated.run_trace_event_schema import (
-    CancelCause,
-    CancelRequestedData,
-    CancelRequestedEvent,
-    DraftSubmittedData,
-    DraftSubmittedEvent,
-    EvidenceClassifiedData,
-    EvidenceClassifiedEvent,
-    EvidenceValidationData,
-    EvidenceValidationEvent,
-    IntentRoutedData,
-    IntentRoutedEvent,
-    InterruptRequestedData,
-    InterruptRequestedEvent,
-    InvocationStatusChangedData,
-    InvocationStatusChangedEvent,
-    LateResultDiscardedData,
-    LateResultDiscardedEvent,
-    ModelCallFinishedEvent,
-    ModelCallStartedData,
-    ModelCallStartedEvent,
-    NewWorkPreventedData,
-    NewWorkPreventedEvent,
-    PreviousTurnSelectedData,
-    PreviousTurnSelectedEvent,
-    RejectionReason,
-    ResultReleasedData,
-    ResultReleasedEvent,
-    RunFinishedData,
-    RunFinishedEvent,
-    RunStartedData,
-    RunStartedEvent,
-    RunTraceEvent,
-    SemanticVerdictData,
-    SemanticVerdictEvent,
-    SkippedRun,
-    SkipReason,
-    StructuralRepairRequestedData,
-    StructuralRepairRequestedEvent,
-    ToolCallAcceptedData,
-    ToolCallAcceptedEvent,
-    ToolCallRejectedData,
-    ToolCallRejectedEvent,
-    ToolWorkCancelledData,
-    ToolWorkCancelledEvent,
-    Violation,
-    ViolationCode,
-)
-from contracts._generated.safe_fallback_schema import (
-    FallbackType,
-    MessageCode,
-    SafeFallback,
-    VerifiedSource,
-)
-from contracts._generated.scenario_fixture_schema import (
-    AgentBlockUntilCancelledTurn,
-    AgentDraftTurn,
-    AgentErrorTurn,
-    AgentIgnoreCancellationTurn,
-    AgentKnowledgeAnswerTurn,
-    AgentRawTurn,
-    AgentToolCallsTurn,
-    AgentTurn,
-    BlockUntilCancelledResponse,
-    ClientScript,
-    DisconnectOn,
-    FailureResponse,
-    InBandErrorResponse,
-    Limits,
-    OversizeResponse,
-    Perturbation,
-    ReviewBlockUntilCancelledTurn,
-    ReviewErrorTurn,
-    ReviewRawTurn,
-    ReviewTurn,
-    ReviewVerdictTurn,
-    RouterErrorTurn,
-    RouterIntentTurn,
-    RouterRawTurn,
-    RouterTurn,
-    RowItem,
-    RowsResponse,
-    ScenarioFixture,
-    ScriptedToolCall,
-    ToolResponse,
-    ToolScript,
-    TraceEventType,
-)
-from contracts._generated.semantic_verdict_schema import (
-    SemanticVerdict,
-    Verdict,
-)
-from contracts._generated.tool_call_id_schema import (
-    ToolCallId,
-)
-from contracts._generated.tool_invocation_schema import (
-    EvidenceStatus,
-    InvocationError,
-    InvocationErrorCode,
-    InvocationStatus,
-    ToolInvocation,
-)
-from contracts._generated.verified_snapshot_schema import (
-    BodyKind,
-    SnapshotEvidence,
-    VerifiedSnapshot,
-)
 from contracts._invariants import HARNESS_FORBIDDEN, check_invariants
-from contracts._loading import load_document, parse_document, validate_document
+from contracts._loading import (
+    is_valid_document,
+    load_document,
+    parse_document,
+    validate_document,
+)
 from contracts._paths import schema_dir, schema_path
 from contracts._registry import CONTRACTS, ContractInfo, Direction
 from contracts._strict_json import (
@@ -226,6 +50,400 @@ from contracts._strict_json import (
     loads_strict,
 )
 from contracts._validator import validator_for
+
+if TYPE_CHECKING:
+    from contracts._data import load_component_registry, load_phase_plan
+    from contracts._generated.adapter_message_schema import (
+        AdapterMessage,
+        ByeMessage,
+        Capability,
+        ErrorMessage,
+        HelloMessage,
+        Implementation,
+        ObservationMessage,
+        RunMessage,
+    )
+    from contracts._generated.attempt_record_schema import (
+        AttemptOutcome,
+        AttemptRecord,
+        ModelCallPurpose,
+        ModelComponent,
+    )
+    from contracts._generated.bounded_projection_schema import (
+        BoundedProjection,
+        ProjectionItem,
+    )
+    from contracts._generated.component_registry_schema import (
+        Component,
+        ComponentEntry,
+        ComponentKind,
+        ComponentRegistry,
+        Responsibility,
+    )
+    from contracts._generated.diagnosis_draft_schema import (
+        Action,
+        Analysis,
+        AnalysisKind,
+        Conclusion,
+        Confidence,
+        DiagnosisDraft,
+        Limitation,
+        Recommendation,
+    )
+    from contracts._generated.diagnosis_run_schema import (
+        DiagnosisRun,
+        Intent,
+        RunState,
+    )
+    from contracts._generated.knowledge_answer_schema import (
+        KnowledgeAnswer,
+        KnowledgeItem,
+        KnowledgeLimitation,
+        Reference,
+    )
+    from contracts._generated.phase_plan_schema import (
+        Change,
+        PhasePlan,
+        PublicEntry,
+        Stage,
+    )
+    from contracts._generated.public_error_schema import (
+        PublicError,
+        PublicErrorCode,
+    )
+    from contracts._generated.published_result_schema import (
+        PublishedDiagnosisDraft,
+        PublishedKnowledgeAnswer,
+        PublishedPublicError,
+        PublishedResult,
+        PublishedSafeFallback,
+        ResultKind,
+    )
+    from contracts._generated.query_scope_schema import (
+        QueryScope,
+        TimeRange,
+        ToolName,
+    )
+    from contracts._generated.run_observation_schema import (
+        ClientFrame,
+        ObservationError,
+        RunObservation,
+    )
+    from contracts._generated.run_trace_event_schema import (
+        CancelCause,
+        CancelRequestedData,
+        CancelRequestedEvent,
+        DraftSubmittedData,
+        DraftSubmittedEvent,
+        EvidenceClassifiedData,
+        EvidenceClassifiedEvent,
+        EvidenceValidationData,
+        EvidenceValidationEvent,
+        IntentRoutedData,
+        IntentRoutedEvent,
+        InterruptRequestedData,
+        InterruptRequestedEvent,
+        InvocationStatusChangedData,
+        InvocationStatusChangedEvent,
+        LateResultDiscardedData,
+        LateResultDiscardedEvent,
+        ModelCallFinishedEvent,
+        ModelCallStartedData,
+        ModelCallStartedEvent,
+        NewWorkPreventedData,
+        NewWorkPreventedEvent,
+        PreviousTurnSelectedData,
+        PreviousTurnSelectedEvent,
+        RejectionReason,
+        ResultReleasedData,
+        ResultReleasedEvent,
+        RunFinishedData,
+        RunFinishedEvent,
+        RunStartedData,
+        RunStartedEvent,
+        RunTraceEvent,
+        SemanticVerdictData,
+        SemanticVerdictEvent,
+        SkippedRun,
+        SkipReason,
+        StructuralRepairRequestedData,
+        StructuralRepairRequestedEvent,
+        ToolCallAcceptedData,
+        ToolCallAcceptedEvent,
+        ToolCallRejectedData,
+        ToolCallRejectedEvent,
+        ToolWorkCancelledData,
+        ToolWorkCancelledEvent,
+        Violation,
+        ViolationCode,
+    )
+    from contracts._generated.safe_fallback_schema import (
+        FallbackType,
+        MessageCode,
+        SafeFallback,
+        VerifiedSource,
+    )
+    from contracts._generated.scenario_fixture_schema import (
+        AgentBlockUntilCancelledTurn,
+        AgentDraftTurn,
+        AgentErrorTurn,
+        AgentIgnoreCancellationTurn,
+        AgentKnowledgeAnswerTurn,
+        AgentRawTurn,
+        AgentToolCallsTurn,
+        AgentTurn,
+        BlockUntilCancelledResponse,
+        ClientScript,
+        DisconnectOn,
+        FailureResponse,
+        InBandErrorResponse,
+        Limits,
+        OversizeResponse,
+        Perturbation,
+        ReviewBlockUntilCancelledTurn,
+        ReviewErrorTurn,
+        ReviewRawTurn,
+        ReviewTurn,
+        ReviewVerdictTurn,
+        RouterErrorTurn,
+        RouterIntentTurn,
+        RouterRawTurn,
+        RouterTurn,
+        RowItem,
+        RowsResponse,
+        ScenarioFixture,
+        ScriptedToolCall,
+        ToolResponse,
+        ToolScript,
+        TraceEventType,
+    )
+    from contracts._generated.semantic_verdict_schema import (
+        SemanticVerdict,
+        Verdict,
+    )
+    from contracts._generated.tool_call_id_schema import (
+        ToolCallId,
+    )
+    from contracts._generated.tool_invocation_schema import (
+        EvidenceStatus,
+        InvocationError,
+        InvocationErrorCode,
+        InvocationStatus,
+        ToolInvocation,
+    )
+    from contracts._generated.verified_snapshot_schema import (
+        BodyKind,
+        SnapshotEvidence,
+        VerifiedSnapshot,
+    )
+
+# The Pydantic models (and the data loaders that build them) are imported on first use
+# (PEP 562): validating a document needs only the schemas, and ``srdh validate`` starts faster.
+_LAZY_EXPORTS: dict[str, tuple[str, ...]] = {
+    "contracts._data": (
+        "load_component_registry",
+        "load_phase_plan",
+    ),
+    "contracts._generated.adapter_message_schema": (
+        "AdapterMessage",
+        "ByeMessage",
+        "Capability",
+        "ErrorMessage",
+        "HelloMessage",
+        "Implementation",
+        "ObservationMessage",
+        "RunMessage",
+    ),
+    "contracts._generated.attempt_record_schema": (
+        "AttemptOutcome",
+        "AttemptRecord",
+        "ModelCallPurpose",
+        "ModelComponent",
+    ),
+    "contracts._generated.bounded_projection_schema": (
+        "BoundedProjection",
+        "ProjectionItem",
+    ),
+    "contracts._generated.component_registry_schema": (
+        "Component",
+        "ComponentEntry",
+        "ComponentKind",
+        "ComponentRegistry",
+        "Responsibility",
+    ),
+    "contracts._generated.diagnosis_draft_schema": (
+        "Action",
+        "Analysis",
+        "AnalysisKind",
+        "Conclusion",
+        "Confidence",
+        "DiagnosisDraft",
+        "Limitation",
+        "Recommendation",
+    ),
+    "contracts._generated.diagnosis_run_schema": (
+        "DiagnosisRun",
+        "Intent",
+        "RunState",
+    ),
+    "contracts._generated.knowledge_answer_schema": (
+        "KnowledgeAnswer",
+        "KnowledgeItem",
+        "KnowledgeLimitation",
+        "Reference",
+    ),
+    "contracts._generated.phase_plan_schema": (
+        "Change",
+        "PhasePlan",
+        "PublicEntry",
+        "Stage",
+    ),
+    "contracts._generated.public_error_schema": (
+        "PublicError",
+        "PublicErrorCode",
+    ),
+    "contracts._generated.published_result_schema": (
+        "PublishedDiagnosisDraft",
+        "PublishedKnowledgeAnswer",
+        "PublishedPublicError",
+        "PublishedResult",
+        "PublishedSafeFallback",
+        "ResultKind",
+    ),
+    "contracts._generated.query_scope_schema": (
+        "QueryScope",
+        "TimeRange",
+        "ToolName",
+    ),
+    "contracts._generated.run_observation_schema": (
+        "ClientFrame",
+        "ObservationError",
+        "RunObservation",
+    ),
+    "contracts._generated.run_trace_event_schema": (
+        "CancelCause",
+        "CancelRequestedData",
+        "CancelRequestedEvent",
+        "DraftSubmittedData",
+        "DraftSubmittedEvent",
+        "EvidenceClassifiedData",
+        "EvidenceClassifiedEvent",
+        "EvidenceValidationData",
+        "EvidenceValidationEvent",
+        "IntentRoutedData",
+        "IntentRoutedEvent",
+        "InterruptRequestedData",
+        "InterruptRequestedEvent",
+        "InvocationStatusChangedData",
+        "InvocationStatusChangedEvent",
+        "LateResultDiscardedData",
+        "LateResultDiscardedEvent",
+        "ModelCallFinishedEvent",
+        "ModelCallStartedData",
+        "ModelCallStartedEvent",
+        "NewWorkPreventedData",
+        "NewWorkPreventedEvent",
+        "PreviousTurnSelectedData",
+        "PreviousTurnSelectedEvent",
+        "RejectionReason",
+        "ResultReleasedData",
+        "ResultReleasedEvent",
+        "RunFinishedData",
+        "RunFinishedEvent",
+        "RunStartedData",
+        "RunStartedEvent",
+        "RunTraceEvent",
+        "SemanticVerdictData",
+        "SemanticVerdictEvent",
+        "SkippedRun",
+        "SkipReason",
+        "StructuralRepairRequestedData",
+        "StructuralRepairRequestedEvent",
+        "ToolCallAcceptedData",
+        "ToolCallAcceptedEvent",
+        "ToolCallRejectedData",
+        "ToolCallRejectedEvent",
+        "ToolWorkCancelledData",
+        "ToolWorkCancelledEvent",
+        "Violation",
+        "ViolationCode",
+    ),
+    "contracts._generated.safe_fallback_schema": (
+        "FallbackType",
+        "MessageCode",
+        "SafeFallback",
+        "VerifiedSource",
+    ),
+    "contracts._generated.scenario_fixture_schema": (
+        "AgentBlockUntilCancelledTurn",
+        "AgentDraftTurn",
+        "AgentErrorTurn",
+        "AgentIgnoreCancellationTurn",
+        "AgentKnowledgeAnswerTurn",
+        "AgentRawTurn",
+        "AgentToolCallsTurn",
+        "AgentTurn",
+        "BlockUntilCancelledResponse",
+        "ClientScript",
+        "DisconnectOn",
+        "FailureResponse",
+        "InBandErrorResponse",
+        "Limits",
+        "OversizeResponse",
+        "Perturbation",
+        "ReviewBlockUntilCancelledTurn",
+        "ReviewErrorTurn",
+        "ReviewRawTurn",
+        "ReviewTurn",
+        "ReviewVerdictTurn",
+        "RouterErrorTurn",
+        "RouterIntentTurn",
+        "RouterRawTurn",
+        "RouterTurn",
+        "RowItem",
+        "RowsResponse",
+        "ScenarioFixture",
+        "ScriptedToolCall",
+        "ToolResponse",
+        "ToolScript",
+        "TraceEventType",
+    ),
+    "contracts._generated.semantic_verdict_schema": (
+        "SemanticVerdict",
+        "Verdict",
+    ),
+    "contracts._generated.tool_call_id_schema": ("ToolCallId",),
+    "contracts._generated.tool_invocation_schema": (
+        "EvidenceStatus",
+        "InvocationError",
+        "InvocationErrorCode",
+        "InvocationStatus",
+        "ToolInvocation",
+    ),
+    "contracts._generated.verified_snapshot_schema": (
+        "BodyKind",
+        "SnapshotEvidence",
+        "VerifiedSnapshot",
+    ),
+}
+_LAZY_OWNER = {name: module for module, names in _LAZY_EXPORTS.items() for name in names}
+
+
+def __getattr__(name: str) -> object:
+    """Import a model class (or data loader) on first access; see :data:`_LAZY_EXPORTS`."""
+    module = _LAZY_OWNER.get(name)
+    if module is None:
+        message = f"module 'contracts' has no attribute {name!r}"
+        raise AttributeError(message)
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """The public names, the lazily imported ones included."""
+    return sorted(set(globals()) | set(_LAZY_OWNER))
+
 
 __all__ = [
     "CONTRACTS",
@@ -389,6 +607,7 @@ __all__ = [
     "canonical_json",
     "check_invariants",
     "digest",
+    "is_valid_document",
     "iter_examples",
     "json_value_problem",
     "line_of_pointer",

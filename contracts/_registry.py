@@ -3,31 +3,11 @@
 from __future__ import annotations
 
 import enum
+import importlib
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from contracts._generated import (
-    adapter_message_schema,
-    attempt_record_schema,
-    bounded_projection_schema,
-    component_registry_schema,
-    diagnosis_draft_schema,
-    diagnosis_run_schema,
-    knowledge_answer_schema,
-    phase_plan_schema,
-    public_error_schema,
-    published_result_schema,
-    query_scope_schema,
-    run_observation_schema,
-    run_trace_event_schema,
-    safe_fallback_schema,
-    scenario_fixture_schema,
-    semantic_verdict_schema,
-    tool_call_id_schema,
-    tool_invocation_schema,
-    verified_snapshot_schema,
-)
 from contracts._invariants import INVARIANTS
 from contracts._paths import schema_path
 from contracts._strict_json import load_json_file
@@ -60,15 +40,25 @@ class ContractInfo:
 
     Attributes:
         name: the contract's file stem on the sheet (e.g. ``"diagnosis-draft"``).
-        model: the Pydantic model class (its sheet name, e.g. ``DiagnosisDraft``).
+        model_name: the Pydantic model class's name (its sheet name, e.g. ``DiagnosisDraft``),
+            in ``contracts._generated.<stem>_schema``; :attr:`model` imports it on first use.
         direction: READ, EMIT or BOTH.
         invariants: ``check(doc, pointer_prefix) -> Iterator[ContractViolation]``.
     """
 
     name: str
-    model: type[BaseModel]
+    model_name: str
     direction: Direction
     invariants: Callable[[Any, str], Iterator[ContractViolation]]
+
+    @cached_property
+    def model(self) -> type[BaseModel]:
+        """The Pydantic model class (imported on first use: validation needs only the schema)."""
+        module = importlib.import_module(
+            f"contracts._generated.{self.name.replace('-', '_')}_schema"
+        )
+        model: type[BaseModel] = getattr(module, self.model_name)
+        return model
 
     @property
     def schema_path(self) -> Path:
@@ -88,30 +78,30 @@ class ContractInfo:
 
 
 _R, _E, _B = Direction.READ, Direction.EMIT, Direction.BOTH
-_ENTRIES: tuple[tuple[str, type[BaseModel], Direction], ...] = (
-    ("tool-call-id", tool_call_id_schema.ToolCallId, _B),
-    ("query-scope", query_scope_schema.QueryScope, _E),
-    ("bounded-projection", bounded_projection_schema.BoundedProjection, _E),
-    ("tool-invocation", tool_invocation_schema.ToolInvocation, _E),
-    ("diagnosis-draft", diagnosis_draft_schema.DiagnosisDraft, _B),
-    ("knowledge-answer", knowledge_answer_schema.KnowledgeAnswer, _B),
-    ("safe-fallback", safe_fallback_schema.SafeFallback, _E),
-    ("public-error", public_error_schema.PublicError, _E),
-    ("published-result", published_result_schema.PublishedResult, _E),
-    ("verified-snapshot", verified_snapshot_schema.VerifiedSnapshot, _E),
-    ("semantic-verdict", semantic_verdict_schema.SemanticVerdict, _B),
-    ("attempt-record", attempt_record_schema.AttemptRecord, _E),
-    ("diagnosis-run", diagnosis_run_schema.DiagnosisRun, _B),
-    ("run-trace-event", run_trace_event_schema.RunTraceEvent, _E),
-    ("component-registry", component_registry_schema.ComponentRegistry, _R),
-    ("phase-plan", phase_plan_schema.PhasePlan, _R),
-    ("scenario-fixture", scenario_fixture_schema.ScenarioFixture, _R),
-    ("run-observation", run_observation_schema.RunObservation, _E),
-    ("adapter-message", adapter_message_schema.AdapterMessage, _B),
+_ENTRIES: tuple[tuple[str, str, Direction], ...] = (
+    ("tool-call-id", "ToolCallId", _B),
+    ("query-scope", "QueryScope", _E),
+    ("bounded-projection", "BoundedProjection", _E),
+    ("tool-invocation", "ToolInvocation", _E),
+    ("diagnosis-draft", "DiagnosisDraft", _B),
+    ("knowledge-answer", "KnowledgeAnswer", _B),
+    ("safe-fallback", "SafeFallback", _E),
+    ("public-error", "PublicError", _E),
+    ("published-result", "PublishedResult", _E),
+    ("verified-snapshot", "VerifiedSnapshot", _E),
+    ("semantic-verdict", "SemanticVerdict", _B),
+    ("attempt-record", "AttemptRecord", _E),
+    ("diagnosis-run", "DiagnosisRun", _B),
+    ("run-trace-event", "RunTraceEvent", _E),
+    ("component-registry", "ComponentRegistry", _R),
+    ("phase-plan", "PhasePlan", _R),
+    ("scenario-fixture", "ScenarioFixture", _R),
+    ("run-observation", "RunObservation", _E),
+    ("adapter-message", "AdapterMessage", _B),
 )
 
 CONTRACTS: Mapping[str, ContractInfo] = {
-    name: ContractInfo(name=name, model=model, direction=direction, invariants=INVARIANTS[name])
-    for name, model, direction in _ENTRIES
+    name: ContractInfo(name, model_name, direction, INVARIANTS[name])
+    for name, model_name, direction in _ENTRIES
 }
 """Contract name (sheet stem) -> :class:`ContractInfo`, in sheet order."""

@@ -13,9 +13,6 @@ import re
 from typing import TYPE_CHECKING, Any
 
 import jsonschema_rs
-from jsonschema import Draft202012Validator, ValidationError, validators
-from referencing import Registry
-from referencing.jsonschema import DRAFT202012
 
 from contracts._paths import schema_dir, schema_path
 from contracts._strict_json import load_json_file
@@ -23,7 +20,9 @@ from contracts._strict_json import load_json_file
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from jsonschema import ValidationError
     from jsonschema.protocols import Validator
+    from referencing import Registry
 
 __all__ = ["ecma_pattern", "fast_is_valid", "schema_registry", "validator_for"]
 
@@ -61,17 +60,31 @@ def _pattern(
     schema: dict[str, Any],  # noqa: ARG001 - the keyword-function signature of jsonschema
 ) -> Iterator[ValidationError]:
     if isinstance(instance, str) and not _compiled(pattern).search(instance):
+        from jsonschema import ValidationError  # noqa: PLC0415 - imported when explaining only
+
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
-EcmaValidator = validators.extend(  # type: ignore[no-untyped-call]  # jsonschema's extend is untyped
-    Draft202012Validator, {"pattern": _pattern}
-)
+@functools.lru_cache(maxsize=1)
+def _ecma_validator_class() -> Any:  # noqa: ANN401 - a jsonschema validator class
+    """Draft 2020-12 with the ECMA ``pattern``.
+
+    python-jsonschema is imported on first use: jsonschema-rs decides, python-jsonschema only
+    explains a rejection.
+    """
+    from jsonschema import Draft202012Validator, validators  # noqa: PLC0415 - see above
+
+    return validators.extend(  # type: ignore[no-untyped-call]  # jsonschema's extend is untyped
+        Draft202012Validator, {"pattern": _pattern}
+    )
 
 
 @functools.lru_cache(maxsize=1)
 def schema_registry() -> Registry[Any]:
     """Return a ``referencing`` registry holding every contract schema under its ``$id``."""
+    from referencing import Registry  # noqa: PLC0415 - imported with python-jsonschema, on use
+    from referencing.jsonschema import DRAFT202012  # noqa: PLC0415 - idem
+
     resources = []
     for path in sorted(schema_dir().glob("*.schema.json")):
         contents = _without_dialect(load_json_file(path))
@@ -96,7 +109,7 @@ def validator_for(contract: str) -> Validator:
         KeyError: ``contract`` has no schema file.
     """
     schema = _without_dialect(load_json_file(schema_path(contract)))
-    validator: Validator = EcmaValidator(schema, registry=schema_registry())
+    validator: Validator = _ecma_validator_class()(schema, registry=schema_registry())
     return validator
 
 

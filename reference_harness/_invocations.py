@@ -9,9 +9,9 @@ error (the id classifier rejects duplicates before they reach the ledger).
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
 
+from reference_harness._copy import json_copy
 from reference_harness._projection import evidence_status_of
 
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ class InvocationLedger:
             "sequence": len(self._records) + 1,
             "step": step,
             "tool_name": tool_name,
-            "arguments": copy.deepcopy(dict(arguments)),
+            "arguments": json_copy(dict(arguments)),
             "status": "PROJECTING",
             "evidence_status": None,
             "projection": None,
@@ -85,7 +85,7 @@ class InvocationLedger:
         }
         self._records[tool_call_id] = record
         self._changed(record)
-        return copy.deepcopy(record)
+        return json_copy(record)
 
     def ready(self, tool_call_id: str, projection: Mapping[str, Any]) -> Document:
         """Move to ``READY`` with ``EVIDENCE_FOUND`` or ``NO_EVIDENCE`` (from the projection)."""
@@ -93,10 +93,10 @@ class InvocationLedger:
         record.update(
             status="READY",
             evidence_status=evidence_status_of(projection),
-            projection=copy.deepcopy(dict(projection)),
+            projection=json_copy(dict(projection)),
         )
         self._changed(record)
-        return copy.deepcopy(record)
+        return json_copy(record)
 
     def backend_error(self, tool_call_id: str, projection: Mapping[str, Any]) -> Document:
         """Move to ``READY``/``ERROR`` (the backend answered with an in-band error)."""
@@ -104,11 +104,11 @@ class InvocationLedger:
         record.update(
             status="READY",
             evidence_status="ERROR",
-            projection=copy.deepcopy(dict(projection)),
+            projection=json_copy(dict(projection)),
             error={"code": "BACKEND_ERROR", "safe_message": SAFE_MESSAGES["BACKEND_ERROR"]},
         )
         self._changed(record)
-        return copy.deepcopy(record)
+        return json_copy(record)
 
     def fail(self, tool_call_id: str, code: InvocationErrorCode) -> Document:
         """Move to ``ERROR``/``ERROR`` with ``code`` and its fixed safe message.
@@ -128,7 +128,7 @@ class InvocationLedger:
             error={"code": code, "safe_message": SAFE_MESSAGES[code]},
         )
         self._changed(record)
-        return copy.deepcopy(record)
+        return json_copy(record)
 
     def is_projecting(self, tool_call_id: str) -> bool:
         """Return whether the record exists and is still ``PROJECTING``."""
@@ -137,11 +137,11 @@ class InvocationLedger:
 
     def get(self, tool_call_id: str) -> Document:
         """Return a copy of one record (``KeyError`` if unknown)."""
-        return copy.deepcopy(self._records[tool_call_id])
+        return json_copy(self._records[tool_call_id])
 
     def documents(self) -> list[Document]:
         """Return copies of every record, by ``sequence``."""
-        return [copy.deepcopy(record) for record in self._records.values()]
+        return [json_copy(record) for record in self._records.values()]
 
     def _projecting(self, tool_call_id: str) -> Document:
         record = self._records.get(tool_call_id)
@@ -154,4 +154,4 @@ class InvocationLedger:
         return record
 
     def _changed(self, record: Document) -> None:
-        self._on_change(copy.deepcopy(record))
+        self._on_change(json_copy(record))

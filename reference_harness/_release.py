@@ -15,9 +15,11 @@ Knowledge answers take the same path.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from contracts import ToolInvocation
+from reference_harness._copy import json_copy
 from reference_harness._model_calls import call_with_retry
 from reference_harness._outcome import Outcome, fallback, success
 from reference_harness.guards import (
@@ -52,11 +54,33 @@ def _violations(verdict: GuardVerdict) -> list[dict[str, str]]:
     return [{"code": str(v.code), "pointer": v.pointer} for v in verdict.violations]
 
 
-def _invocation_models(ctx: RunContext) -> dict[str, ToolInvocation]:
-    return {
-        record["tool_call_id"]: ToolInvocation.model_validate(record)
-        for record in ctx.ledger.documents()
-    }
+class _InvocationModels(Mapping[str, ToolInvocation]):
+    """The Run's canonical invocations as ``ToolInvocation`` models, validated on first access.
+
+    The guards look up only the Tool Call IDs a body cites, so a Run of many invocations pays
+    for the cited ones, not for every one at each validation. Iterating validates them all.
+    """
+
+    def __init__(self, ctx: RunContext) -> None:
+        self._records = ctx.ledger.accepted_ids
+        self._models: dict[str, ToolInvocation] = {}
+
+    def __getitem__(self, key: str) -> ToolInvocation:
+        model = self._models.get(key)
+        if model is None:
+            model = ToolInvocation.model_validate(json_copy(self._records[key]))
+            self._models[key] = model
+        return model
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._records)
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+
+def _invocation_models(ctx: RunContext) -> Mapping[str, ToolInvocation]:
+    return _InvocationModels(ctx)
 
 
 def _validate(

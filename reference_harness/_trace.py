@@ -11,8 +11,9 @@ client) causes further events, which get the next ``seq`` numbers.
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any, TypeAlias
+
+from reference_harness._copy import json_copy
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -46,7 +47,7 @@ class TraceRecorder:
     @property
     def events(self) -> list[dict[str, Any]]:
         """Copies of the events emitted so far, by ``seq``."""
-        return copy.deepcopy(self._events)
+        return json_copy(self._events)
 
     def emit(self, event_type: str, data: Mapping[str, Any]) -> dict[str, Any]:
         """Append one event and deliver it as a ``run_event`` frame; return the event."""
@@ -54,11 +55,11 @@ class TraceRecorder:
             "run_id": self._run_id,
             "seq": len(self._events) + 1,
             "type": event_type,
-            "data": copy.deepcopy(dict(data)),
+            "data": json_copy(dict(data)),
             "ts_ms": self._clock(),
         }
         self._events.append(event)
-        self.deliver({"event": "run_event", "data": copy.deepcopy(event)})
+        self.deliver({"event": "run_event", "data": json_copy(event)})
         return event
 
     def deliver(self, frame: Frame) -> None:

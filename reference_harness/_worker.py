@@ -1,24 +1,78 @@
-"""Run one blocking model-port call in its own daemon thread, awaitable from the event loop.
+"""Run one blocking model-port call in a daemon thread, awaitable from the event loop.
 
 A synchronous HTTP model call cannot be interrupted from outside (Requirement 8: "HTTP timeout for
-already-blocking synchronous model calls"). Each call gets a fresh daemon thread, so a port that
-never returns can neither stall the event loop nor keep the process alive; the Harness bounds its
-wait with the model-call timeout and abandons the thread after it.
+already-blocking synchronous model calls"). Each call runs on an idle daemon worker thread, or on a
+new one when none is idle, so a port that never returns can neither stall the event loop nor keep
+the process alive; the Harness bounds its wait with the model-call timeout and abandons the thread
+after it (a worker whose call never returns is simply never idle again). A worker idle for
+:data:`IDLE_EXIT_S` ends. Reusing workers keeps a thread start (and its handshake) off every model
+call.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import queue
 import threading
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Final, TypeVar
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["start_blocking"]
+__all__ = ["IDLE_EXIT_S", "start_blocking"]
 
 T = TypeVar("T")
+
+IDLE_EXIT_S: Final = 30.0
+"""Seconds an idle worker thread waits for another call before it ends."""
+
+_Job = tuple[str, "Callable[[], None]"]
+
+
+class _Worker:
+    """One daemon thread running jobs handed to it, one at a time."""
+
+    def __init__(self) -> None:
+        self.jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        threading.Thread(target=self._loop, name="srdh-model-call", daemon=True).start()
+
+    def _loop(self) -> None:
+        while True:
+            try:
+                name, job = self.jobs.get(timeout=IDLE_EXIT_S)
+            except queue.Empty:
+                with _LOCK:
+                    if self in _IDLE:  # nobody claimed it meanwhile: end
+                        _IDLE.remove(self)
+                        return
+                continue  # claimed just now: its job is on the way
+            threading.current_thread().name = name
+            job()
+            del job
+            with _LOCK:
+                _IDLE.append(self)
+
+
+_LOCK = threading.Lock()
+_IDLE: list[_Worker] = []
+
+
+def _forget_workers() -> None:  # pragma: no cover - runs in a forked child only
+    _IDLE.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_workers)  # a child has none of these threads
+
+
+def _submit(name: str, job: Callable[[], None]) -> None:
+    with _LOCK:
+        worker = _IDLE.pop() if _IDLE else None
+    if worker is None:
+        worker = _Worker()
+    worker.jobs.put((name, job))
 
 
 def _settle(future: asyncio.Future[T], result: T | None, error: BaseException | None) -> None:
@@ -31,7 +85,7 @@ def _settle(future: asyncio.Future[T], result: T | None, error: BaseException | 
 
 
 def start_blocking(call: Callable[[], T], *, name: str) -> asyncio.Future[T]:
-    """Start ``call()`` in a new daemon thread; return a future of its result or exception.
+    """Start ``call()`` in a daemon worker thread; return a future of its result or exception.
 
     Must be called from a running event loop. If the loop has closed by the time the call ends,
     the outcome is dropped (the Run that wanted it is over).
@@ -52,7 +106,7 @@ def start_blocking(call: Callable[[], T], *, name: str) -> asyncio.Future[T]:
     # An abandoned call (timed out, or discarded after cancellation) may still fail later: mark its
     # exception retrieved so that nothing is logged about it.
     future.add_done_callback(_retrieve)
-    threading.Thread(target=target, name=name, daemon=True).start()
+    _submit(name, target)
     return future
 
 

@@ -304,8 +304,9 @@ async def observe(  # noqa: PLR0913 - ports, scope and the swappable parts are t
 ) -> dict[str, Any]:
     """Run one validated Scenario Fixture on the Harness with the given ports.
 
-    Hermetic and deterministic: a fresh SQLite file in a temporary directory seeded with the
-    fixture's ``prior_runs``, a fake clock starting after every prior time (one millisecond per
+    Hermetic and deterministic: a fresh SQLite file in a temporary directory (deleted after the
+    Run, so it is opened with ``durable=False``: no ``fsync``) seeded with the fixture's
+    ``prior_runs``, a fake clock starting after every prior time (one millisecond per
     reading), run ids ``iut-run-N`` that skip prior ids, and a simulated SSE client that cancels
     ``scope`` with CLIENT_DISCONNECTED on ``client.disconnect_on``. ``harness_class``,
     ``store_class`` and ``retry`` let a mutant (``reference_harness.mutants``) swap one part.
@@ -323,7 +324,7 @@ async def observe(  # noqa: PLR0913 - ports, scope and the swappable parts are t
     client = SimulatedClient(fixture["client"], scope)
     journal = RunJournal()
     with tempfile.TemporaryDirectory(prefix="srdh-iut-") as directory:
-        store = store_class(Path(directory) / "runs.sqlite3")
+        store = store_class(Path(directory) / "runs.sqlite3", durable=False)
         try:
             store.seed(prior)
             harness = harness_class(

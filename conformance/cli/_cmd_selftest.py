@@ -19,13 +19,24 @@ def selftest(
     examples: Annotated[
         int, typer.Option("--examples", min=0, help="Generated examples per property (0: none).")
     ] = 5,
+    full: Annotated[  # noqa: FBT002 - a typer flag
+        bool,
+        typer.Option(
+            "--full", help="Run every scenario and property on every mutant (list every killer)."
+        ),
+    ] = False,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", min=1, help="Processes to use (default: every core available)."),
+    ] = None,
 ) -> None:
     """Run the suite on the reference harness (must pass) and on every mutant (must fail).
 
-    Prints one row per mutant with the scenarios and properties that killed it. Exit 1 when a
-    mutant survived or the reference failed, 2 for an unknown mutant name.
+    Prints one row per mutant with the scenarios and properties that killed it (by default each
+    mutant stops at its first kill; --full lists every killer, with the same verdicts). Exit 1
+    when a mutant survived or the reference failed, 2 for an unknown mutant name.
     """
     from conformance.cli._selftest_impl import run_and_print  # noqa: PLC0415 - lazy: `srdh --help` stays fast
 
-    if not run_and_print(tuple(mutant or ()), examples, Output()):
+    if not run_and_print(tuple(mutant or ()), examples, Output(), full=full, jobs=jobs):
         raise typer.Exit(EXIT_FAILED)

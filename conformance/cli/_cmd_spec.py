@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from conformance.cli._errors import EXIT_FAILED
 from conformance.cli._output import Output
 from conformance.cli._repo import require_openspec
-from conformance.openspec import SpecTree, lint_items, load_tree
+
+if TYPE_CHECKING:
+    from conformance.openspec import SpecTree
 
 __all__ = ["spec_app", "tree_to_dict"]
 
@@ -26,6 +28,8 @@ def lint(repo: _Repo = Path()) -> None:
     Prints one line per issue (path:line: LEVEL CODE message). Exit 1 if any item is invalid.
     """
     out = Output()
+    from conformance.openspec import lint_items  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
     items = lint_items(require_openspec(repo), strict=True)
     issues = [issue for item in items for issue in item.issues]
     for issue in issues:
@@ -92,6 +96,8 @@ def show(
 ) -> None:
     """Show the requirements and scenarios of REPO/openspec (ids, levels, names)."""
     out = Output()
+    from conformance.openspec import load_tree  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
     tree = load_tree(require_openspec(repo))
     if as_json:
         out.json(tree_to_dict(tree))

@@ -11,7 +11,6 @@ from conformance.cli._errors import EXIT_FAILED, CliSetupError
 from conformance.cli._output import Output
 from conformance.cli._progress import step_progress
 from conformance.cli._repo import require_openspec
-from conformance.reports import check_report_dir, write_reports
 
 __all__ = ["verify"]
 
@@ -33,6 +32,7 @@ def verify(
     """
     from conformance.cli._kit import kit_schemas_dir  # noqa: PLC0415 - lazy: `srdh --help` stays fast
     from conformance.cli._verify_report import verify_report  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+    from conformance.reports import check_report_dir, write_reports  # noqa: PLC0415 - lazy: `srdh --help` stays fast
     from conformance.verify import (  # noqa: PLC0415 - lazy: `srdh --help` stays fast
         STEP_NAMES,
         MixedSourcesError,

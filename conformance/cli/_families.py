@@ -10,13 +10,14 @@ from __future__ import annotations
 import sys
 
 from conformance.cli._errors import CliSetupError
-from conformance.openspec import ParseError
-from conformance.reports import ReportDirError, SchemaEnumError
 from conformance.schemadiff import SchemaDiffError
 
 __all__ = ["LAZY_FAMILIES", "describe", "kit_error_families"]
 
 LAZY_FAMILIES = (
+    ("conformance.openspec", "ParseError"),
+    ("conformance.reports", "ReportDirError"),
+    ("conformance.reports", "SchemaEnumError"),
     ("contracts", "ContractError"),
     ("conformance.gate", "GateSetupError"),
     ("conformance.adapters", "AdapterError"),
@@ -32,9 +33,6 @@ def kit_error_families() -> tuple[type[BaseException], ...]:
     families: list[type[BaseException]] = [
         CliSetupError,
         SchemaDiffError,
-        ParseError,
-        ReportDirError,
-        SchemaEnumError,
         OSError,
     ]
     for module_name, class_name in LAZY_FAMILIES:

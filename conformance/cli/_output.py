@@ -16,14 +16,20 @@ import sys
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
-
 from conformance.reports._inert import terminal_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
+
+    from rich.text import Text
+
+
+def _text(plain: str) -> Text:
+    """``plain`` as a rich ``Text`` (never parsed as markup); rich is imported on first use."""
+    from rich.text import Text  # noqa: PLC0415 - lazy: `srdh --help` never needs rich
+
+    return Text(plain)
+
 
 __all__ = ["Output"]
 
@@ -41,6 +47,8 @@ class Output:
 
     def __init__(self) -> None:
         """Bind to the current ``sys.stdout``/``sys.stderr``."""
+        from rich.console import Console  # noqa: PLC0415 - lazy: `srdh --help` never needs rich
+
         self.out = Console(file=sys.stdout, highlight=False, soft_wrap=True)
         self.err = Console(file=sys.stderr, highlight=False, soft_wrap=True)
 
@@ -51,7 +59,7 @@ class Output:
 
     def line(self, text: str = "") -> None:
         """Print plain text (no markup; control characters but LF and TAB shown escaped)."""
-        self.out.print(Text(terminal_text(text, keep_newlines=True)))
+        self.out.print(_text(terminal_text(text, keep_newlines=True)))
 
     def json(self, value: object) -> None:
         """Print ``value`` as indented JSON, ASCII only (inert on a terminal, parseable as is).
@@ -64,11 +72,11 @@ class Output:
 
     def error(self, text: str) -> None:
         """Print one diagnostic line on standard error, prefixed ``srdh: error:``."""
-        self.err.print(Text(f"srdh: error: {terminal_text(text)}"))
+        self.err.print(_text(f"srdh: error: {terminal_text(text)}"))
 
     def warning(self, text: str) -> None:
         """Print one diagnostic line on standard error, prefixed ``srdh: warning:``."""
-        self.err.print(Text(f"srdh: warning: {terminal_text(text)}"))
+        self.err.print(_text(f"srdh: warning: {terminal_text(text)}"))
 
     def table(self, title: str, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
         """Print a table: a rich table on a terminal, aligned plain columns elsewhere.
@@ -79,11 +87,13 @@ class Output:
         title = _cell(title)
         rows = [[_cell(cell) for cell in row] for row in rows]
         if self.rich:
-            table = Table(title=Text(title))
+            from rich.table import Table  # noqa: PLC0415 - only a terminal gets a rich table
+
+            table = Table(title=_text(title))
             for header in headers:
                 table.add_column(header, overflow="fold")
             for row in rows:
-                table.add_row(*(Text(cell) for cell in row))
+                table.add_row(*(_text(cell) for cell in row))
             self.out.print(table)
             return
         widths = [len(h) for h in headers]

@@ -5,13 +5,12 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-from rich.text import Text
-
 from conformance.reports._inert import terminal_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
+
+    from rich.progress import Progress
 
     from conformance.cli._output import Output
     from conformance.reports import StepResult
@@ -36,7 +35,7 @@ class StepProgress:
             self._progress.update(self._task, description=f"{terminal_text(name)}…")
         else:
             line = f"[{self._done + 1}/{self._total}] {terminal_text(name)} …"
-            self._output.err.print(Text(line))
+            self._output.err.print(line, markup=False, highlight=False)
 
     def end(self, result: StepResult) -> None:
         """A step ended."""
@@ -44,7 +43,7 @@ class StepProgress:
         if self._progress is not None and self._task is not None:
             self._progress.update(self._task, advance=1)
             line = f"{result.status.value:<10} {terminal_text(result.name)}"
-            self._progress.console.print(Text(line))
+            self._progress.console.print(line, markup=False, highlight=False)
 
 
 @contextmanager
@@ -53,6 +52,13 @@ def step_progress(output: Output, total: int) -> Iterator[StepProgress]:
     if not output.err.is_terminal:
         yield StepProgress(output, None, total)
         return
+    from rich.progress import (  # noqa: PLC0415 - only a terminal gets a spinner
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
     columns = (SpinnerColumn(), TextColumn("{task.description}", markup=False), TimeElapsedColumn())
     with Progress(*columns, console=output.err, transient=True) as progress:
         yield StepProgress(output, progress, total)

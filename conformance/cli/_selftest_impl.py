@@ -33,8 +33,17 @@ def verdict_row(verdict: MutantVerdict) -> list[str]:
     ]
 
 
-def run_and_print(mutants: tuple[str, ...], examples: int, out: Output) -> bool:
+def run_and_print(
+    mutants: tuple[str, ...],
+    examples: int,
+    out: Output,
+    *,
+    full: bool = False,
+    jobs: int | None = None,
+) -> bool:
     """Run the self-test (all mutants when ``mutants`` is empty); return whether it passed.
+
+    ``full`` runs every probe on every mutant (the slow path); ``jobs`` caps the processes.
 
     Raises:
         CliSetupError: an unknown mutant name.
@@ -45,7 +54,11 @@ def run_and_print(mutants: tuple[str, ...], examples: int, out: Output) -> bool:
 
     try:
         result = selftest.run_selftest(
-            mutants=mutants or None, examples=examples, progress=progress
+            mutants=mutants or None,
+            examples=examples,
+            progress=progress,
+            fast=not full,
+            jobs=jobs,
         )
     except KeyError as exc:
         msg = str(exc.args[0]) if exc.args else "unknown mutant"

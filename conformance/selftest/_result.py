@@ -21,6 +21,8 @@ class MutantVerdict:
         killing_scenarios: the Gherkin scenario ids that failed on it (spec and extension).
         killing_properties: the properties that failed on it (spec scenario ids,
             ``global-invariants``).
+        killing_rules: the check rule ids (``R<n>.<slug>``) the failures named, first-seen
+            order (:func:`conformance.checks.rule_ids_in` of each failure message).
         error: why the mutant could not be run at all (``""`` when it ran); such a mutant is
             not killed.
         seconds: wall time spent on it.
@@ -34,6 +36,7 @@ class MutantVerdict:
     killing_properties: tuple[str, ...] = ()
     error: str = ""
     seconds: float = 0.0
+    killing_rules: tuple[str, ...] = ()
 
     @property
     def killed(self) -> bool:
@@ -50,6 +53,7 @@ class MutantVerdict:
             "killed": self.killed,
             "killing_scenarios": list(self.killing_scenarios),
             "killing_properties": list(self.killing_properties),
+            "killing_rules": list(self.killing_rules),
             "error": self.error,
             "seconds": round(self.seconds, 3),
         }

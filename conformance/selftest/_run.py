@@ -1,29 +1,42 @@
 """``run_selftest``: the suite against the reference Harness and against every mutant.
 
-An IUT mutant is run through the Gherkin suite (:func:`conformance.suite.run_suite`) and through
-the properties of its requirement's spec scenarios (few examples, no shrinking); it is killed when
-any scenario or property fails. A contract mutant is killed when the Then check of the scenario
-that reads that contract rejects it. The reference Harness must pass all of it.
+An IUT mutant is judged by *probes* (:mod:`conformance.selftest._plan`): every Gherkin scenario
+of the suite, and the properties of its requirement's spec scenarios plus the global invariants
+(few examples, no shrinking); it is killed when a probe fails (naming the mutant's rule id, when
+it declares one). A contract mutant is killed when the Then check of the scenario that reads
+that contract rejects it. The reference Harness must pass every probe.
+
+Fast path (the default): one nested pytest session per process collects the suite once, the
+cores share the work (:mod:`conformance.selftest._execute`), and each mutant stops at its first
+kill, trying first what killed it last time (the optional order cache). Slow path
+(``fast=False``): every probe runs on every mutant and every killer is listed. Both give the
+same verdict per mutant: a probe's outcome does not depend on what ran before it (a test
+compares the two paths mutant by mutant).
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING
 
-from conformance.adapters import AdapterError, InProcessAdapter
 from conformance.bdd import THEN_CHECKS, ScenarioContext
-from conformance.properties import PROPERTIES, property_settings, run_invariants, run_property
+from conformance.properties import PROPERTIES
+from conformance.selftest._cache import read_killers, write_killers
+from conformance.selftest._execute import UnitPool, default_jobs, execute_units
+from conformance.selftest._plan import Judge, Probe, Unit, mutant_probes, reference_probes
 from conformance.selftest._result import MutantVerdict, SelftestResult
-from conformance.suite import SuiteSetupError, run_suite
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Sequence
+    from pathlib import Path
 
-    from conformance.adapters import Adapter
+    from conformance.selftest._plan import UnitResult
+    from conformance.suite import SuiteResult
     from reference_harness.mutants import ContractMutant
 
-__all__ = ["REFERENCE", "judge_iut", "run_selftest"]
+__all__ = ["REFERENCE", "PendingSelftest", "judge_iut", "run_selftest", "start_selftest"]
 
 REFERENCE = "reference_harness.iut:create"
 """The factory of the reference Harness."""
@@ -31,24 +44,27 @@ REFERENCE = "reference_harness.iut:create"
 _MUTANTS_MODULE = "reference_harness.mutants"
 
 
-def _suite_failures(adapter: Adapter) -> tuple[str, ...]:
-    result = run_suite(adapter)
-    return tuple(s.scenario_id for s in result.scenarios if s.outcome == "failed")
+def _scenarios() -> list[tuple[str, str]]:
+    """``(scenario id, requirement id)`` of every suite scenario, catalogue order, no repeats."""
+    from conformance.suite import load_catalogue  # noqa: PLC0415 - parses the feature files
+
+    pairs = [(e.scenario_id, e.requirement_id) for e in load_catalogue()]
+    return list(dict.fromkeys(pairs))
 
 
-def _property_failures(
-    adapter: Adapter, scenario_ids: Iterable[str], examples: int, *, invariants: bool
-) -> tuple[str, ...]:
-    config = property_settings(examples, shrink=False)
-    failed = [
-        scenario_id
-        for scenario_id in scenario_ids
-        if PROPERTIES[scenario_id].kind == "run"
-        and run_property(PROPERTIES[scenario_id], adapter, config=config).outcome == "failed"
-    ]
-    if invariants and run_invariants(adapter, config=config).outcome == "failed":
-        failed.append("global-invariants")
-    return tuple(failed)
+def _verdict(judge: Judge, result: UnitResult) -> MutantVerdict:
+    failed = [r for r in result.results if r.failed]
+    return MutantVerdict(
+        judge.name,
+        "iut",
+        judge.requirement_id,
+        judge.rule,
+        tuple(r.probe.name for r in failed if r.probe.kind == "scenario"),
+        tuple(r.probe.name for r in failed if r.probe.kind == "property"),
+        result.error,
+        result.seconds,
+        tuple(dict.fromkeys(rule for r in failed for rule in r.rules)),
+    )
 
 
 def judge_iut(  # noqa: PLR0913 - what the verdict names, and which parts of the suite run
@@ -57,42 +73,26 @@ def judge_iut(  # noqa: PLR0913 - what the verdict names, and which parts of the
     name: str,
     requirement_id: str,
     rule: str,
+    rule_id: str = "",
     suite: bool = True,
     examples: int = 5,
     invariants: bool = True,
+    fast: bool = False,
 ) -> MutantVerdict:
     """Run the suite against the IUT ``factory`` (``module:factory``) and return its verdict.
 
     The Gherkin suite runs when ``suite``; the properties of ``requirement_id``'s spec scenarios
     (and the global invariants when ``invariants``) run with ``examples`` examples each, without
     shrinking. The verdict is killed when anything failed; an IUT that cannot be run at all gets
-    ``error`` and is not killed.
+    ``error`` and is not killed. ``fast`` stops at the first failure (naming ``rule_id`` when
+    given) instead of listing every failure.
     """
-    started = time.perf_counter()
-    adapter = InProcessAdapter(factory)
-    scenarios: tuple[str, ...] = ()
-    properties: tuple[str, ...] = ()
-    error = ""
-    try:
-        if suite:
-            scenarios = _suite_failures(adapter)
-        if examples > 0:
-            own = [p.scenario_id for p in PROPERTIES.values() if p.requirement_id == requirement_id]
-            properties = _property_failures(adapter, own, examples, invariants=invariants)
-    except (AdapterError, SuiteSetupError) as failure:
-        error = f"{type(failure).__name__}: {failure}"
-    finally:
-        adapter.close()
-    return MutantVerdict(
-        name,
-        "iut",
-        requirement_id,
-        rule,
-        scenarios,
-        properties,
-        error,
-        time.perf_counter() - started,
+    judge = Judge(name, factory, requirement_id, rule, rule_id)
+    probes = mutant_probes(
+        judge, _scenarios(), suite=suite, examples=examples, invariants=invariants
     )
+    (result,) = execute_units([Unit(judge, tuple(probes), fast)], examples=examples, jobs=1)
+    return _verdict(judge, result)
 
 
 def _judge_contract(mutant: ContractMutant) -> MutantVerdict:
@@ -110,7 +110,134 @@ def _judge_contract(mutant: ContractMutant) -> MutantVerdict:
         mutant.rule,
         () if verdict.passed else (mutant.scenario_id,),
         seconds=time.perf_counter() - started,
+        killing_rules=verdict.rules,
     )
+
+
+def _reference_units(probes: Sequence[Probe]) -> list[Unit]:
+    """One unit per reference probe (they spread over the cores), the costliest first."""
+    judge = Judge("reference", REFERENCE)
+    probes = sorted(probes, key=lambda p: (p.kind == "scenario", p.name != "global-invariants"))
+    return [Unit(judge, (p,), stop_at_kill=False) for p in probes]
+
+
+@dataclass
+class PendingSelftest:
+    """A self-test whose workers are already running; :meth:`result` finishes it here.
+
+    Made by :func:`start_selftest`. The reference's Gherkin scenarios are left out when the
+    caller promised their result (``reference_suite_later``); :meth:`result` takes it, or runs
+    them itself if it gets ``None``.
+    """
+
+    names: list[str]
+    units: list[Unit]
+    pool: UnitPool
+    examples: int
+    fast: bool
+    cache: Path | None
+    scenario_probes_left_out: list[Probe] = field(default_factory=list)
+
+    def cancel(self) -> None:
+        """End the workers without waiting for a result."""
+        self.pool.close()
+
+    def result(
+        self,
+        *,
+        reference_suite: SuiteResult | None = None,
+        progress: Callable[[MutantVerdict], None] | None = None,
+    ) -> SelftestResult:
+        """Join the work here and return the result (see :func:`run_selftest`).
+
+        Raises:
+            SuiteSetupError: the suite could not be collected.
+        """
+        from reference_harness.mutants import CONTRACT_MUTANTS  # noqa: PLC0415 - optional
+
+        verdicts: dict[str, MutantVerdict] = {}
+
+        def record(verdict: MutantVerdict) -> None:
+            verdicts[verdict.name] = verdict
+            if progress is not None:
+                progress(verdict)
+
+        def on_result(result: UnitResult) -> None:
+            if self.units[result.index].judge.factory != REFERENCE:
+                record(_verdict(self.units[result.index].judge, result))
+
+        results = self.pool.run(on_result)
+        reference = [r for r in results if self.units[r.index].judge.factory == REFERENCE]
+        failures: list[str] = []
+        if reference_suite is not None:
+            failures += [s.scenario_id for s in reference_suite.scenarios if s.outcome == "failed"]
+        elif self.scenario_probes_left_out:
+            extra = _reference_units(self.scenario_probes_left_out)
+            reference += execute_units(extra, examples=self.examples, jobs=1)
+        for result in reference:
+            failures += [result.error] if result.error else []
+            failures += [r.probe.name for r in result.results if r.failed]
+        for name in (n for n in self.names if n in CONTRACT_MUTANTS):
+            record(_judge_contract(CONTRACT_MUTANTS[name]))
+        if self.fast:
+            write_killers(
+                self.cache,
+                {v.name: _killer_keys(v) for v in verdicts.values() if v.kind == "iut"},
+            )
+        return SelftestResult(
+            tuple(dict.fromkeys(failures)),
+            tuple(verdicts[n] for n in self.names),
+            self.examples,
+        )
+
+
+def start_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
+    *,
+    mutants: Iterable[str] | None = None,
+    suite: bool = True,
+    examples: int = 5,
+    invariants: bool = True,
+    reference: bool = True,
+    fast: bool = True,
+    jobs: int | None = None,
+    cache: Path | None = None,
+    reference_suite_later: bool = False,
+) -> PendingSelftest:
+    """Plan the self-test and start its workers now; finish it with ``.result()``.
+
+    The arguments are :func:`run_selftest`'s. With ``reference_suite_later``, the reference's
+    Gherkin scenarios are not run: the caller hands their result to ``.result()``.
+
+    Raises:
+        KeyError: an unknown mutant name.
+    """
+    from reference_harness.mutants import CONTRACT_MUTANTS, MUTANTS  # noqa: PLC0415 - optional
+
+    names = list(MUTANTS) + list(CONTRACT_MUTANTS) if mutants is None else list(mutants)
+    unknown = [n for n in names if n not in MUTANTS and n not in CONTRACT_MUTANTS]
+    if unknown:
+        message = f"unknown mutant(s): {', '.join(unknown)}"
+        raise KeyError(message)
+    scenarios = _scenarios() if suite else []
+    judges = [
+        Judge(n, f"{_MUTANTS_MODULE}:{n}", m.requirement_id, m.rule, m.rule_id)
+        for n, m in ((n, MUTANTS[n]) for n in names if n in MUTANTS)
+    ]
+    killers = read_killers(cache) if fast else {}
+    plan = partial(mutant_probes, suite=suite, examples=examples, invariants=invariants)
+    units = [Unit(j, tuple(plan(j, scenarios, killers=killers)), stop_at_kill=fast) for j in judges]
+    left_out: list[Probe] = []
+    if reference:
+        probes = reference_probes(scenarios, suite=suite, examples=examples, invariants=invariants)
+        if reference_suite_later:
+            left_out = [p for p in probes if p.kind == "scenario"]
+            probes = [p for p in probes if p.kind != "scenario"]
+        reference_units = _reference_units(probes)
+        # the long reference units (the invariants) first, then the mutants (their cost varies
+        # most), then the many short reference properties, so that the cores finish together
+        units = reference_units[:1] + units + reference_units[1:]
+    pool = UnitPool(units, examples=examples, jobs=jobs or default_jobs())
+    return PendingSelftest(names, units, pool, examples, fast, cache, left_out)
 
 
 def run_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
@@ -121,6 +248,10 @@ def run_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
     invariants: bool = True,
     reference: bool = True,
     progress: Callable[[MutantVerdict], None] | None = None,
+    fast: bool = True,
+    jobs: int | None = None,
+    cache: Path | None = None,
+    reference_suite: SuiteResult | None = None,
 ) -> SelftestResult:
     """Run the conformance suite against the reference Harness and every mutant.
 
@@ -133,6 +264,17 @@ def run_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
         invariants: also run the global invariants property on each IUT mutant.
         reference: also run everything on the reference Harness (which must pass).
         progress: called with each verdict as soon as it is known.
+        fast: stop each mutant at its first kill (a failure naming its ``rule_id``, or any
+            failure when it declares none); ``False`` runs every probe on every mutant and
+            lists every killer. The killed/not-killed verdicts are the same.
+        jobs: processes to use, this one included (default: the cores this process may use).
+            More than one spawns workers (``multiprocessing`` spawn: a script calling this
+            needs the ``if __name__ == "__main__":`` guard).
+        cache: the order cache file (``None``: no cache); read to try last time's killers
+            first, then updated. It never changes a verdict.
+        reference_suite: the reference Harness's Gherkin suite result when the caller already
+            has it (``srdh verify``'s conformance-suite step): its failed scenarios are used
+            instead of running the suite on the reference again.
 
     Returns:
         The reference's failures (none expected) and one verdict per mutant, with the scenario
@@ -141,41 +283,26 @@ def run_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
 
     Raises:
         KeyError: an unknown mutant name.
+        SuiteSetupError: the suite could not be collected.
     """
-    from reference_harness.mutants import CONTRACT_MUTANTS, MUTANTS  # noqa: PLC0415 - optional
+    pending = start_selftest(
+        mutants=mutants,
+        suite=suite,
+        examples=examples,
+        invariants=invariants,
+        reference=reference,
+        fast=fast,
+        jobs=jobs,
+        cache=cache,
+        reference_suite_later=reference_suite is not None,
+    )
+    try:
+        return pending.result(reference_suite=reference_suite, progress=progress)
+    finally:
+        pending.cancel()
 
-    names = list(MUTANTS) + list(CONTRACT_MUTANTS) if mutants is None else list(mutants)
-    unknown = [n for n in names if n not in MUTANTS and n not in CONTRACT_MUTANTS]
-    if unknown:
-        message = f"unknown mutant(s): {', '.join(unknown)}"
-        raise KeyError(message)
-    failures: tuple[str, ...] = ()
-    if reference:
-        adapter = InProcessAdapter(REFERENCE)
-        try:
-            failures = _suite_failures(adapter) if suite else ()
-            if examples > 0:
-                failures += _property_failures(adapter, PROPERTIES, examples, invariants=invariants)
-        except (AdapterError, SuiteSetupError) as failure:
-            failures = (f"{type(failure).__name__}: {failure}",)
-        finally:
-            adapter.close()
-    verdicts = []
-    for name in names:
-        if name in MUTANTS:
-            spec = MUTANTS[name]
-            verdict = judge_iut(
-                f"{_MUTANTS_MODULE}:{name}",
-                name=name,
-                requirement_id=spec.requirement_id,
-                rule=spec.rule,
-                suite=suite,
-                examples=examples,
-                invariants=invariants,
-            )
-        else:
-            verdict = _judge_contract(CONTRACT_MUTANTS[name])
-        if progress is not None:
-            progress(verdict)
-        verdicts.append(verdict)
-    return SelftestResult(failures, tuple(verdicts), examples)
+
+def _killer_keys(verdict: MutantVerdict) -> list[str]:
+    return [Probe("scenario", s).key for s in verdict.killing_scenarios] + [
+        Probe("property", p).key for p in verdict.killing_properties
+    ]

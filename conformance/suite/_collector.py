@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     from conformance.adapters import Adapter
 
-__all__ = ["Outcome", "ResultCollector"]
+__all__ = ["Outcome", "ResultCollector", "message_of"]
 
 
 @dataclass
@@ -28,7 +28,8 @@ class Outcome:
     duration_s: float = 0.0
 
 
-def _message(call: pytest.CallInfo[None]) -> str:
+def message_of(call: pytest.CallInfo[None]) -> str:
+    """The message of a phase: the check's assertion text, the skip reason, or the exception."""
     excinfo = call.excinfo
     if excinfo is None:
         return ""
@@ -77,8 +78,8 @@ class ResultCollector:
             outcome.duration_s += report.duration
             if report.failed:
                 outcome.outcome = "failed"
-                outcome.message = outcome.message or _message(call)
+                outcome.message = outcome.message or message_of(call)
             elif report.skipped and outcome.outcome != "failed":
                 outcome.outcome = "skipped"
-                outcome.message = _message(call)
+                outcome.message = message_of(call)
         return report

@@ -25,17 +25,18 @@ if TYPE_CHECKING:
 
     from conformance.adapters import Adapter
 
-__all__ = ["SuiteSetupError", "run_suite"]
+__all__ = ["SETUP_FAILURES", "Bootstrap", "SuiteSetupError", "nested_args", "run_suite"]
 
 _HERE = Path(__file__).resolve().parent
 _BOUND_MODULE = _HERE / "_gherkin_suite.py"
 _INI = _HERE / "_pytest.ini"
-_SETUP_FAILURES = {
+SETUP_FAILURES = {
     pytest.ExitCode.INTERRUPTED,
     pytest.ExitCode.INTERNAL_ERROR,
     pytest.ExitCode.USAGE_ERROR,
     pytest.ExitCode.NO_TESTS_COLLECTED,
 }
+"""pytest exit codes meaning the suite did not run at all."""
 
 
 class SuiteSetupError(ValueError):
@@ -46,12 +47,29 @@ class SuiteSetupError(ValueError):
     """
 
 
-class _Bootstrap:
+class Bootstrap:
     """Registers the conformance plugin in the nested session (once, whatever loaded it)."""
 
     def pytest_configure(self, config: pytest.Config) -> None:
+        """Register :mod:`conformance.bdd.plugin` unless it is already registered."""
         if not config.pluginmanager.is_registered(plugin):
             config.pluginmanager.register(plugin, "srdh-conformance")
+
+
+def nested_args() -> list[str]:
+    """The command line of a nested suite session: the bound module, its ini, no cache, quiet."""
+    return [
+        str(_BOUND_MODULE),
+        "-c",
+        str(_INI),
+        "--rootdir",
+        str(_HERE),
+        "-p",
+        "no:cacheprovider",
+        "-W",
+        "ignore::pytest.PytestAssertRewriteWarning",
+        "-q",
+    ]
 
 
 def _select(
@@ -105,26 +123,15 @@ def run_suite(
     selected = _select(load_catalogue(), scenario_ids, level)
     hello = adapter.hello()
     collector = ResultCollector(adapter=adapter, wanted={e.scenario_id for e in selected})
-    args = [
-        str(_BOUND_MODULE),
-        "-c",
-        str(_INI),
-        "--rootdir",
-        str(_HERE),
-        "-p",
-        "no:cacheprovider",
-        "-W",
-        "ignore::pytest.PytestAssertRewriteWarning",
-        "-q",
-    ]
+    args = nested_args()
     output = io.StringIO()
     with contextlib.redirect_stdout(output):
-        exit_code = pytest.main(args, plugins=[_Bootstrap(), collector])
+        exit_code = pytest.main(args, plugins=[Bootstrap(), collector])
     if exit_code == pytest.ExitCode.INTERRUPTED and "KeyboardInterrupt" in output.getvalue():
         # pytest reports a collection error as INTERRUPTED too; only Ctrl-C prints this marker.
         message = "the suite was interrupted (Ctrl-C) before it finished; no results"
         raise SuiteSetupError(message)
-    if exit_code in _SETUP_FAILURES:
+    if exit_code in SETUP_FAILURES:
         message = f"the suite did not run (pytest exit code {int(exit_code)}):\n{output.getvalue()}"
         raise SuiteSetupError(message)
     result = SuiteResult(

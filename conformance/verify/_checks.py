@@ -19,14 +19,27 @@ from jsonschema.exceptions import SchemaError
 from conformance.gate import GateSetupError, evaluate_gate, read_repo_state
 from conformance.openspec import lint_items
 from conformance.verify._outcome import Outcome, failed, not_available, passed
-from contracts import CONTRACTS, ContractError, parse_document, validate_document
+from contracts import (
+    CONTRACTS,
+    ContractError,
+    is_valid_document,
+    parse_document,
+    validate_document,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from conformance.verify._outcome import VerifyContext
 
-__all__ = ["check_module_tool", "gate_status", "schemas_and_examples", "spec_lint"]
+__all__ = [
+    "check_module_tool",
+    "gate_status",
+    "schemas_and_examples",
+    "spec_lint",
+    "start_module_tool",
+    "stop_module_tools",
+]
 
 _TOOL_TIMEOUT_S = 600
 
@@ -64,16 +77,19 @@ def _example_problem(path: Path, contract: str, *, valid: bool) -> str | None:
         doc, _ = parse_document(path)
     except ContractError as exc:
         return str(exc)
+    if not valid and _layer(path) != "guard":
+        # an invalid example only has to be rejected: no need to explain every error
+        return (
+            None
+            if not is_valid_document(doc, contract)
+            else f"{path}: an invalid example is accepted"
+        )
+    # valid examples, and guard-layer invalid ones (rejected at run time by EvidenceGuard,
+    # proven by the guard tests), must be contract-valid
     violations = validate_document(doc, contract)
-    if valid or _layer(path) == "guard":
-        # valid examples, and guard-layer invalid ones (rejected at run time by EvidenceGuard,
-        # proven by the guard tests), must be contract-valid
-        if violations:
-            v = violations[0]
-            return f"{path}: {v.pointer or '/'}: {v.message}"
-        return None
-    if not violations:
-        return f"{path}: an invalid example is accepted"
+    if violations:
+        v = violations[0]
+        return f"{path}: {v.pointer or '/'}: {v.message}"
     return None
 
 
@@ -107,28 +123,59 @@ def schemas_and_examples(ctx: VerifyContext) -> Outcome:
     return passed(detail)
 
 
+def _tool_available(module: str) -> bool:
+    return (
+        importlib.util.find_spec(module.rsplit(".", 1)[0]) is not None
+        and importlib.util.find_spec(module) is not None
+    )
+
+
+def start_module_tool(module: str, ctx: VerifyContext) -> None:
+    """Start ``python -m <module> --check`` now, in the background, for its step to collect.
+
+    ``srdh verify`` starts its tool subprocesses before the first step, so that they use the
+    other core while the in-process steps run. Nothing is started when the module is missing.
+    """
+    if module in ctx.shared or not _tool_available(module):
+        return
+    ctx.shared[module] = subprocess.Popen(  # noqa: S603 - our interpreter, a module name we chose
+        [sys.executable, "-m", module, "--check"],
+        cwd=ctx.repo,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def stop_module_tools(ctx: VerifyContext) -> None:
+    """End every background tool process that is still running (a step never collected it)."""
+    for value in ctx.shared.values():
+        if isinstance(value, subprocess.Popen) and value.poll() is None:
+            value.kill()
+            value.communicate()
+
+
 def check_module_tool(module: str, ctx: VerifyContext) -> Outcome:
-    """Run ``python -m <module> --check`` (exit 0 = no drift) and report its last output line."""
-    if importlib.util.find_spec(module.rsplit(".", 1)[0]) is None or (
-        importlib.util.find_spec(module) is None
-    ):
+    """Run ``python -m <module> --check`` (exit 0 = no drift) and report its last output line.
+
+    Collects the process :func:`start_module_tool` started for ``ctx``, or starts it now.
+    """
+    if not _tool_available(module):
         return not_available(module)
+    start_module_tool(module, ctx)
+    process: subprocess.Popen[str] = ctx.shared.pop(module)
     try:
-        done = subprocess.run(  # noqa: S603 - our interpreter, a module name we chose
-            [sys.executable, "-m", module, "--check"],
-            cwd=ctx.repo,
-            capture_output=True,
-            text=True,
-            timeout=_TOOL_TIMEOUT_S,
-            check=False,
-        )
+        output, _ = process.communicate(timeout=_TOOL_TIMEOUT_S)
     except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
         return failed(f"python -m {module} --check did not finish in {_TOOL_TIMEOUT_S} s")
-    lines = [ln for ln in (done.stdout + done.stderr).splitlines() if ln.strip()]
+    lines = [ln for ln in output.splitlines() if ln.strip()]
     last = lines[-1].strip() if lines else "(no output)"
-    if done.returncode == 0:
+    if process.returncode == 0:
         return passed(last)
-    return failed(f"exit {done.returncode}: {last}")
+    return failed(f"exit {process.returncode}: {last}")
 
 
 def gate_status(ctx: VerifyContext) -> Outcome:

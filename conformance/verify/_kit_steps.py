@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from conformance.adapters import AdapterError, InProcessAdapter
 from conformance.openspec import ParseError
 from conformance.reports import Status, normalize_level
-from conformance.selftest import SelftestResult, run_selftest
+from conformance.selftest import CACHE_DIR, PendingSelftest, SelftestResult, start_selftest
 from conformance.suite import CatalogueError, SuiteSetupError, run_suite
 from conformance.traceability import build_matrix
 from conformance.verify._outcome import Outcome, failed, passed
@@ -23,14 +23,18 @@ if TYPE_CHECKING:
 
 __all__ = [
     "REFERENCE_IUT",
+    "SELFTEST_KEY",
     "conformance_suite",
     "mutant_selftest",
     "selftest_detail",
+    "start_mutant_selftest",
     "traceability",
 ]
 
 REFERENCE_IUT = "reference_harness.iut:create"
 """The in-process factory of the reference harness."""
+
+_REFERENCE_SUITE = "reference suite result"
 
 
 def traceability(ctx: VerifyContext) -> Outcome:
@@ -64,10 +68,10 @@ def conformance_suite(ctx: VerifyContext) -> Outcome:
     PASSED when every MUST requirement passed (a MUST scenario not run is a failure). The payload
     is the suite's result, for the reports.
     """
-    del ctx
     adapter = InProcessAdapter(REFERENCE_IUT)
     try:
         result = run_suite(adapter)
+        ctx.shared[_REFERENCE_SUITE] = result
     except (AdapterError, SuiteSetupError, CatalogueError) as exc:
         return failed(describe_error(exc))
     finally:
@@ -101,14 +105,32 @@ def selftest_detail(result: SelftestResult) -> str:
     return detail
 
 
+SELFTEST_KEY = "mutant self-test"
+"""Where :func:`start_mutant_selftest` leaves the running self-test in ``ctx.shared``."""
+
+
+def start_mutant_selftest(ctx: VerifyContext) -> PendingSelftest:
+    """Start the self-test's workers now (they use the other core during earlier steps).
+
+    The reference's Gherkin scenarios are left to the conformance-suite step, whose result
+    :func:`mutant_selftest` hands over; the order cache is ``<repo>/.srdh_cache``.
+    """
+    return start_selftest(cache=ctx.repo / CACHE_DIR / "selftest.json", reference_suite_later=True)
+
+
 def mutant_selftest(ctx: VerifyContext) -> Outcome:
     """Run the mutant self-test: the reference passes, the suite fails every broken harness.
 
-    The payload is the :class:`~conformance.selftest.SelftestResult`.
+    The reference Harness's suite result of the conformance-suite step, when it ran, is reused
+    (the suite is not run on it twice); the order cache lives in ``<repo>/.srdh_cache``. The
+    payload is the :class:`~conformance.selftest.SelftestResult`.
     """
-    del ctx
     try:
-        result = run_selftest()
+        pending = ctx.shared.pop(SELFTEST_KEY, None) or start_mutant_selftest(ctx)
+        try:
+            result = pending.result(reference_suite=ctx.shared.get(_REFERENCE_SUITE))
+        finally:
+            pending.cancel()
     except (AdapterError, SuiteSetupError, CatalogueError) as exc:
         return failed(describe_error(exc))
     if result.passed:

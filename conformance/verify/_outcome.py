@@ -15,10 +15,15 @@ __all__ = ["Outcome", "VerifyContext", "failed", "not_available", "passed"]
 
 @dataclass(frozen=True)
 class VerifyContext:
-    """Inputs of every step: the repository (its ``openspec/``) and the kit's schema folder."""
+    """Inputs of every step: the repository (its ``openspec/``) and the kit's schema folder.
+
+    ``shared`` carries what one step hands a later one (the reference suite result, so that
+    the self-test does not run it twice; background tool processes started early).
+    """
 
     repo: Path
     kit_schemas: Path
+    shared: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -7,14 +7,24 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
+from conformance.adapters import AdapterError
 from conformance.reports import Status, StepResult
+from conformance.suite import CatalogueError, SuiteSetupError
 from conformance.verify._checks import (
     check_module_tool,
     gate_status,
     schemas_and_examples,
     spec_lint,
+    start_module_tool,
+    stop_module_tools,
 )
-from conformance.verify._kit_steps import conformance_suite, mutant_selftest, traceability
+from conformance.verify._kit_steps import (
+    SELFTEST_KEY,
+    conformance_suite,
+    mutant_selftest,
+    start_mutant_selftest,
+    traceability,
+)
 from conformance.verify._outcome import Outcome, VerifyContext
 
 if TYPE_CHECKING:
@@ -79,20 +89,44 @@ def run_verify(
 
     ``steps`` defaults to :data:`DEFAULT_STEPS`; ``clock`` (seconds) times each step;
     ``progress`` is told when each step starts and ends. The kit's documented errors become
-    FAILED steps inside the step functions; anything else propagates (a kit bug).
+    FAILED steps inside the step functions; anything else propagates (a kit bug). The tool
+    subprocesses of the freeze-lock and codegen steps, and the mutant self-test's worker
+    processes, start before the first step, in the background; a step's seconds are the time
+    the run waited for it (and, for the self-test, the share of its work done here).
     """
     ctx = VerifyContext(repo=repo, kit_schemas=kit_schemas)
     results: list[StepResult] = []
     payloads: dict[str, Any] = {}
-    for name, step in steps:
-        if progress is not None:
-            progress.start(name)
-        began = clock()
-        outcome = step(ctx)
-        result = StepResult(name, outcome.status, outcome.detail, max(0.0, clock() - began))
-        results.append(result)
-        if outcome.payload is not None:
-            payloads[name] = outcome.payload
-        if progress is not None:
-            progress.end(result)
+    # background work on the other core while the first steps run: tool subprocesses, and
+    # the self-test's workers (it is joined by its own step)
+    for _, step in steps:
+        if isinstance(step, partial) and step.func is check_module_tool:
+            start_module_tool(str(step.args[0]), ctx)
+    try:
+        if any(step is mutant_selftest for _, step in steps):
+            _start_selftest(ctx)
+        for name, step in steps:
+            if progress is not None:
+                progress.start(name)
+            began = clock()
+            outcome = step(ctx)
+            result = StepResult(name, outcome.status, outcome.detail, max(0.0, clock() - began))
+            results.append(result)
+            if outcome.payload is not None:
+                payloads[name] = outcome.payload
+            if progress is not None:
+                progress.end(result)
+    finally:
+        stop_module_tools(ctx)
+        pending = ctx.shared.pop(SELFTEST_KEY, None)
+        if pending is not None:
+            pending.cancel()
     return VerifyResult(tuple(results), payloads)
+
+
+def _start_selftest(ctx: VerifyContext) -> None:
+    """Start the self-test's workers before the first step; a failure is left to its step."""
+    try:
+        ctx.shared[SELFTEST_KEY] = start_mutant_selftest(ctx)
+    except (AdapterError, SuiteSetupError, CatalogueError, KeyError):
+        return  # the mutant self-test step starts it again and reports the error

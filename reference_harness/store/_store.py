@@ -65,7 +65,7 @@ Intent = Literal["DIAGNOSIS", "KNOWLEDGE_QUERY"]
 TerminalState = Literal["SUCCESS", "FALLBACK", "FAILED", "CANCELLED"]
 
 
-def _make_engine(path: str | Path | None) -> Engine:
+def _make_engine(path: str | Path | None, *, durable: bool = True) -> Engine:
     if path is None:
         engine = create_engine(
             "sqlite://",
@@ -85,6 +85,10 @@ def _make_engine(path: str | Path | None) -> Engine:
         # Let SQLAlchemy, not the sqlite3 module, emit BEGIN (SQLAlchemy's documented recipe).
         dbapi_connection.isolation_level = None
         if path is not None:
+            if not durable:
+                # A throw-away store: no fsync, from the switch to WAL on (a power loss may lose
+                # commits; nothing else changes: same transactions, locks, constraints and WAL).
+                dbapi_connection.execute("PRAGMA synchronous = OFF")
             # WAL: readers (previous-turn selection) never wait for a writer, and the reverse.
             dbapi_connection.execute("PRAGMA journal_mode = WAL")
 
@@ -113,13 +117,17 @@ class RunStore:
     OMITTED_COUNT_LIMIT = 10_000
     """``skipped_omitted`` is counted up to this many; the limit itself means "at least"."""
 
-    def __init__(self, path: str | Path | None) -> None:
+    def __init__(self, path: str | Path | None, *, durable: bool = True) -> None:
         """Open (and if needed create) the store at ``path``.
+
+        ``durable=False`` is for a store deleted after use (a hermetic fixture Run): SQLite then
+        commits without ``fsync`` (``PRAGMA synchronous = OFF``). Transactions, locking and
+        constraints are unchanged; only durability across a power loss is given up.
 
         Raises:
             RunStoreError: the folder of ``path`` does not exist.
         """
-        self._engine = _make_engine(path)
+        self._engine = _make_engine(path, durable=durable)
         with self._write() as connection:
             metadata.create_all(connection)
 

@@ -11,8 +11,10 @@ from bench import (
     evidence_guard,
     harness_overhead,
     run_store,
+    startup,
     suite_throughput,
     validation,
+    verify_wall,
 )
 from conformance.fixtures import (
     analysis,
@@ -44,18 +46,19 @@ def test_every_benchmark_module_names_itself_and_can_run():
 
 def test_harness_overhead_measures_both_loops_on_the_same_script():
     """Tiny run: one row per loop, the Harness compared with both pydantic-ai variants."""
-    result = harness_overhead.measure(steps=2, rounds=1, warmup=0)
-    _assert_well_formed(result, "harness", row_count=3)
+    result = harness_overhead.measure(lengths=(2, 3), rounds=1, warmup=0, steps_per_round=1)
+    _assert_well_formed(result, "harness", row_count=6)
     contenders = result.data["contenders"]
     assert set(contenders) == {
         harness_overhead.HARNESS,
         harness_overhead.PAI_ASYNC,
         harness_overhead.PAI_SYNC,
     }
-    assert result.data["steps"] == 2
+    assert result.data["lengths"] == [2, 3]
+    assert all(set(entry["lengths"]) == {"2", "3"} for entry in contenders.values())
     assert result.data["pydantic_ai_slim"]
     assert all(entry["peak_bytes"] > 0 for entry in contenders.values())
-    assert len(result.targets) == 2
+    assert len(result.targets) == 2 * 2 + 1  # ratio per baseline and length, then flatness
 
 
 def test_evidence_guard_covers_every_cell_of_the_grid():
@@ -146,6 +149,34 @@ def test_suite_throughput_runs_the_same_fixture_in_process_and_over_stdio(small_
     _assert_well_formed(result, "suite", row_count=2)
     assert result.verdicts_agree is True
     assert result.data["fixtures"] == 1
+    memory = result.data["memory"]
+    assert memory["largest_observation_bytes"] > 0
+    assert memory["peak_largest_run_bytes"] > 0
+    assert memory["peak_pass_bytes"] > 0
+    assert result.data["stdio_with_startup_over_inprocess"] > 0
+    assert len(result.targets) == 2  # same observations, and the stdio cost ratio
+
+
+def test_startup_times_the_bare_interpreter_help_and_validate():
+    """Three commands in fresh processes, one row each, a 0.3 s target for the two srdh ones."""
+    result = startup.measure(rounds=1, warmup=0)
+    _assert_well_formed(result, "startup", row_count=3)
+    assert [t.goal.split(" <=")[0] for t in result.targets] == [
+        "srdh --help",
+        "srdh validate (1 valid document)",
+    ]
+
+
+def test_verify_wall_pairs_verify_with_the_suite_and_reads_the_steps(monkeypatch):
+    """Both commands run in fresh processes; the ratio is paired; verify's step table is read."""
+    table = "step  status  detail  seconds\nspec lint  PASSED  2 item(s)  0.01\n"
+    script = f"import sys; print({table!r} if 'verify' in sys.argv else 'run')"
+    monkeypatch.setattr(verify_wall, "_CLI", script)
+    result = verify_wall.measure(rounds=1, warmup=0)
+    _assert_well_formed(result, "verify", row_count=3)
+    assert result.data["last_verify_steps_s"] == {"spec lint": 0.01}
+    assert result.verdicts_agree is True
+    assert len(result.targets) == 2
 
 
 def test_run_store_selects_the_same_previous_turn_at_every_size():

@@ -38,8 +38,20 @@ def _fake(monkeypatch: pytest.MonkeyPatch, result: SelftestResult) -> list[dict[
                 progress(verdict)
         return result
 
+    class FakePending:
+        """What ``start_selftest`` returns: ``result()`` hands back the canned result."""
+
+        def __init__(self, **kwargs: object) -> None:
+            self.kwargs = kwargs
+
+        def result(self, **kwargs: object) -> SelftestResult:
+            return fake_run_selftest(**self.kwargs, **kwargs)
+
+        def cancel(self) -> None:
+            """Nothing runs in the background."""
+
     monkeypatch.setattr(conformance.selftest, "run_selftest", fake_run_selftest)
-    monkeypatch.setattr(_kit_steps, "run_selftest", fake_run_selftest)
+    monkeypatch.setattr(_kit_steps, "start_selftest", FakePending)
     return calls
 
 
@@ -52,6 +64,7 @@ def test_selftest_passes_when_every_mutant_is_killed(
     assert result.exit_code == EXIT_OK, result.output
     assert calls[0]["mutants"] == ("missing_id_executed",)
     assert calls[0]["examples"] == 2
+    assert calls[0]["fast"] is True
     row = next(ln for ln in result.stdout.splitlines() if ln.startswith("missing_id_executed"))
     assert "KILLED" in row
     assert "a-missing-or-invalid-tool-call-id-is-rejected-and-never-executed" in row
@@ -68,6 +81,17 @@ def test_a_surviving_mutant_fails_the_selftest(
     row = next(ln for ln in result.stdout.splitlines() if ln.startswith("harness_rewrites_draft"))
     assert "SURVIVED" in row
     assert "survivors: harness_rewrites_draft" in result.stdout
+
+
+def test_full_and_jobs_reach_the_selftest(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--full asks for the slow path (every probe on every mutant); --jobs caps the processes."""
+    calls = _fake(monkeypatch, SelftestResult((), (KILLED,), 5))
+    result = runner.invoke(app, ["selftest", "--full", "--jobs", "1"])
+    assert result.exit_code == EXIT_OK, result.output
+    assert calls[0]["fast"] is False
+    assert calls[0]["jobs"] == 1
 
 
 def test_an_unknown_mutant_is_a_setup_error(runner: CliRunner) -> None:

@@ -56,3 +56,18 @@ def test_contracts_invalid_example_is_rejected_by_its_layer(example):
             "ViolationCode"
         ]["enum"]
         assert example.guard_code in codes
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=_ids(EXAMPLES))
+def test_contracts_is_valid_document_gives_validate_document_verdict(example):
+    """The verdict-only check agrees with the full explanation on every example, and a
+    ``$schema`` naming another contract is rejected by both."""
+    document, contract = example.document, example.contract
+    assert contracts.is_valid_document(document, contract) == (
+        not contracts.validate_document(document, contract)
+    )
+    if isinstance(document, dict):
+        other = next(name for name in contracts.CONTRACTS if name != contract)
+        mislabelled = {**document, "$schema": contracts.CONTRACTS[other].schema_id}
+        assert not contracts.is_valid_document(mislabelled, contract)
+        assert contracts.validate_document(mislabelled, contract)

@@ -1,0 +1,191 @@
+"""One nested pytest session that runs suite scenarios against many adapters, on demand.
+
+:func:`run_suite` starts a pytest session per call: start-up and collection of every feature file
+cost about 0.2 s each time. The mutant self-test judges dozens of IUTs, scenario by scenario, and
+stops a mutant at its first kill; :func:`suite_session` collects the suite once and hands the
+caller a :class:`SuiteSession` whose :meth:`SuiteSession.run_scenario` runs one scenario's items
+against any adapter through pytest's ordinary run-test protocol (fixtures set up and torn down,
+every hook called), exactly as :func:`run_suite` runs them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import pytest
+
+from conformance.bdd import scenario_identity
+from conformance.bdd.plugin import ADAPTER_KEY
+from conformance.checks import rule_ids_in
+from conformance.suite._collector import message_of
+from conformance.suite._run import SETUP_FAILURES, SuiteSetupError, nested_args
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Generator
+
+    from conformance.adapters import Adapter
+
+__all__ = ["FAST_NESTED_OPTIONS", "ItemOutcome", "SuiteSession", "suite_session"]
+
+FAST_NESTED_OPTIONS = (
+    "--tb=no",
+    "-p",
+    "no:unraisableexception",
+    "-p",
+    "no:threadexception",
+)
+"""Options of the self-test's nested sessions.
+
+They change what pytest prints, never an outcome: no traceback text (the outcome's message comes
+from the exception itself, see :func:`~conformance.suite._collector.message_of`), and no plugins
+that turn unraisable/thread exceptions into warnings (a warning never fails a suite item).
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class ItemOutcome:
+    """What one test item (a scenario, or one Scenario Outline row) did against one adapter.
+
+    Attributes:
+        nodeid: the pytest node id; ``outcome``: ``passed``, ``failed`` or ``skipped``.
+        message: the failure message or skip reason (``""`` when passed).
+        rules: the check rule ids the failure message names (``[R<n>.<slug>]`` tags).
+    """
+
+    nodeid: str
+    outcome: str
+    message: str
+    rules: tuple[str, ...] = ()
+
+
+@dataclass
+class _Recorder:
+    """Merges the setup, call and teardown reports of the item being run."""
+
+    outcome: str = "passed"
+    message: str = ""
+
+    def record(self, report: pytest.TestReport, call: pytest.CallInfo[None]) -> None:
+        if report.failed:
+            self.outcome = "failed"
+            self.message = self.message or message_of(call)
+        elif report.skipped and self.outcome != "failed":
+            self.outcome = "skipped"
+            self.message = message_of(call)
+
+
+@dataclass
+class SuiteSession:
+    """The collected suite inside a running nested pytest session.
+
+    Attributes:
+        scenario_ids: every scenario id of the suite, in collection order.
+    """
+
+    session: pytest.Session
+    items: dict[str, list[pytest.Item]] = field(default_factory=dict)
+    _current: _Recorder | None = None
+
+    @property
+    def scenario_ids(self) -> tuple[str, ...]:
+        """Every scenario id of the suite, in collection order."""
+        return tuple(self.items)
+
+    def run_scenario(
+        self,
+        adapter: Adapter,
+        scenario_id: str,
+        *,
+        stop: Callable[[ItemOutcome], bool] | None = None,
+    ) -> list[ItemOutcome]:
+        """Run the items of ``scenario_id`` against ``adapter``; return their outcomes.
+
+        Each item goes through pytest's run-test protocol (hooks, fixtures, teardown) on its own:
+        nothing is shared with the previous item or adapter. ``stop(outcome)`` returning true
+        ends the scenario after that item (the remaining Scenario Outline rows are not run).
+
+        Raises:
+            KeyError: an unknown scenario id.
+        """
+        outcomes: list[ItemOutcome] = []
+        self.session.config.stash[ADAPTER_KEY] = adapter
+        for item in self.items[scenario_id]:
+            self._current = _Recorder()
+            try:
+                item.ihook.pytest_runtest_protocol(item=item, nextitem=None)
+            finally:
+                recorded, self._current = self._current, None
+            if self.session.shouldstop:
+                message = f"the suite was stopped: {self.session.shouldstop}"
+                raise SuiteSetupError(message)
+            outcome = ItemOutcome(
+                item.nodeid,
+                recorded.outcome,
+                recorded.message,
+                rule_ids_in(recorded.message) if recorded.outcome == "failed" else (),
+            )
+            outcomes.append(outcome)
+            if stop is not None and stop(outcome):
+                break
+        return outcomes
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        """Record the outcome and the message of each phase of the item being run."""
+        del item
+        report = yield
+        if self._current is not None:
+            self._current.record(report, call)
+        return report
+
+
+@dataclass
+class _Loop:
+    """The nested session's run-test loop: collect, then hand the session to ``work``."""
+
+    work: Callable[[SuiteSession], None]
+    error: BaseException | None = None
+    ran: bool = False
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> bool:
+        if session.testsfailed:
+            return False  # collection errors: pytest reports them, the caller raises
+        runner = SuiteSession(session)
+        session.config.pluginmanager.register(runner, "srdh-suite-session")
+        for item in session.items:
+            _, scenario_id, _ = scenario_identity(item)
+            runner.items.setdefault(str(scenario_id), []).append(item)
+        self.ran = True
+        try:
+            self.work(runner)
+        except BaseException as error:  # noqa: BLE001 - re-raised by suite_session, not by pytest
+            self.error = error
+        return True
+
+
+def suite_session(work: Callable[[SuiteSession], None]) -> None:
+    """Collect the Gherkin suite once in a nested pytest session and call ``work(session)``.
+
+    ``work`` runs inside the session (after collection, before the session ends); whatever it
+    raises is re-raised here once the session has closed.
+
+    Raises:
+        SuiteSetupError: pytest could not collect the suite (the message carries its output).
+    """
+    from conformance.suite._run import Bootstrap  # noqa: PLC0415 - shared with run_suite
+
+    loop = _Loop(work)
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output):
+        exit_code = pytest.main([*nested_args(), *FAST_NESTED_OPTIONS], plugins=[Bootstrap(), loop])
+    if loop.error is not None:
+        raise loop.error
+    if not loop.ran or exit_code in SETUP_FAILURES - {pytest.ExitCode.NO_TESTS_COLLECTED}:
+        message = f"the suite did not run (pytest exit code {int(exit_code)}):\n{output.getvalue()}"
+        raise SuiteSetupError(message)

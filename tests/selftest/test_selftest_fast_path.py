@@ -1,0 +1,159 @@
+"""The fast self-test (one session per process, both cores, order cache) changes no verdict."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conformance.adapters import InProcessAdapter
+from conformance.selftest import REFERENCE, run_selftest
+from conformance.selftest._cache import read_killers, write_killers
+from conformance.selftest._execute import _Worker, execute_units
+from conformance.selftest._plan import Judge, Probe, Unit, mutant_probes, reference_probes
+from conformance.suite import run_suite
+from conformance.suite._session import suite_session
+
+IUTS = Path(__file__).resolve().parent / "iuts"
+SCENARIOS = [("s-own", "req-a"), ("s-other", "req-b"), ("s-own-2", "req-a")]
+
+
+def _comparable(result):
+    document = result.to_dict()
+    for verdict in document["mutants"]:
+        del verdict["seconds"]
+    return document
+
+
+def test_suite_session_gives_run_suite_outcomes_for_several_iuts_in_one_session():
+    """Scenarios run one by one in one reused session give run_suite's outcome for every item,
+    for the reference and for mutants judged one after the other (nothing leaks between IUTs)."""
+    factories = ["reference_harness.mutants:missing_id_executed", REFERENCE]
+    expected = []
+    for factory in factories:
+        adapter = InProcessAdapter(factory)
+        try:
+            result = run_suite(adapter)
+        finally:
+            adapter.close()
+        expected.append({e.nodeid: e.outcome for s in result.scenarios for e in s.examples})
+    seen: list[dict[str, str]] = []
+
+    def work(session):
+        for factory in factories:
+            adapter = InProcessAdapter(factory)
+            outcomes = {}
+            for scenario_id in session.scenario_ids:
+                for item in session.run_scenario(adapter, scenario_id):
+                    outcomes[item.nodeid.rsplit("::", 1)[-1]] = item.outcome
+            seen.append(outcomes)
+            adapter.close()
+
+    suite_session(work)
+    short = [{k.rsplit("::", 1)[-1]: v for k, v in e.items()} for e in expected]
+    assert seen == short
+    assert "failed" in seen[0].values()
+    assert set(seen[1].values()) == {"passed"}
+
+
+def test_selftest_on_two_processes_equals_one_process(tmp_path):
+    """Spreading the reference's probes and the mutants over two processes changes nothing."""
+    names = ["harness_rewrites_draft", "three_review_attempts", "late_result_published"]
+    one = run_selftest(mutants=names, examples=1, jobs=1)
+    two = run_selftest(mutants=names, examples=1, jobs=2, cache=tmp_path / "cache.json")
+    assert one.passed
+    assert _comparable(two) == _comparable(one)
+
+
+def test_order_cache_never_changes_a_verdict(tmp_path):
+    """A corrupt cache, a cache naming unknown probes, or last run's killers: same verdicts."""
+    names = ["negative_scope_unbounded", "fallback_as_previous_turn"]
+    plain = run_selftest(mutants=names, reference=False, examples=1, jobs=1)
+    corrupt = tmp_path / "corrupt.json"
+    corrupt.write_text("{not json", encoding="utf-8")
+    odd = tmp_path / "odd.json"
+    passing_first = {n: ["scenario:the-router-is-unavailable", "scenario:nope"] for n in names}
+    write_killers(odd, passing_first)
+    for cache in (corrupt, odd, odd):  # the second run on ``odd`` reads what the first wrote
+        cached = run_selftest(mutants=names, reference=False, examples=1, jobs=1, cache=cache)
+        assert [m.killed for m in cached.mutants] == [m.killed for m in plain.mutants]
+        assert all(m.killed for m in cached.mutants)
+    learnt = read_killers(odd)
+    assert set(learnt) == set(names)
+    assert all(keys for keys in learnt.values())
+
+
+def test_order_cache_folder_is_ignored_by_git(tmp_path):
+    """The cache folder ignores itself, so that verifying a repository never dirties it."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)  # noqa: S603, S607 - fixed argv
+    write_killers(tmp_path / ".srdh_cache" / "selftest.json", {"m": ["scenario:s"]})
+    status = subprocess.run(  # noqa: S603 - fixed git arguments
+        ["git", "-C", str(tmp_path), "status", "--porcelain", "--untracked-files=all"],  # noqa: S607
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert status.stdout == ""
+    assert json.loads((tmp_path / ".srdh_cache" / "selftest.json").read_text())["killers"] == {
+        "m": ["scenario:s"]
+    }
+
+
+def test_mutant_probes_try_last_killers_then_own_requirement_first():
+    """The probe order: cached killers, own scenarios, own properties, others, invariants."""
+    judge = Judge("m", "x:y", "req-a")
+    default = mutant_probes(judge, SCENARIOS, suite=True, examples=0, invariants=True)
+    assert default == [
+        Probe("scenario", "s-own"),
+        Probe("scenario", "s-own-2"),
+        Probe("scenario", "s-other"),
+    ]
+    cached = mutant_probes(
+        judge,
+        SCENARIOS,
+        suite=True,
+        examples=0,
+        invariants=True,
+        killers={"m": ["scenario:s-other", "scenario:unknown"]},
+    )
+    assert cached == [
+        Probe("scenario", "s-other"),
+        Probe("scenario", "s-own"),
+        Probe("scenario", "s-own-2"),
+    ]
+    assert set(reference_probes(SCENARIOS, suite=True, examples=0, invariants=True)) == set(default)
+
+
+def test_a_worker_that_dies_leaves_its_claimed_unit_to_the_caller(monkeypatch):
+    """A worker process that dies mid-unit is noticed; the unit it claimed is handed back."""
+    monkeypatch.syspath_prepend(str(IUTS))
+    context = multiprocessing.get_context("spawn")
+    counter = context.Value("i", 0)
+    judge = Judge("dying", "dying_iut:create")
+    units = [Unit(judge, (Probe("property", "no-evidence-result-is-cited"),), stop_at_kill=True)]
+    worker = _Worker(context, (units, 1, counter))
+    delivered = []
+    left = worker.finish(delivered.append)
+    assert left == {0}
+    assert delivered == []
+    assert worker.process.exitcode == 3
+    (result,) = execute_units(units, examples=1, jobs=1)  # in this process it runs normally
+    assert result.error == ""
+    assert [r.failed for r in result.results] == [False]
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_mutant_that_cannot_start_is_an_error_not_a_kill(monkeypatch, fast):
+    """An IUT whose hello fails is reported with its error on both paths, never as killed."""
+    monkeypatch.syspath_prepend(str(IUTS.parent.parent / "conformance" / "iuts"))
+    judge = Judge("bad", "broken_factories:bad_hello")
+    (result,) = execute_units(
+        [Unit(judge, (Probe("property", "no-evidence-result-is-cited"),), stop_at_kill=fast)],
+        examples=1,
+        jobs=1,
+    )
+    assert "schema-invalid hello" in result.error
+    assert result.results == ()
