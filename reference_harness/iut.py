@@ -39,6 +39,7 @@ __all__ = [
     "ObservationContractError",
     "ReferenceIUT",
     "SimulatedClient",
+    "cancelled_run",
     "create",
     "observe",
 ]
@@ -116,6 +117,14 @@ def _run_coroutine(coroutine: Coroutine[Any, Any, T]) -> T:
     return result
 
 
+def cancelled_run(observation: dict[str, Any]) -> bool:
+    """Whether the observed Run ended CANCELLED (its script may then be left unconsumed)."""
+    return any(
+        row.get("run_id") == observation.get("run_id") and row.get("state") == "CANCELLED"
+        for row in observation.get("runs", [])
+    )
+
+
 class ObservationContractError(RuntimeError):
     """The reference Harness produced an observation its contract rejects (a kit bug)."""
 
@@ -190,7 +199,7 @@ class ReferenceIUT(FixtureIUT):
             tools=ports.tools,
             scope=CancelScope(),
         )
-        error = ports.script_error()
+        error = ports.script_error(cancelled=cancelled_run(observation))
         if error is not None:
             observation["error"] = {"code": error.code, "message": str(error)[:4000]}
         return observation

@@ -21,7 +21,7 @@ from reference_harness._cancellation import CancelScope
 from reference_harness._harness import Harness
 from reference_harness._retry import DEFAULT_RETRY_POLICY, RetryPolicy
 from reference_harness._scripted import ScriptedPorts
-from reference_harness.iut import FixtureIUT, observe
+from reference_harness.iut import FixtureIUT, cancelled_run, observe
 from reference_harness.store import RunStore
 
 if TYPE_CHECKING:
@@ -120,7 +120,7 @@ async def _observe(fixture: dict[str, Any], spec: MutantSpec) -> dict[str, Any]:
         store_class=spec.store_class,
         retry=spec.retry,
     )
-    error = ports.script_error()
+    error = ports.script_error(cancelled=cancelled_run(observation))
     if error is not None:
         observation["error"] = {"code": error.code, "message": str(error)[:4000]}
     return observation
