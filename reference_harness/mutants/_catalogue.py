@@ -26,6 +26,7 @@ from reference_harness.mutants._parts import (
     resnapshotting_retry,
     retyping_fallback,
 )
+from reference_harness.mutants._runtime_specs import RUNTIME_SPECS
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -136,7 +137,9 @@ _SPECS: Final = (
     ),
 )
 
-MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType({s.name: s for s in _SPECS})
+MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
+    {s.name: s for s in (*_SPECS, *RUNTIME_SPECS)}
+)
 """Every IUT mutant by factory name."""
 
 

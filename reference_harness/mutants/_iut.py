@@ -59,6 +59,8 @@ class MutantSpec:
         reviewer: wraps the scripted SemanticGuard port.
         retry: the retry policy the Harness gets.
         patches: reference functions wrapped while a Run executes.
+        capabilities: the capabilities its ``hello`` declares (``None``: the reference's), e.g.
+            without SEMANTIC_RETRY for a mutant that retries what it declares it does not.
     """
 
     name: str
@@ -71,6 +73,7 @@ class MutantSpec:
     reviewer: Callable[[ReviewerPort], ReviewerPort] | None = None
     retry: RetryPolicy = DEFAULT_RETRY_POLICY
     patches: tuple[Patch, ...] = ()
+    capabilities: tuple[str, ...] | None = None
 
 
 class MutantIUT(FixtureIUT):
@@ -85,6 +88,13 @@ class MutantIUT(FixtureIUT):
         super().__init__()
         self.spec = spec
         self.implementation_name = f"srdh-mutant-{spec.name}"
+
+    def hello(self) -> dict[str, Any]:
+        """Return the reference ``hello``, with the spec's capabilities when it names them."""
+        message = super().hello()
+        if self.spec.capabilities is not None:
+            message["capabilities"] = list(self.spec.capabilities)
+        return message
 
     def run(self, fixture: object) -> dict[str, Any]:
         """Run one Scenario Fixture with the mutant's patches applied, return the observation.
