@@ -55,9 +55,10 @@ Feature: Previous turn SHALL come from a safe durable Run result
       | session   | seq | intent          | state     | created |
       | session-2 | 7   | DIAGNOSIS       | SUCCESS   | 9       |
       | session-1 | 1   | DIAGNOSIS       | SUCCESS   | 1       |
-      | session-2 | 6   | KNOWLEDGE_QUERY | SUCCESS   | 8       |
-      | session-1 | 2   | DIAGNOSIS       | CANCELLED | 2       |
-      | session-2 | 3   | DIAGNOSIS       | FALLBACK  | 7       |
+      | session-2 | 4   | KNOWLEDGE_QUERY | SUCCESS   | 8       |
+      | session-1 | 5   | DIAGNOSIS       | CANCELLED | 2       |
+      | session-2 | 3   | DIAGNOSIS       | SUCCESS   | 7       |
+      | session-2 | 2   | DIAGNOSIS       | RUNNING   | 6       |
     And a user asks "And what about the payment service?"
     And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
     And each search_logs execution returns a different matching line

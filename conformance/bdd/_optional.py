@@ -65,13 +65,18 @@ def semantic_retry(context: ScenarioContext, *, second_outcome: str) -> CheckRes
     INVALID_SCHEMA attempt, then the SEMANTIC_UNAVAILABLE fallback (noted as optional).
     """
     capabilities = context.capabilities
+    calls = checks.check_model_calls(context.observation, context.ran_fixture, capabilities)
     if capabilities is None or "SEMANTIC_RETRY" in capabilities:
-        return checks.check_semantic_retry(context.observation, second_outcome=second_outcome)
+        return _both(
+            checks.check_semantic_retry(context.observation, second_outcome=second_outcome),
+            calls,
+        )
     context.optional.append(
         optional_note("SEMANTIC_RETRY", "one INVALID_SCHEMA attempt, then SEMANTIC_UNAVAILABLE")
     )
     return _both(
         _single_attempt(context, "SEMANTIC_GUARD", "INVALID_SCHEMA"),
+        calls,
         checks.check_fallback(context.observation, "SEMANTIC_UNAVAILABLE"),
     )
 
@@ -87,8 +92,11 @@ def router_retry(
     """
     observation = context.observation
     capabilities = context.capabilities
+    calls = checks.check_model_calls(observation, context.ran_fixture, capabilities)
     if capabilities is None or "ROUTER_RETRY" in capabilities:
-        attempts = checks.check_attempt_outcomes(observation, "ROUTER", list(outcomes))
+        attempts = _both(
+            checks.check_attempt_outcomes(observation, "ROUTER", list(outcomes)), calls
+        )
         if then_success:
             return _both(
                 attempts, checks.check_released_is_submitted(observation, context.ran_fixture)
@@ -99,5 +107,6 @@ def router_retry(
     )
     return _both(
         _single_attempt(context, "ROUTER", outcomes[0]),
+        calls,
         checks.check_failed_run(observation, "ROUTER_UNAVAILABLE"),
     )

@@ -103,6 +103,7 @@ THEN_CHECKS: dict[str, _Check] = {
     "the Harness records one Diagnosis Agent attempt, UNAVAILABLE, and the Run fails with "
     "AGENT_UNAVAILABLE": lambda c: _both(
         checks.check_attempt_outcomes(c.observation, "DIAGNOSIS_AGENT", ["UNAVAILABLE"]),
+        checks.check_model_calls(c.observation, c.ran_fixture, c.capabilities),
         checks.check_failed_run(c.observation, "AGENT_UNAVAILABLE"),
     ),
 }

@@ -77,10 +77,12 @@ def _compare(  # noqa: PLR0913, PLR0917 - one comparison of observed against exp
         outcome = data.get("outcome")
         cancelled = cancel is not None and index > cancel
         if number >= len(expected):
+            most = attempt_policy()[component]
             found.add(
                 f"{component}: attempt {number + 1} recorded, the declared policy gives "
-                f"{len(expected)} for the scripted answers {expected}",
-                rule="R9.retry-as-declared",
+                f"{len(expected)} for the scripted answers {expected}"
+                + (f" (no policy allows more than {most})" if number >= most else ""),
+                rule="R9.attempts-bounded" if number >= most else "R9.retry-as-declared",
             )
             return False
         want = expected[number]

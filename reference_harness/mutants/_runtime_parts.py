@@ -23,21 +23,20 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
     from contracts import DiagnosisRun
-    from reference_harness._outcome import Outcome
     from reference_harness._trace import Sink
     from reference_harness.ports import AgentAnswer, AgentPort, AgentRequest, ToolBackend
 
 __all__ = [
     "CrossSessionStore",
     "DisconnectDeafHarness",
-    "LateToolResultHarness",
     "RunningTolerantStore",
     "SetOrderingAgent",
     "TimeOrderedStore",
-    "ToolUncancellingHarness",
     "accepting_settle",
+    "late_tool_context",
     "recording_review_outcome",
     "timeout_as_unsupported",
+    "tool_uncancelling_context",
     "tracking_execute",
     "unbounded_wait",
 ]
@@ -164,17 +163,9 @@ class _ToolUncancellingContext(RunContext):
             self.tools_in_flight.update(in_flight)
 
 
-class ToolUncancellingHarness(Harness):
-    """Never cancels cancellable tool work when the Run is cancelled."""
-
-    def _context_class(self) -> type[RunContext]:
-        return _ToolUncancellingContext
-
-    async def _work(
-        self, ctx: RunContext, session_id: str, user_message: str, run_seq: int
-    ) -> Outcome:
-        ctx.__class__ = self._context_class()
-        return await super()._work(ctx, session_id, user_message, run_seq)
+def tool_uncancelling_context(_original: type[RunContext]) -> type[RunContext]:
+    """Replace the Harness's ``RunContext``: tool work in flight is left running on a cancel."""
+    return _ToolUncancellingContext
 
 
 class _LateToolContext(RunContext):
@@ -193,15 +184,13 @@ class _LateToolContext(RunContext):
                 self.trace.emit("TOOL_WORK_CANCELLED", {"tool_call_id": tool_call_id})
 
 
-class LateToolResultHarness(ToolUncancellingHarness):
-    """Accepts a tool's answer that arrives after the Run was cancelled.
+def late_tool_context(_original: type[RunContext]) -> type[RunContext]:
+    """Replace the Harness's ``RunContext``: in-flight tools are told to stop, then trusted.
 
     With :func:`tracking_execute` and :func:`accepting_settle`: the cancelled tool is told to stop
     (and TOOL_WORK_CANCELLED recorded), but whatever it answers afterwards is projected READY.
     """
-
-    def _context_class(self) -> type[RunContext]:
-        return _LateToolContext
+    return _LateToolContext
 
 
 _EXECUTING: ContextVar[tuple[RunContext, dict[str, Any]] | None] = ContextVar(

@@ -16,14 +16,14 @@ from reference_harness.mutants._iut import MutantSpec, Patch
 from reference_harness.mutants._runtime_parts import (
     CrossSessionStore,
     DisconnectDeafHarness,
-    LateToolResultHarness,
     RunningTolerantStore,
     SetOrderingAgent,
     TimeOrderedStore,
-    ToolUncancellingHarness,
     accepting_settle,
+    late_tool_context,
     recording_review_outcome,
     timeout_as_unsupported,
+    tool_uncancelling_context,
     tracking_execute,
     unbounded_wait,
 )
@@ -36,6 +36,7 @@ _R7 = "previous-turn-shall-come-from-a-safe-durable-run-result"
 _R8 = "cancellation-shall-be-layered-and-observable"
 _R9 = "retry-attempts-shall-be-owned-by-harness"
 _RELEASE = "reference_harness._release"
+_HARNESS = "reference_harness._harness"
 
 
 def _policy(
@@ -95,7 +96,7 @@ RUNTIME_SPECS: Final = (
         "cancellable Tool work: a disconnect leaves the tool work in flight running and "
         "unrecorded (no TOOL_WORK_CANCELLED)",
         rule_id="R8.tool-work-cancelled",
-        harness_class=ToolUncancellingHarness,
+        patches=(Patch(_HARNESS, "RunContext", tool_uncancelling_context),),
     ),
     MutantSpec(
         "tool_result_accepted_after_cancel",
@@ -103,8 +104,8 @@ RUNTIME_SPECS: Final = (
         "cancellable Tool work: a tool answer arriving after the cancellation is projected READY "
         "in the CANCELLED Run",
         rule_id="R8.tool-work-cancelled",
-        harness_class=LateToolResultHarness,
         patches=(
+            Patch(_HARNESS, "RunContext", late_tool_context),
             Patch("reference_harness._agent_loop", "execute_tool", tracking_execute),
             Patch("reference_harness._tool_execution", "_settle", accepting_settle),
         ),
