@@ -8,10 +8,11 @@ that reads that contract rejects it. The reference Harness must pass all of it.
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import TYPE_CHECKING
 
-from conformance.adapters import AdapterError, InProcessAdapter
+from conformance.adapters import AdapterError, InProcessAdapter, StdioAdapter
 from conformance.bdd import THEN_CHECKS, ScenarioContext
 from conformance.properties import PROPERTIES, property_settings, run_invariants, run_property
 from conformance.selftest._result import MutantVerdict, SelftestResult
@@ -60,8 +61,12 @@ def judge_iut(  # noqa: PLR0913 - what the verdict names, and which parts of the
     suite: bool = True,
     examples: int = 5,
     invariants: bool = True,
+    command: list[str] | None = None,
 ) -> MutantVerdict:
     """Run the suite against the IUT ``factory`` (``module:factory``) and return its verdict.
+
+    With ``command``, the IUT is that stdio command instead (a mutant whose fault shows only
+    across processes, judged in fresh processes).
 
     The Gherkin suite runs when ``suite``; the properties of ``requirement_id``'s spec scenarios
     (and the global invariants when ``invariants``) run with ``examples`` examples each, without
@@ -69,7 +74,7 @@ def judge_iut(  # noqa: PLR0913 - what the verdict names, and which parts of the
     ``error`` and is not killed.
     """
     started = time.perf_counter()
-    adapter = InProcessAdapter(factory)
+    adapter: Adapter = InProcessAdapter(factory) if command is None else StdioAdapter(command)
     scenarios: tuple[str, ...] = ()
     properties: tuple[str, ...] = ()
     error = ""
@@ -93,6 +98,11 @@ def judge_iut(  # noqa: PLR0913 - what the verdict names, and which parts of the
         error,
         time.perf_counter() - started,
     )
+
+
+def _stdio_command(name: str) -> list[str]:
+    """The stdio entry of mutant ``name``, in a fresh interpreter."""
+    return [sys.executable, "-m", "reference_harness.stdio", "--mutant", name]
 
 
 def _judge_contract(mutant: ContractMutant) -> MutantVerdict:
@@ -172,6 +182,7 @@ def run_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
                 suite=suite,
                 examples=examples,
                 invariants=invariants,
+                command=_stdio_command(name) if spec.cross_process else None,
             )
         else:
             verdict = _judge_contract(CONTRACT_MUTANTS[name])

@@ -26,7 +26,11 @@ from conformance.fixtures import (
     tool_script,
     unsupported_turn,
 )
-from conformance.strategies._runtime_faults import RUNTIME_FAULTS, apply_runtime_fault
+from conformance.strategies._runtime_faults import (
+    RUNTIME_FAULTS,
+    apply_runtime_fault,
+    runtime_pinned_fixtures,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -195,4 +199,4 @@ def pinned_fixtures() -> list[Fixture]:
         tools=tools,
         client=disconnect_during_agent_turn(1),
     )
-    return [twice_invalid, router_retry, failing, swallowed]
+    return [twice_invalid, router_retry, failing, swallowed, *runtime_pinned_fixtures()]

@@ -33,7 +33,7 @@ from conformance.fixtures import (
     unsupported_turn,
 )
 
-__all__ = ["RUNTIME_FAULTS", "apply_runtime_fault"]
+__all__ = ["RUNTIME_FAULTS", "apply_runtime_fault", "runtime_pinned_fixtures"]
 
 Fixture = dict[str, Any]
 
@@ -162,3 +162,97 @@ def apply_runtime_fault(draw: st.DrawFn, fixture: Fixture, fault: str) -> bool:
         "disconnect_anywhere": _disconnect_anywhere,
     }[fault]
     return apply(draw, fixture)
+
+
+def runtime_pinned_fixtures() -> list[Fixture]:
+    """Hand-built runtime fixtures every invariants run starts with (explicit examples).
+
+    One per runtime kind at its limit: the SemanticGuard times out, or blocks past its timeout;
+    the agent's submission blocks past its timeout with no disconnect; the Router stays
+    unavailable for every allowed attempt; the agent is unavailable; a tool answers after the
+    client disconnected on its acceptance; earlier Runs include a RUNNING one, another session's
+    and creation times that disagree with ``seq``; four parallel calls in one step.
+    """
+    from conformance.fixtures import (  # noqa: PLC0415 - only needed when pinning
+        analysis,
+        diagnosis_draft,
+        diagnosis_fixture,
+        draft_turn,
+        prior_run,
+        rows,
+        tool_call,
+        tool_script,
+    )
+
+    fast = {
+        "max_steps": 8,
+        "max_items": 20,
+        "max_item_chars": 2000,
+        "model_call_timeout_ms": _FAST_TIMEOUT_MS,
+        "tool_timeout_ms": _FAST_TIMEOUT_MS,
+    }
+    draft = diagnosis_draft([analysis("a1", "OBSERVATION", ["call_1"])])
+    steps = [[tool_call("call_1")]]
+
+    def tools() -> dict[str, Any]:
+        return {"search_logs": tool_script(rows("checkout error rate 12%"))}
+
+    def plain(fixture_id: str, **fields: Any) -> Fixture:  # noqa: ANN401 - fixture fields
+        fields.setdefault("limits", fast)
+        fields.setdefault("tools", tools())
+        return diagnosis_fixture(fixture_id, steps=steps, **fields)
+
+    review_timeout = plain("pinned-review-timeout", draft=draft, reviews=[error_turn("TIMEOUT")])
+    review_block = plain(
+        "pinned-review-blocks", draft=draft, reviews=[blocks_until_cancelled(supported_turn())]
+    )
+    agent_block = plain(
+        "pinned-agent-blocks", submission_turn=blocks_until_cancelled(draft_turn(draft))
+    )
+    agent_down = plain("pinned-agent-unavailable", submission_turn=error_turn("UNAVAILABLE"))
+    router_down = diagnosis_fixture("pinned-router-unavailable", limits=fast)
+    router_down["router"] = [error_turn("UNAVAILABLE"), error_turn("UNAVAILABLE")]
+    late_tool = plain(
+        "pinned-tool-answers-after-cancel",
+        tools={"search_logs": tool_script({"kind": "block_until_cancelled", "then": rows("late")})},
+        client={"disconnect_on": {"event_type": "TOOL_CALL_ACCEPTED", "occurrence": 1}},
+    )
+    history = [
+        prior_run(1, state="SUCCESS"),
+        prior_run(2, state="SUCCESS", session_id="session-2"),
+        prior_run(3, state="SUCCESS"),
+        prior_run(4, state="RUNNING"),
+        prior_run(5, intent="KNOWLEDGE_QUERY", state="SUCCESS"),
+        prior_run(6, state="SUCCESS", session_id="session-2"),
+    ]
+    history[1]["run_id"], history[5]["run_id"] = "session-2-run-2", "session-2-run-6"
+    history[0]["created_at_ms"] = int(str(history[4]["created_at_ms"])) + 10_000
+    history[0]["finished_at_ms"] = int(str(history[0]["created_at_ms"])) + 1_000
+    sessions = plain("pinned-sessions", draft=draft, reviews=[supported_turn()], prior_runs=history)
+    parallel = diagnosis_fixture(
+        "pinned-four-parallel-calls",
+        steps=[
+            [
+                tool_call("call_1"),
+                tool_call("call_2", "list_alerts"),
+                tool_call("call_3"),
+                tool_call("call_4"),
+            ]
+        ],
+        draft=draft,
+        reviews=[supported_turn()],
+        tools={
+            "search_logs": tool_script(*(rows(f"line {n}") for n in range(1, 4))),
+            "list_alerts": tool_script(rows("alert 1")),
+        },
+    )
+    return [
+        review_timeout,
+        review_block,
+        agent_block,
+        agent_down,
+        router_down,
+        late_tool,
+        sessions,
+        parallel,
+    ]

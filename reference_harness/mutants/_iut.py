@@ -61,6 +61,9 @@ class MutantSpec:
         patches: reference functions wrapped while a Run executes.
         capabilities: the capabilities its ``hello`` declares (``None``: the reference's), e.g.
             without SEMANTIC_RETRY for a mutant that retries what it declares it does not.
+        cross_process: its fault shows only across processes (e.g. hash-seed ordering): the
+            self-test judges it through the stdio entry
+            (``python -m reference_harness.stdio --mutant NAME``), in fresh processes.
     """
 
     name: str
@@ -74,6 +77,7 @@ class MutantSpec:
     retry: RetryPolicy = DEFAULT_RETRY_POLICY
     patches: tuple[Patch, ...] = ()
     capabilities: tuple[str, ...] | None = None
+    cross_process: bool = False
 
 
 class MutantIUT(FixtureIUT):

@@ -172,6 +172,7 @@ RUNTIME_SPECS: Final = (
         "order, which changes from one process to the next",
         rule_id="R1.deterministic-control",
         agent=SetOrderingAgent,
+        cross_process=True,
     ),
 )
 """The runtime mutants, in requirement order."""
