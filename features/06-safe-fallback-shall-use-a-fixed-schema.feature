@@ -54,5 +54,3 @@ Feature: Safe fallback SHALL use a fixed schema
       | INVALID, TIMEOUT         |
       | UNAVAILABLE, BLOCK       |
       | UNAVAILABLE, UNSUPPORTED |
-      | INVALID, SUPPORTED       |
-      | UNSUPPORTED              |

@@ -42,15 +42,11 @@ Feature: Cancellation SHALL be layered and observable
       | event                     | n |
       | RUN_STARTED               | 1 |
       | MODEL_CALL_STARTED        | 1 |
-      | INTENT_ROUTED             | 1 |
       | PREVIOUS_TURN_SELECTED    | 1 |
-      | MODEL_CALL_FINISHED       | 2 |
       | TOOL_CALL_ACCEPTED        | 1 |
-      | INVOCATION_STATUS_CHANGED | 1 |
       | EVIDENCE_CLASSIFIED       | 1 |
       | TOOL_CALL_ACCEPTED        | 2 |
       | MODEL_CALL_STARTED        | 3 |
-      | DRAFT_SUBMITTED           | 1 |
       | EVIDENCE_VALIDATION       | 1 |
       | MODEL_CALL_STARTED        | 4 |
 
