@@ -31,3 +31,18 @@ Feature: Design contracts SHALL separate deterministic control from diagnosis re
     When the Run is executed twice
     Then both Runs have the same normalized trace
     And every global invariant holds
+
+  @extension @requirement:design-contracts-shall-separate-deterministic-control-from-diagnosis-reasoning @capability:DIAGNOSIS
+  Scenario: Four parallel calls give the same observation in every fresh process
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 1 the agent calls list_alerts with the Tool Call ID "call_2"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_3"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_4"
+    And each search_logs execution returns a different matching line
+    And each list_alerts execution returns a different matching line
+    And the agent then submits a draft observing "call_1" and "call_2"
+    And the SemanticGuard supports the draft
+    When the Run is executed in two fresh IUT processes
+    Then both processes give the same normalized observation
+    And every global invariant holds

@@ -13,7 +13,7 @@ Feature: Safe fallback SHALL use a fixed schema
     Then the fallback type is EVIDENCE_VALIDATION_FAILED and verified sources are empty
     And every global invariant holds
 
-  @extension @requirement:safe-fallback-shall-use-a-fixed-schema @capability:SEMANTIC_RETRY
+  @extension @requirement:safe-fallback-shall-use-a-fixed-schema
   Scenario: SemanticGuard is unavailable
     Given a user asks "Why is checkout failing?"
     And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
@@ -34,3 +34,23 @@ Feature: Safe fallback SHALL use a fixed schema
     When the Run is executed
     Then the Run falls back with SEMANTIC_UNSUPPORTED, listing only verified sources and no draft text
     And every global invariant holds
+
+  @extension @requirement:safe-fallback-shall-use-a-fixed-schema
+  Scenario Outline: The SemanticGuard's last allowed answer decides the fallback
+    Given a user asks "Why is checkout failing?"
+    And model calls time out after 300 ms
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard answers <answers>
+    When the Run is executed
+    Then the Run ends as the scripted answers and the declared retry policy decide
+    And every global invariant holds
+
+    Examples:
+      | answers                  |
+      | TIMEOUT                  |
+      | BLOCK                    |
+      | INVALID, TIMEOUT         |
+      | UNAVAILABLE, BLOCK       |
+      | UNAVAILABLE, UNSUPPORTED |

@@ -35,6 +35,57 @@ Feature: Previous turn SHALL come from a safe durable Run result
     And every global invariant holds
 
   @extension @requirement:previous-turn-shall-come-from-a-safe-durable-run-result @capability:PREVIOUS_TURN
+  Scenario: A newer Run is still running
+    Given these earlier Runs exist:
+      | session   | seq | intent    | state   | created |
+      | session-1 | 2   | DIAGNOSIS | RUNNING | 2       |
+      | session-1 | 1   | DIAGNOSIS | SUCCESS | 1       |
+    And a user asks "And what about the payment service?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the previous turn is the latest same-session DIAGNOSIS + SUCCESS Run by seq, and every newer same-session Run is skipped with its reason
+    And every global invariant holds
+
+  @extension @requirement:previous-turn-shall-come-from-a-safe-durable-run-result @capability:PREVIOUS_TURN
+  Scenario: Another session has newer Runs
+    Given these earlier Runs exist:
+      | session   | seq | intent          | state     | created |
+      | session-2 | 7   | DIAGNOSIS       | SUCCESS   | 9       |
+      | session-1 | 1   | DIAGNOSIS       | SUCCESS   | 1       |
+      | session-2 | 4   | KNOWLEDGE_QUERY | SUCCESS   | 8       |
+      | session-1 | 5   | DIAGNOSIS       | CANCELLED | 2       |
+      | session-2 | 3   | DIAGNOSIS       | SUCCESS   | 7       |
+      | session-2 | 2   | DIAGNOSIS       | RUNNING   | 6       |
+    And a user asks "And what about the payment service?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the previous turn is the latest same-session DIAGNOSIS + SUCCESS Run by seq, and every newer same-session Run is skipped with its reason
+    And every global invariant holds
+
+  @extension @requirement:previous-turn-shall-come-from-a-safe-durable-run-result @capability:PREVIOUS_TURN
+  Scenario: Creation times disagree with seq
+    Given these earlier Runs exist:
+      | session   | seq | intent          | state    | created |
+      | session-1 | 1   | DIAGNOSIS       | SUCCESS  | 3       |
+      | session-1 | 3   | KNOWLEDGE_QUERY | SUCCESS  | 2       |
+      | session-1 | 2   | DIAGNOSIS       | SUCCESS  | 1       |
+      | session-1 | 4   | -               | FAILED   | 4       |
+    And a user asks "And what about the payment service?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the previous turn is the latest same-session DIAGNOSIS + SUCCESS Run by seq, and every newer same-session Run is skipped with its reason
+    And every global invariant holds
+
+  @extension @requirement:previous-turn-shall-come-from-a-safe-durable-run-result @capability:PREVIOUS_TURN
   Scenario: Only the selected previous turn reaches the Diagnosis Agent
     Given the session has these earlier Runs:
       | seq | intent    | state     |

@@ -23,3 +23,60 @@ Feature: Cancellation SHALL be layered and observable
     When the Run is executed
     Then the Run is CANCELLED and nothing is released
     And every global invariant holds
+
+  @extension @requirement:cancellation-shall-be-layered-and-observable @capability:CANCELLATION
+  Scenario Outline: The client disconnects at any event of the Run
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 1 the agent calls list_alerts with the Tool Call ID "call_2"
+    And each search_logs execution returns a different matching line
+    And each list_alerts execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    And the client disconnects on the <event> event number <n>
+    When the Run is executed
+    Then the disconnect cancels the Run layer by layer and nothing is released
+    And every global invariant holds
+
+    Examples:
+      | event                     | n |
+      | RUN_STARTED               | 1 |
+      | MODEL_CALL_STARTED        | 1 |
+      | PREVIOUS_TURN_SELECTED    | 1 |
+      | TOOL_CALL_ACCEPTED        | 1 |
+      | EVIDENCE_CLASSIFIED       | 1 |
+      | TOOL_CALL_ACCEPTED        | 2 |
+      | MODEL_CALL_STARTED        | 3 |
+      | EVIDENCE_VALIDATION       | 1 |
+      | MODEL_CALL_STARTED        | 4 |
+
+  @extension @requirement:cancellation-shall-be-layered-and-observable @capability:CANCELLATION
+  Scenario: A tool answers after its work is cancelled
+    Given a user asks "Why is checkout failing?"
+    And tool calls time out after 300 ms
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And search_logs blocks until its work is cancelled, then answers a matching line late
+    And the client disconnects on the TOOL_CALL_ACCEPTED event number 1
+    When the Run is executed
+    Then the tool work in flight is cancelled and recorded, and its invocation never becomes READY
+    And every global invariant holds
+
+  @extension @requirement:cancellation-shall-be-layered-and-observable
+  Scenario: A model call blocks past its timeout and no client disconnects
+    Given a user asks "Why is checkout failing?"
+    And model calls time out after 300 ms
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent's next model call blocks until the Run is cancelled, then answers late with a draft observing "call_1"
+    When the Run is executed
+    Then the Harness ends the blocked call by its own timeout, the Run fails with AGENT_UNAVAILABLE and the late draft is discarded
+    And every global invariant holds
+
+  @extension @requirement:cancellation-shall-be-layered-and-observable
+  Scenario: The Router call blocks past its timeout
+    Given a user asks "Why is checkout failing?"
+    And model calls time out after 300 ms
+    And the Router answers BLOCK
+    When the Run is executed
+    Then the Harness ends the blocked Router call by its own timeout and the Run fails with ROUTER_UNAVAILABLE
+    And every global invariant holds

@@ -2,7 +2,7 @@ Feature: Retry attempts SHALL be owned by Harness
   SDK, HTTP and database layers make one attempt; the Harness alone retries the Router and the
   SemanticGuard, and records every attempt.
 
-  @spec @requirement:retry-attempts-shall-be-owned-by-harness @scenario:semanticguard-returns-an-invalid-schema @capability:SEMANTIC_RETRY
+  @spec @requirement:retry-attempts-shall-be-owned-by-harness @scenario:semanticguard-returns-an-invalid-schema
   Scenario: SemanticGuard returns an invalid schema
     Given a user asks "Why is checkout failing?"
     And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
@@ -13,7 +13,7 @@ Feature: Retry attempts SHALL be owned by Harness
     Then Harness may execute one second attempt with the same verified snapshot and records both attempts
     And every global invariant holds
 
-  @extension @requirement:retry-attempts-shall-be-owned-by-harness @capability:SEMANTIC_RETRY
+  @extension @requirement:retry-attempts-shall-be-owned-by-harness
   Scenario: The second SemanticGuard attempt also fails
     Given a user asks "Why is checkout failing?"
     And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
@@ -24,7 +24,7 @@ Feature: Retry attempts SHALL be owned by Harness
     Then the Harness makes exactly two SemanticGuard attempts on the same snapshot and the Run falls back with SEMANTIC_UNAVAILABLE
     And every global invariant holds
 
-  @extension @requirement:retry-attempts-shall-be-owned-by-harness @capability:ROUTER_RETRY
+  @extension @requirement:retry-attempts-shall-be-owned-by-harness
   Scenario: The Router answers with an invalid intent once
     Given a user asks "Why is checkout failing?"
     And the Router first answers an invalid intent, then routes the question
@@ -36,7 +36,7 @@ Feature: Retry attempts SHALL be owned by Harness
     Then the Harness records two Router attempts, INVALID_SCHEMA then VALID, and the Run goes on to SUCCESS
     And every global invariant holds
 
-  @extension @requirement:retry-attempts-shall-be-owned-by-harness @capability:ROUTER_RETRY
+  @extension @requirement:retry-attempts-shall-be-owned-by-harness
   Scenario: The Router is unavailable
     Given a user asks "Why is checkout failing?"
     And the Router is unavailable
@@ -51,3 +51,24 @@ Feature: Retry attempts SHALL be owned by Harness
     When the Run is executed
     Then the Harness records one Diagnosis Agent attempt, UNAVAILABLE, and the Run fails with AGENT_UNAVAILABLE
     And every global invariant holds
+
+  @extension @requirement:retry-attempts-shall-be-owned-by-harness
+  Scenario Outline: Every Router answer gets the attempts the declared policy allows
+    Given a user asks "Why is checkout failing?"
+    And model calls time out after 300 ms
+    And the Router answers <answers>
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the Run ends as the scripted answers and the declared retry policy decide
+    And every global invariant holds
+
+    Examples:
+      | answers                 |
+      | TIMEOUT                 |
+      | UNAVAILABLE, DIAGNOSIS  |
+      | INVALID, INVALID        |
+      | UNAVAILABLE, TIMEOUT    |
+      | INVALID, BLOCK          |

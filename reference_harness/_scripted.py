@@ -13,11 +13,19 @@ turns are consumed in order and the script fails loudly:
 Turn shapes are the contract sheet's (``RouterTurn``, ``AgentTurn``, ``ReviewTurn``,
 ``ToolResponse``). ``block_until_cancelled`` waits on the call's interrupt event (set by the
 Harness on cancellation or on its own timeout), then answers its ``then`` turn late;
-``ignore_cancellation`` answers its ``then`` turn at once, interrupt or not.
+``ignore_cancellation`` answers its ``then`` turn at once, interrupt or not. A blocked model turn
+whose interrupt never comes gives up after ``block_bound_s`` (by default
+:func:`block_bound_for` of the fixture: a few model-call timeouts), so that a Harness that waits
+past its own timeout still ends, and is seen answering late. A tool ``block_until_cancelled``
+response waits until the Harness cancels its work; with ``then`` it swallows that cancellation
+and answers ``then`` late (a result the Harness must discard).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 import threading
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
@@ -68,6 +76,20 @@ Turn = Mapping[str, Any]
 
 BLOCK_BOUND_S: Final = 60.0
 """Safety bound of a ``block_until_cancelled`` turn whose interrupt never comes (seconds)."""
+
+BLOCK_TIMEOUTS: Final = 3
+"""A fixture's blocked model turn gives up after this many ``model_call_timeout_ms``."""
+
+
+def block_bound_for(fixture: Mapping[str, Any]) -> float:
+    """Return how long a blocked model turn of ``fixture`` waits for its interrupt (seconds).
+
+    :data:`BLOCK_TIMEOUTS` model-call timeouts (the fixture's ``limits.model_call_timeout_ms``,
+    default 5000 ms), at most :data:`BLOCK_BOUND_S`.
+    """
+    timeout_ms = int((fixture.get("limits") or {}).get("model_call_timeout_ms", 5000))
+    return min(BLOCK_BOUND_S, BLOCK_TIMEOUTS * timeout_ms / 1000)
+
 
 OVERSIZE_CHUNK: Final = 4096
 """Characters per generated row of an ``oversize`` response."""
@@ -122,10 +144,17 @@ def _parsed(text: str) -> object:
 class ScriptedRouter:
     """Router port answering ``RouterTurn``s: ``intent``, ``raw`` or ``error``."""
 
-    def __init__(self, turns: Sequence[Turn], errors: list[ScriptError] | None = None) -> None:
+    def __init__(
+        self,
+        turns: Sequence[Turn],
+        errors: list[ScriptError] | None = None,
+        *,
+        block_bound_s: float = BLOCK_BOUND_S,
+    ) -> None:
         """Script the Router with ``turns``; exhaustion errors are appended to ``errors``."""
         self.errors: list[ScriptError] = errors if errors is not None else []
         self._script = _Script("router", turns, self.errors)
+        self._block_bound_s = block_bound_s
 
     @property
     def left(self) -> int:
@@ -134,7 +163,12 @@ class ScriptedRouter:
 
     def classify(self, request: RouterRequest, interrupt: threading.Event) -> RouterAnswer:  # noqa: ARG002 - scripted: the request does not change the answer
         """Answer the next turn (see the module docstring)."""
-        turn = self._script.pop()
+        return self._answer(self._script.pop(), interrupt)
+
+    def _answer(self, turn: Turn, interrupt: threading.Event) -> RouterAnswer:
+        if turn["kind"] == "block_until_cancelled":
+            interrupt.wait(self._block_bound_s)
+            return self._answer(turn["then"], interrupt)
         if turn["kind"] == "intent":
             return RouterAnswer(content=turn["intent"])
         if turn["kind"] == "raw":
@@ -145,10 +179,17 @@ class ScriptedRouter:
 class ScriptedAgent:
     """Diagnosis Agent port answering ``AgentTurn``s."""
 
-    def __init__(self, turns: Sequence[Turn], errors: list[ScriptError] | None = None) -> None:
+    def __init__(
+        self,
+        turns: Sequence[Turn],
+        errors: list[ScriptError] | None = None,
+        *,
+        block_bound_s: float = BLOCK_BOUND_S,
+    ) -> None:
         """Script the agent with ``turns``; exhaustion errors are appended to ``errors``."""
         self.errors: list[ScriptError] = errors if errors is not None else []
         self._script = _Script("agent", turns, self.errors)
+        self._block_bound_s = block_bound_s
         self.requests: list[AgentRequest] = []
 
     @property
@@ -181,7 +222,7 @@ class ScriptedAgent:
         if kind == "raw":
             return FinalAnswer(content=_parsed(turn["text"]))
         if kind == "block_until_cancelled":
-            interrupt.wait(BLOCK_BOUND_S)
+            interrupt.wait(self._block_bound_s)
             return self._answer(turn["then"], interrupt)
         if kind == "ignore_cancellation":
             return self._answer(turn["then"], interrupt)
@@ -191,10 +232,17 @@ class ScriptedAgent:
 class ScriptedReviewer:
     """SemanticGuard port answering ``ReviewTurn``s."""
 
-    def __init__(self, turns: Sequence[Turn], errors: list[ScriptError] | None = None) -> None:
+    def __init__(
+        self,
+        turns: Sequence[Turn],
+        errors: list[ScriptError] | None = None,
+        *,
+        block_bound_s: float = BLOCK_BOUND_S,
+    ) -> None:
         """Script the reviewer with ``turns``; exhaustion errors are appended to ``errors``."""
         self.errors: list[ScriptError] = errors if errors is not None else []
         self._script = _Script("semantic_guard", turns, self.errors)
+        self._block_bound_s = block_bound_s
         self.requests: list[ReviewRequest] = []
 
     @property
@@ -214,7 +262,7 @@ class ScriptedReviewer:
         if kind == "raw":
             return ReviewAnswer(content=_parsed(turn["text"]))
         if kind == "block_until_cancelled":
-            interrupt.wait(BLOCK_BOUND_S)
+            interrupt.wait(self._block_bound_s)
             return self._answer(turn["then"], interrupt)
         raise _model_error(turn)
 
@@ -278,6 +326,12 @@ class ScriptedTools:
             )
             self.errors.append(error)
             raise error
+        return await self.execute_response(call, response, cancel)
+
+    async def execute_response(
+        self, call: AcceptedToolCall, response: Turn, cancel: CancelToken | None = None
+    ) -> ToolResult:
+        """Answer the scripted ``response`` to ``call`` (a late ``then`` answer has no token)."""
         kind = response["kind"]
         if kind == "rows":
             return ToolRows(
@@ -291,8 +345,14 @@ class ScriptedTools:
         if kind == "oversize":
             lookup = call.tool_name == "lookup_documents"
             return ToolRows(rows=oversize_rows(response["bytes"], lookup=lookup))
-        await cancel.wait()  # block_until_cancelled: the Harness cancels this task
-        return InBandError(code="CANCELLED")
+        late = response.get("then")
+        if cancel is None or late is None:  # block_until_cancelled: the Harness cancels it
+            if cancel is not None:
+                await cancel.wait()
+            return InBandError(code="CANCELLED")
+        with contextlib.suppress(asyncio.CancelledError):  # swallowed: it answers late
+            await cancel.wait()
+        return await self.execute_response(call, late)
 
 
 @dataclass
@@ -309,18 +369,25 @@ class ScriptedPorts:
     def from_fixture(cls, fixture: Mapping[str, Any]) -> ScriptedPorts:
         """Build the ports from a Scenario Fixture document (already validated)."""
         errors: list[ScriptError] = []
+        bound = block_bound_for(fixture)
         return cls(
-            router=ScriptedRouter(fixture["router"], errors),
-            agent=ScriptedAgent(fixture["agent"], errors),
-            reviewer=ScriptedReviewer(fixture["semantic_guard"], errors),
+            router=ScriptedRouter(fixture["router"], errors, block_bound_s=bound),
+            agent=ScriptedAgent(fixture["agent"], errors, block_bound_s=bound),
+            reviewer=ScriptedReviewer(fixture["semantic_guard"], errors, block_bound_s=bound),
             tools=ScriptedTools(fixture["tools"], errors),
             errors=errors,
         )
 
-    def script_error(self) -> ScriptError | None:
-        """Return the first exhaustion, else a :class:`ScriptUnconsumed` naming what is left."""
+    def script_error(self, *, cancelled: bool = False) -> ScriptError | None:
+        """Return the first exhaustion, else a :class:`ScriptUnconsumed` naming what is left.
+
+        A ``cancelled`` Run may leave turns unconsumed (a disconnect stops the Run wherever it
+        happens): only an exhaustion is an error then.
+        """
         if self.errors:
             return self.errors[0]
+        if cancelled:
+            return None
         left = {
             "router": self.router.left,
             "agent": self.agent.left,

@@ -42,6 +42,7 @@ __all__ = [
     "ObservationContractError",
     "ReferenceIUT",
     "SimulatedClient",
+    "cancelled_run",
     "create",
     "create_with_endpoint",
     "observe",
@@ -128,6 +129,14 @@ def _run_coroutine(coroutine: Coroutine[Any, Any, T]) -> T:
         raise box["error"]
     result: T = box["result"]
     return result
+
+
+def cancelled_run(observation: dict[str, Any]) -> bool:
+    """Whether the observed Run ended CANCELLED (its script may then be left unconsumed)."""
+    return any(
+        row.get("run_id") == observation.get("run_id") and row.get("state") == "CANCELLED"
+        for row in observation.get("runs", [])
+    )
 
 
 class ObservationContractError(RuntimeError):
@@ -253,7 +262,7 @@ async def observe_fixture(  # noqa: PLR0913 - the swappable parts of a mutant ar
             retry=retry,
         )
         observation["model_calls"] = log.model_calls(observation["trace"])
-        script_error = ports.script_error()
+        script_error = ports.script_error(cancelled=cancelled_run(observation))
     else:
         from reference_harness.openai._endpoint import endpoint_ports  # noqa: PLC0415 - SDK import
 
@@ -277,7 +286,7 @@ async def observe_fixture(  # noqa: PLR0913 - the swappable parts of a mutant ar
         finally:
             model.close()
         script_error = errors[0] if errors else None
-        if script_error is None and tools.left:
+        if script_error is None and tools.left and not cancelled_run(observation):
             script_error = ScriptUnconsumed(
                 f"script not consumed: tools: {tools.left} turn(s) left"
             )

@@ -17,10 +17,10 @@ from dataclasses import replace
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from contracts import ContractError, StrictJSONError, loads_strict, validate_document
-from reference_harness.iut import ReferenceIUT, create_with_endpoint
+from reference_harness.iut import FixtureIUT, create_with_endpoint
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
 __all__ = ["main", "serve"]
 
@@ -92,7 +92,7 @@ def _parse(number: int, line: bytes) -> dict[str, Any]:
     return dict(message)
 
 
-def _answer(iut: ReferenceIUT, number: int, line: bytes) -> dict[str, Any] | None:
+def _answer(iut: FixtureIUT, number: int, line: bytes) -> dict[str, Any] | None:
     """Return the reply to one input line, or ``None`` for ``bye``."""
     try:
         message = _parse(number, line)
@@ -111,12 +111,15 @@ def _answer(iut: ReferenceIUT, number: int, line: bytes) -> dict[str, Any] | Non
     return {"type": "observation", "request_id": request_id, "observation": observation}
 
 
-def serve(lines: Iterable[bytes], out: IO[str]) -> int:
+def serve(
+    lines: Iterable[bytes], out: IO[str], *, factory: Callable[[], FixtureIUT] = create_with_endpoint
+) -> int:
     """Speak the adapter protocol over ``lines`` (input, with or without newlines) and ``out``.
 
-    Returns the exit status: 0 on ``bye`` or end of input.
+    ``factory`` makes the IUT (default: the reference Harness; ``main`` passes a mutant's for
+    ``--mutant NAME``). Returns the exit status: 0 on ``bye`` or end of input.
     """
-    iut = create_with_endpoint()
+    iut = factory()
     try:
         _write(out, iut.hello())
         for number, raw in enumerate(lines, start=1):
@@ -132,9 +135,27 @@ def serve(lines: Iterable[bytes], out: IO[str]) -> int:
         iut.close()
 
 
-def main() -> None:
-    """Entry point of ``python -m reference_harness.stdio``."""
-    raise SystemExit(serve(sys.stdin.buffer, sys.stdout))
+def _factory(argv: list[str]) -> Callable[[], FixtureIUT]:
+    """Return the IUT factory ``argv`` names: none, or ``--mutant NAME`` (the kit's self-test)."""
+    if not argv:
+        return create_with_endpoint
+    if len(argv) == 2 and argv[0] == "--mutant":  # noqa: PLR2004 - option and value
+        from reference_harness import mutants  # noqa: PLC0415 - only for the self-test
+
+        name = argv[1]
+        if name in mutants.MUTANTS:
+            return lambda: mutants.create(name)
+        known = ", ".join(sorted(mutants.MUTANTS))
+        sys.stderr.write(f"unknown mutant {name!r}; known: {known}\n")
+        raise SystemExit(2)
+    sys.stderr.write("usage: python -m reference_harness.stdio [--mutant NAME]\n")
+    raise SystemExit(2)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of ``python -m reference_harness.stdio [--mutant NAME]``."""
+    factory = _factory(sys.argv[1:] if argv is None else argv)
+    raise SystemExit(serve(sys.stdin.buffer, sys.stdout, factory=factory))
 
 
 if __name__ == "__main__":

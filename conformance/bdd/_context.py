@@ -30,6 +30,10 @@ class ScenarioContext:
         observations: the RunObservations of the fixture's runs, in order.
         contracts: the stage-zero contract data read by contract-only scenarios
             (``"component-registry"``, ``"phase-plan"``).
+        optional: optional (RFC 2119 MAY) behaviours the IUT declares it does not implement and
+            that a Then step judged by the declared policy instead; the report shows each as
+            "optional, not implemented".
+        where: how the observations were made, for messages (e.g. two fresh IUT processes).
     """
 
     iut: Adapter | None = None
@@ -37,6 +41,13 @@ class ScenarioContext:
     fixture: dict[str, Any] | None = None
     observations: list[dict[str, Any]] = field(default_factory=list)
     contracts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    optional: list[str] = field(default_factory=list)
+    where: str = ""
+
+    @property
+    def capabilities(self) -> frozenset[str] | None:
+        """The IUT's declared capabilities, ``None`` without an IUT (then: all of them)."""
+        return None if self.iut is None else frozenset(self.iut.capabilities)
 
     @property
     def observation(self) -> dict[str, Any]:

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from pytest_bdd import parsers, then
 
 from conformance import checks
+from conformance.bdd import _optional
 from conformance.bdd._context import ScenarioContext
 from conformance.checks import CheckResult
 
-__all__ = ["THEN_CHECKS"]
+if TYPE_CHECKING:
+    import pytest
+
+__all__ = ["OPTIONAL_PROPERTY", "THEN_CHECKS"]
 
 _Check = Callable[[ScenarioContext], CheckResult]
 
@@ -51,7 +56,7 @@ THEN_CHECKS: dict[str, _Check] = {
         checks.check_layered_cancellation(c.observation)
     ),
     "Harness may execute one second attempt with the same verified snapshot and records both "
-    "attempts": lambda c: checks.check_semantic_retry(c.observation, second_outcome="VALID"),
+    "attempts": lambda c: _optional.semantic_retry(c, second_outcome="VALID"),
     "the public Chat entry remains on the old path and stage 6B cutover is prohibited": lambda c: (
         checks.check_serial_cutover(c.contracts["phase-plan"])
     ),
@@ -69,7 +74,7 @@ THEN_CHECKS: dict[str, _Check] = {
         checks.check_model_inputs(c.observation, c.ran_fixture)
     ),
     "every global invariant holds": lambda c: _both(
-        *(checks.check_global_invariants(o, c.ran_fixture) for o in c.observations),
+        *(checks.check_global_invariants(o, c.ran_fixture, c.capabilities) for o in c.observations),
         *(checks.check_model_inputs(o, c.ran_fixture) for o in c.observations),
     ),
     "the second action is rejected as DUPLICATE_ID and the first invocation's arguments, status "
@@ -93,31 +98,36 @@ THEN_CHECKS: dict[str, _Check] = {
         checks.check_cancelled_nothing_released(c.observation)
     ),
     "the Harness makes exactly two SemanticGuard attempts on the same snapshot and the Run falls "
-    "back with SEMANTIC_UNAVAILABLE": lambda c: checks.check_semantic_retry(
-        c.observation, second_outcome="INVALID_SCHEMA"
+    "back with SEMANTIC_UNAVAILABLE": lambda c: _optional.semantic_retry(
+        c, second_outcome="INVALID_SCHEMA"
     ),
     "the Harness records two Router attempts, INVALID_SCHEMA then VALID, and the Run goes on to "
-    "SUCCESS": lambda c: _both(
-        checks.check_attempt_outcomes(c.observation, "ROUTER", ["INVALID_SCHEMA", "VALID"]),
-        checks.check_released_is_submitted(c.observation, c.ran_fixture),
-    ),
+    "SUCCESS": lambda c: _optional.router_retry(c, ["INVALID_SCHEMA", "VALID"], then_success=True),
     "the Harness records two Router attempts, both UNAVAILABLE, and the Run fails with "
-    "ROUTER_UNAVAILABLE": lambda c: _both(
-        checks.check_attempt_outcomes(c.observation, "ROUTER", ["UNAVAILABLE", "UNAVAILABLE"]),
-        checks.check_failed_run(c.observation, "ROUTER_UNAVAILABLE"),
+    "ROUTER_UNAVAILABLE": lambda c: _optional.router_retry(
+        c, ["UNAVAILABLE", "UNAVAILABLE"], then_success=False
     ),
     "the Harness records one Diagnosis Agent attempt, UNAVAILABLE, and the Run fails with "
     "AGENT_UNAVAILABLE": lambda c: _both(
         checks.check_attempt_outcomes(c.observation, "DIAGNOSIS_AGENT", ["UNAVAILABLE"]),
+        checks.check_model_calls(c.observation, c.ran_fixture, c.capabilities),
         checks.check_failed_run(c.observation, "AGENT_UNAVAILABLE"),
     ),
 }
 """Then sentence -> the check it runs (spec THEN sentences verbatim, then extensions)."""
 
 
-def _make_step(check: _Check) -> Callable[[ScenarioContext], None]:
-    def step(srdh_context: ScenarioContext) -> None:
-        check(srdh_context).require()
+OPTIONAL_PROPERTY = "srdh_optional"
+"""The pytest ``user_properties`` name under which a Then step reports optional behaviour."""
+
+
+def _make_step(check: _Check) -> Callable[[pytest.FixtureRequest, ScenarioContext], None]:
+    def step(request: pytest.FixtureRequest, srdh_context: ScenarioContext) -> None:
+        result = check(srdh_context)
+        for note in dict.fromkeys(srdh_context.optional):
+            if (OPTIONAL_PROPERTY, note) not in request.node.user_properties:
+                request.node.user_properties.append((OPTIONAL_PROPERTY, note))
+        result.require()
 
     return step
 

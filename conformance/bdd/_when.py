@@ -7,7 +7,10 @@ from typing import Any
 import pytest
 from pytest_bdd import when
 
+from conformance.adapters import AdapterError
 from conformance.bdd._context import ScenarioContext, scenario_identity, scenario_name
+from conformance.checks import fit_to_capabilities
+from conformance.checks._runtime_oracle import is_blocking
 
 __all__ = ["SPEC_RUN_SENTENCES"]
 
@@ -46,8 +49,39 @@ def _run(request: pytest.FixtureRequest, context: ScenarioContext, times: int) -
     missing = sorted(_required_capabilities(request, fixture) - iut.capabilities)
     if missing:
         pytest.skip(f"IUT lacks capability {', '.join(missing)} (declared in its hello)")
+    # An IUT that declares no optional retry (ROUTER_RETRY, SEMANTIC_RETRY) gets the turns it
+    # consumes without it; the checks then judge it by the policy it declares (RFC 2119 "may").
+    fixture = fit_to_capabilities(fixture, iut.capabilities)
     context.fixture = fixture
-    context.observations = [iut.run(fixture) for _ in range(times)]
+    try:
+        context.observations = [iut.run(fixture) for _ in range(times)]
+    except AdapterError as error:
+        raise _hung_on_blocked_call(fixture, error) from error
+
+
+def _hung_on_blocked_call(fixture: dict[str, Any], error: AdapterError) -> Exception:
+    """Name the rule when an IUT gives no observation for a fixture with a blocked model call.
+
+    Such a call must end by the Harness's own ``model_call_timeout_ms`` (or the Run's
+    cancellation); an IUT that hangs instead waits far past its limit (Requirement
+    "Cancellation SHALL be layered and observable": "HTTP timeout for already-blocking
+    synchronous model calls"). Other adapter errors are returned unchanged.
+    """
+    blocked = [
+        turn
+        for part in ("router", "agent", "semantic_guard")
+        for turn in fixture.get(part, [])
+        if is_blocking(turn)
+    ]
+    if not blocked:
+        return error
+    limit = fixture.get("limits", {}).get("model_call_timeout_ms", 5000)
+    first = str(error).splitlines()[0] if str(error) else type(error).__name__
+    return AssertionError(
+        f"[R8.model-call-timeout] the IUT gave no observation ({first}) for a fixture whose "
+        f"blocked model call must end by model_call_timeout_ms={limit} ms: the Harness waited "
+        "far past its own timeout"
+    )
 
 
 @when("the Run is executed")

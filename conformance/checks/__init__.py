@@ -15,6 +15,11 @@ from conformance.checks._contract_data import (
     check_harness_ownership,
     check_serial_cutover,
 )
+from conformance.checks._determinism import (
+    HASH_SEEDS,
+    check_same_normalized_observation,
+    normalize_observation,
+)
 from conformance.checks._evidence import (
     ANALYSIS_KINDS,
     check_analysis_structure,
@@ -50,6 +55,18 @@ from conformance.checks._release import check_one_repair_only, check_released_is
 from conformance.checks._result import CheckResult, Findings
 from conformance.checks._retry import check_semantic_retry
 from conformance.checks._rules import REQUIREMENT_IDS, RULES, Rule, rule, rule_ids_in
+from conformance.checks._runtime import (
+    check_disconnect,
+    check_model_calls,
+    check_previous_turn_rule,
+)
+from conformance.checks._runtime_oracle import (
+    OPTIONAL_RETRIES,
+    attempt_policy,
+    disconnect_index,
+    expected_attempts,
+    fit_to_capabilities,
+)
 from conformance.checks._schema import check_contract, contract_problems
 
 __all__ = [
@@ -58,7 +75,9 @@ __all__ = [
     "COT_CANARY",
     "COT_FIELDS",
     "FORBIDDEN_HARNESS_RESPONSIBILITIES",
+    "HASH_SEEDS",
     "MESSAGE_CODES",
+    "OPTIONAL_RETRIES",
     "REQUIREMENT_IDS",
     "RULES",
     "CheckResult",
@@ -66,10 +85,12 @@ __all__ = [
     "PresentedCall",
     "Rule",
     "Submission",
+    "attempt_policy",
     "check_analysis_structure",
     "check_attempt_outcomes",
     "check_cancelled_nothing_released",
     "check_contract",
+    "check_disconnect",
     "check_fabricated_citation_rejected",
     "check_failed_run",
     "check_fallback",
@@ -78,22 +99,29 @@ __all__ = [
     "check_in_band_error",
     "check_layered_cancellation",
     "check_model_inputs",
+    "check_model_calls",
     "check_no_evidence_citations",
     "check_no_evidence_invocation",
     "check_one_repair_only",
     "check_previous_turn",
+    "check_previous_turn_rule",
     "check_rejected_then_released",
     "check_rejected_twice_fallback",
     "check_released_is_submitted",
+    "check_same_normalized_observation",
     "check_same_normalized_trace",
     "check_semantic_retry",
     "check_serial_cutover",
     "check_tool_call_identity",
     "classify_presented_id",
     "contract_problems",
+    "disconnect_index",
+    "expected_attempts",
     "expected_identity",
     "expected_previous_turn",
     "expected_response",
+    "fit_to_capabilities",
+    "normalize_observation",
     "normalize_trace",
     "presented_calls",
     "returned_documents",

@@ -10,12 +10,21 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from conformance.checks._oracle import submissions
 from conformance.checks._result import CheckResult, Findings
+from conformance.checks._runtime import (
+    disconnect_findings,
+    model_call_findings,
+    previous_turn_findings,
+)
+from conformance.checks._runtime_oracle import attempt_policy
 from conformance.checks._schema import contract_problems
 from conformance.checks._view import canonical, current_run, events
+
+if TYPE_CHECKING:
+    from collections.abc import Collection
 
 __all__ = ["ATTEMPT_POLICY", "check_global_invariants"]
 
@@ -25,8 +34,18 @@ ATTEMPT_POLICY = {"ROUTER": 2, "SEMANTIC_GUARD": 2, "DIAGNOSIS_AGENT": 1}
 _MAX_REPAIRS = 1
 
 
-def check_global_invariants(observation: dict[str, Any], fixture: dict[str, Any]) -> CheckResult:
-    """Check every global invariant on one observation of ``fixture``; see the module docstring."""
+def check_global_invariants(
+    observation: dict[str, Any],
+    fixture: dict[str, Any],
+    capabilities: Collection[str] | None = None,
+) -> CheckResult:
+    """Check every global invariant on one observation of ``fixture``; see the module docstring.
+
+    ``capabilities`` are the IUT's declared ones (``None``: all); they decide the retry policy
+    the attempts are judged by (a Router or SemanticGuard retry only when declared). Also runs
+    the runtime oracle checks: model-call outcomes and what follows them, a disconnect at any
+    event, and (when the IUT declares PREVIOUS_TURN) the previous-turn selection.
+    """
     found = Findings("global invariants", "R1.released-is-agent-authored")
     if "error" in observation:
         found.add(
@@ -38,9 +57,13 @@ def check_global_invariants(observation: dict[str, Any], fixture: dict[str, Any]
     _trace_order(found, observation)
     _released_is_validated(found, observation, fixture)
     _fallback_is_clean(found, observation, fixture)
-    _bounded_attempts(found, observation)
+    _bounded_attempts(found, observation, attempt_policy(capabilities))
     _outcome_agrees(found, observation)
     _prior_runs_untouched(found, observation, fixture)
+    model_call_findings(found, observation, fixture, capabilities)
+    disconnect_findings(found, observation, fixture)
+    if capabilities is None or "PREVIOUS_TURN" in capabilities:
+        previous_turn_findings(found, observation, fixture)
     return found.result()
 
 
@@ -51,7 +74,12 @@ def _prior_runs_untouched(
     session = fixture.get("session_id")
     for prior in fixture.get("prior_runs", []):
         if prior.get("session_id") != session:
-            continue  # the observation lists the Run's own session only
+            found.expect(
+                rows.get(prior["run_id"], prior) == prior,
+                f"earlier Run {prior['run_id']!r} of another session changed",
+                rule="R7.prior-runs-untouched",
+            )
+            continue
         found.expect(
             rows.get(prior["run_id"]) == prior,
             f"earlier Run {prior['run_id']!r} changed or vanished (terminal rows are immutable)",
@@ -187,7 +215,7 @@ def _fallback_is_clean(
     )
 
 
-def _bounded_attempts(found: Findings, observation: dict[str, Any]) -> None:
+def _bounded_attempts(found: Findings, observation: dict[str, Any], policy: dict[str, int]) -> None:
     repairs = events(observation, "STRUCTURAL_REPAIR_REQUESTED")
     found.expect(
         len(repairs) <= _MAX_REPAIRS,
@@ -208,7 +236,7 @@ def _bounded_attempts(found: Findings, observation: dict[str, Any]) -> None:
                 data.get("attempt")
             )
         for (component, purpose, index), attempts in calls.items():
-            limit = ATTEMPT_POLICY.get(component, 1)
+            limit = policy.get(component, 1)
             found.expect(
                 attempts == list(range(1, len(attempts) + 1)) and len(attempts) <= limit,
                 f"{component} {purpose} call {index}: {event_type} attempts {attempts} "

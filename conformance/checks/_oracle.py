@@ -152,11 +152,16 @@ def submissions(fixture: dict[str, Any]) -> list[Submission]:
 def expected_previous_turn(fixture: dict[str, Any]) -> tuple[str | None, list[dict[str, str]]]:
     """Return (selected run id or ``None``, the newer Runs passed over with their skip reasons).
 
-    The previous turn is the prior Run with the greatest ``seq`` whose intent is DIAGNOSIS and
-    state SUCCESS; every newer prior Run is skipped with INTENT_KNOWLEDGE_QUERY or STATE_<state>.
+    The previous turn is the prior Run *of the fixture's session* with the greatest ``seq`` (never
+    the creation time, never the fixture's list order) whose intent is DIAGNOSIS and state
+    SUCCESS; every newer Run of the session is skipped with STATE_<state> (RUNNING included) or,
+    for a SUCCESS Run of another intent, INTENT_KNOWLEDGE_QUERY. Runs of other sessions are
+    neither selected nor skipped.
     """
     skipped: list[dict[str, str]] = []
-    for row in sorted(fixture.get("prior_runs", []), key=lambda r: r["seq"], reverse=True):
+    session = fixture.get("session_id")
+    same = [r for r in fixture.get("prior_runs", []) if r.get("session_id", session) == session]
+    for row in sorted(same, key=lambda r: r["seq"], reverse=True):
         if row.get("intent") == "DIAGNOSIS" and row.get("state") == "SUCCESS":
             return row["run_id"], skipped
         state = row.get("state")

@@ -149,10 +149,22 @@ _RULES: Final = (
         ("the single no-Tool structural repair both fail",),
     ),
     Rule(
+        "R6.semantic-outcome-fallback",
+        "the SemanticGuard's last allowed attempt decides: SUPPORTED releases, UNSUPPORTED falls "
+        "back SEMANTIC_UNSUPPORTED, an invalid, unavailable or timed-out review falls back "
+        "SEMANTIC_UNAVAILABLE",
+        ("semantic unsupported and semantic unavailable outcomes",),
+    ),
+    Rule(
         "R7.previous-turn-selection",
         "the previous turn is the latest DIAGNOSIS + SUCCESS Run; newer Runs are skipped with "
         "their reason",
         (_R7_BODY, "selection continues to the latest eligible DIAGNOSIS + SUCCESS Run"),
+    ),
+    Rule(
+        "R7.same-session-selection",
+        "only Runs of the same session are selected or skipped as the previous turn",
+        ("the latest same-session Run ended with FALLBACK",),
     ),
     Rule(
         "R7.prior-runs-untouched",
@@ -177,6 +189,24 @@ _RULES: Final = (
         ("the system prevents later Draft release",),
     ),
     Rule(
+        "R8.disconnect-noticed",
+        "a client disconnect before the release is noticed at the Harness's next wait: "
+        "CANCEL_REQUESTED follows with at most one model or tool call started meanwhile",
+        ("distinguish cancellation request",),
+    ),
+    Rule(
+        "R8.tool-work-cancelled",
+        "tool work in flight when the Run is cancelled is cancelled and recorded "
+        "(TOOL_WORK_CANCELLED, invocation ERROR); its late result never makes it READY",
+        ("cancellable Tool work",),
+    ),
+    Rule(
+        "R8.model-call-timeout",
+        "a model call still blocked after model_call_timeout_ms ends TIMEOUT by the Harness's own "
+        "timeout and its late answer is discarded",
+        ("HTTP timeout for already-blocking synchronous model calls",),
+    ),
+    Rule(
         "R9.attempts-bounded",
         "the Harness makes at most the attempts its retry policy allows, each recorded",
         (_R9_BODY,),
@@ -190,6 +220,18 @@ _RULES: Final = (
         "R9.failed-run",
         "a Run whose Router or agent stays unavailable fails with the fixed public error",
         ("while Harness explicitly owns any allowed Router",),
+    ),
+    Rule(
+        "R9.model-call-outcome",
+        "every attempt is recorded with the outcome its answer gives (VALID, INVALID_SCHEMA, "
+        "UNAVAILABLE, TIMEOUT; CANCELLED only once the Run is cancelled)",
+        ("underlying SDK, HTTP and database retry layers to execute one attempt",),
+    ),
+    Rule(
+        "R9.retry-as-declared",
+        "the Router and the SemanticGuard get a second attempt exactly when the retry is declared "
+        "(ROUTER_RETRY, SEMANTIC_RETRY) and the first ended INVALID_SCHEMA or UNAVAILABLE",
+        (_R9_BODY,),
     ),
     Rule(
         "R10.serial-cutover",

@@ -17,6 +17,7 @@ from conformance.checks import (
     check_global_invariants,
     check_model_inputs,
     check_same_normalized_trace,
+    fit_to_capabilities,
 )
 from conformance.strategies import SCENARIO_STRATEGIES, any_fixtures, pinned_fixtures
 
@@ -155,7 +156,8 @@ def run_property(
         reason = f"IUT lacks capability {', '.join(missing)} (declared in its hello)"
         return PropertyResult(prop.scenario_id, "skipped", 0, reason)
 
-    def run_body(fixture: dict[str, Any]) -> None:
+    def run_body(drawn: dict[str, Any]) -> None:
+        fixture = fit_to_capabilities(drawn, adapter.capabilities)
         observation = adapter.run(fixture)
         context = ScenarioContext(iut=adapter, fixture=fixture, observations=[observation])
         check(context).require()
@@ -180,11 +182,14 @@ def run_invariants(adapter: Adapter, *, config: settings | None = None) -> Prope
         if p.kind == "run" and p.capabilities <= adapter.capabilities
     ]
 
-    def body(fixture: dict[str, Any]) -> None:
+    capabilities = adapter.capabilities
+
+    def body(drawn: dict[str, Any]) -> None:
+        fixture = fit_to_capabilities(drawn, capabilities)
         first, second = adapter.run(fixture), adapter.run(fixture)
         for result in (
-            check_global_invariants(first, fixture),
-            check_global_invariants(second, fixture),
+            check_global_invariants(first, fixture, capabilities),
+            check_global_invariants(second, fixture, capabilities),
             check_model_inputs(first, fixture),
             check_model_inputs(second, fixture),
             check_same_normalized_trace(first, second),
@@ -199,8 +204,5 @@ def _capable(fixture: dict[str, Any], capabilities: frozenset[str]) -> bool:
     needed = {"DIAGNOSIS"}
     if fixture["client"]:
         needed.add("CANCELLATION")
-    if len(fixture["semantic_guard"]) > 1:
-        needed.add("SEMANTIC_RETRY")
-    if len(fixture["router"]) > 1:
-        needed.add("ROUTER_RETRY")
+    # An optional retry the IUT does not declare is not needed: the fixture is fitted to it.
     return needed <= capabilities

@@ -127,7 +127,6 @@ _ALL: Final = (
         "retry-attempts-shall-be-owned-by-harness",
         "Harness may execute one second attempt with the same verified snapshot and records "
         "both attempts",
-        "SEMANTIC_RETRY",
     ),
     ScenarioProperty(
         "stage-4-completes-internal-agent-tests",

@@ -19,7 +19,7 @@ def report_to_dict(report: Report) -> dict[str, object]:
     Shape: ``{title, passed, kit{name,version}, iut{name,version},
     compliance{MUST|SHOULD|MAY: {requirements, passed, failed, not_tested, compliant}},
     requirements{<requirement id>: {name, level, status, scenarios{<scenario id>: {name, status,
-    seconds, message, examples}}}}, steps[{name, status, detail, seconds}],
+    seconds, message, examples, optional[]}}}}, steps[{name, status, detail, seconds}],
     mutants[{name, kind, requirement_id, killed, killed_by}],
     matrix[{requirement_id, scenario_id, scenario_name, cells}], warnings[string]}``.
     """
@@ -50,6 +50,7 @@ def report_to_dict(report: Report) -> dict[str, object]:
                         "seconds": round(s.seconds, 3),
                         "message": s.message,
                         "examples": s.examples,
+                        "optional": list(s.optional),
                     }
                     for s in r.scenarios
                 },

@@ -69,6 +69,8 @@ class ScenarioResult:
         seconds: wall time spent on it (seconds, ≥ 0).
         message: one line saying why it failed ("" when passed).
         examples: how many fixtures or generated examples ran.
+        optional: optional (RFC 2119 MAY) behaviours the IUT declares it does not implement;
+            reported as "optional, not implemented", never a failure (MUST/SHALL stay binding).
     """
 
     scenario_id: str
@@ -77,6 +79,7 @@ class ScenarioResult:
     seconds: float = 0.0
     message: str = ""
     examples: int = 0
+    optional: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

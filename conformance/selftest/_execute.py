@@ -16,7 +16,7 @@ import os
 import time
 from typing import TYPE_CHECKING, Any
 
-from conformance.adapters import AdapterError, InProcessAdapter
+from conformance.adapters import AdapterError, InProcessAdapter, StdioAdapter
 from conformance.checks import rule_ids_in
 from conformance.properties import (
     INVARIANTS,
@@ -89,7 +89,10 @@ def _property(adapter: Adapter, probe: Probe, examples: int) -> ProbeResult:
 def run_unit(index: int, unit: Unit, session: SuiteSession | None, examples: int) -> UnitResult:
     """Run ``unit``'s probes in order (stopping at a kill when it says so) on a fresh adapter."""
     started = time.perf_counter()
-    adapter = InProcessAdapter(unit.judge.factory)
+    command = unit.judge.command
+    adapter: Adapter = (
+        InProcessAdapter(unit.judge.factory) if command is None else StdioAdapter(list(command))
+    )
     results: list[ProbeResult] = []
     error = ""
     try:

@@ -56,6 +56,8 @@ class Judge:
         requirement_id: the requirement whose rule a mutant breaks (``""`` for the reference).
         rule: that rule in a sentence.
         rule_id: the check rule id a kill must name (``""``: any failure is a kill).
+        command: a stdio command to run it in fresh processes instead of ``factory`` in
+            process (``None``: in process).
     """
 
     name: str
@@ -63,6 +65,7 @@ class Judge:
     requirement_id: str = ""
     rule: str = ""
     rule_id: str = ""
+    command: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

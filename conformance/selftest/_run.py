@@ -16,6 +16,7 @@ compares the two paths mutant by mutant).
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass, field
 from functools import partial
@@ -78,21 +79,39 @@ def judge_iut(  # noqa: PLR0913 - what the verdict names, and which parts of the
     examples: int = 5,
     invariants: bool = True,
     fast: bool = False,
+    command: list[str] | None = None,
 ) -> MutantVerdict:
     """Run the suite against the IUT ``factory`` (``module:factory``) and return its verdict.
+
+    With ``command``, the IUT is that stdio command instead (a mutant whose fault shows only
+    across processes, judged in fresh processes).
 
     The Gherkin suite runs when ``suite``; the properties of ``requirement_id``'s spec scenarios
     (and the global invariants when ``invariants``) run with ``examples`` examples each, without
     shrinking. The verdict is killed when anything failed; an IUT that cannot be run at all gets
     ``error`` and is not killed. ``fast`` stops at the first failure (naming ``rule_id`` when
-    given) instead of listing every failure.
+    given) instead of listing every failure. ``command``, when given, runs the IUT as that stdio
+    command in fresh processes instead of the in-process ``factory`` (a fault that shows only
+    across processes).
     """
-    judge = Judge(name, factory, requirement_id, rule, rule_id)
+    judge = Judge(
+        name,
+        factory,
+        requirement_id,
+        rule,
+        rule_id,
+        command=tuple(command) if command is not None else None,
+    )
     probes = mutant_probes(
         judge, _scenarios(), suite=suite, examples=examples, invariants=invariants
     )
     (result,) = execute_units([Unit(judge, tuple(probes), fast)], examples=examples, jobs=1)
     return _verdict(judge, result)
+
+
+def _stdio_command(name: str) -> list[str]:
+    """The stdio entry of mutant ``name``, in a fresh interpreter."""
+    return [sys.executable, "-m", "reference_harness.stdio", "--mutant", name]
 
 
 def _judge_contract(mutant: ContractMutant) -> MutantVerdict:
@@ -220,7 +239,14 @@ def start_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
         raise KeyError(message)
     scenarios = _scenarios() if suite else []
     judges = [
-        Judge(n, f"{_MUTANTS_MODULE}:{n}", m.requirement_id, m.rule, m.rule_id)
+        Judge(
+            n,
+            f"{_MUTANTS_MODULE}:{n}",
+            m.requirement_id,
+            m.rule,
+            m.rule_id,
+            command=tuple(_stdio_command(n)) if m.cross_process else None,
+        )
         for n, m in ((n, MUTANTS[n]) for n in names if n in MUTANTS)
     ]
     killers = read_killers(cache) if fast else {}

@@ -26,6 +26,11 @@ from conformance.fixtures import (
     tool_script,
     unsupported_turn,
 )
+from conformance.strategies._runtime_faults import (
+    RUNTIME_FAULTS,
+    apply_runtime_fault,
+    runtime_pinned_fixtures,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -43,6 +48,7 @@ FAULTS: Final = (
     "review_unavailable",
     "review_unsupported",
     "swallow_cancellation",
+    *RUNTIME_FAULTS,
 )
 """The extra faults :func:`with_faults` may add."""
 
@@ -76,6 +82,8 @@ def _only_supported_review(fixture: Fixture) -> bool:
 
 
 def _apply(draw: st.DrawFn, fixture: Fixture, fault: str) -> bool:  # noqa: PLR0911 - one per fault
+    if fault in RUNTIME_FAULTS:
+        return apply_runtime_fault(draw, fixture, fault)
     if fault == "router_retry":
         fixture["router"].insert(0, draw(st.sampled_from([raw_turn("DIAGNOSE"), error_turn()])))
         _shift_disconnect(fixture)
@@ -125,6 +133,7 @@ def with_faults(draw: st.DrawFn, fixtures: st.SearchStrategy[Fixture]) -> Fixtur
     """
     fixture = copy.deepcopy(draw(fixtures))
     chosen = draw(st.lists(st.sampled_from(FAULTS), max_size=3, unique=True))
+    chosen.sort(key=lambda fault: fault in RUNTIME_FAULTS)  # runtime faults last: they trim
     applied = []
     for fault in chosen:
         done = (
@@ -190,7 +199,7 @@ def pinned_fixtures() -> list[Fixture]:
         tools=tools,
         client=disconnect_during_agent_turn(1),
     )
-    return [twice_invalid, router_retry, failing, swallowed, *_model_input_fixtures()]
+    return [twice_invalid, router_retry, failing, swallowed, *_model_input_fixtures(), *runtime_pinned_fixtures()]
 
 
 def _model_input_fixtures() -> list[Fixture]:

@@ -57,7 +57,7 @@ __all__ = [
 ]
 
 Fixture = dict[str, Any]
-_PRIOR_STATES: Final = ("SUCCESS", "FALLBACK", "FAILED", "CANCELLED")
+_PRIOR_STATES: Final = ("SUCCESS", "FALLBACK", "FAILED", "CANCELLED", "RUNNING")
 _UNUSABLE_IDS: Final = st.sampled_from([ABSENT, None, "", "   ", "call\u0000x", "a" * 300, 42])
 """Presented ids that are MISSING_ID or INVALID_ID."""
 _USER_MESSAGES: Final = (
@@ -70,21 +70,39 @@ _USER_MESSAGES: Final = (
 
 @st.composite
 def session_histories(draw: st.DrawFn, *, latest: str | None = None) -> list[dict[str, object]]:
-    """0-5 earlier Runs of the session (increasing ``seq``, gaps allowed), any intent and state.
+    """0-5 earlier Runs of the session and 0-3 of another session, any intent and state.
 
-    ``latest`` forces the state of the newest one (and at least one Run).
+    States include RUNNING; ``seq`` increases per session with gaps (unique over the fixture,
+    listed in ``seq`` order as the fixture contract requires); creation times may disagree with
+    ``seq`` (a Harness must order by ``seq``). ``latest`` forces the state of the session's
+    newest Run (and at least one Run).
     """
-    seqs = sorted(draw(st.sets(st.integers(1, 30), min_size=1 if latest else 0, max_size=5)))
+    own = draw(st.integers(1 if latest else 0, 5))
+    other = draw(st.integers(0, 3))
+    seqs = draw(
+        st.lists(st.integers(1, 40), min_size=own + other, max_size=own + other, unique=True)
+    )
+    mine = sorted(seqs[:own])
+    ranks = draw(st.permutations(range(len(seqs)))) if draw(st.booleans()) else range(len(seqs))
     runs = []
     for index, seq in enumerate(seqs):
+        same = index < own
         state = draw(st.sampled_from(_PRIOR_STATES))
-        if latest is not None and index == len(seqs) - 1:
+        if latest is not None and same and seq == mine[-1]:
             state = latest
         intents: list[str | None] = ["DIAGNOSIS", "KNOWLEDGE_QUERY"]
-        if state in {"FAILED", "CANCELLED"}:
+        if state in {"FAILED", "CANCELLED", "RUNNING"}:
             intents.append(None)
-        runs.append(prior_run(seq, intent=draw(st.sampled_from(intents)), state=state))
-    return runs
+        session = "session-1" if same else "session-2"
+        run = prior_run(seq, intent=draw(st.sampled_from(intents)), state=state, session_id=session)
+        if not same:
+            run["run_id"] = f"session-2-run-{seq}"
+        created = int(str(run["created_at_ms"])) - (seq - 1 - list(ranks)[index]) * 60_000
+        run["created_at_ms"] = created
+        if run["finished_at_ms"] is not None:
+            run["finished_at_ms"] = created + 1_000
+        runs.append(run)
+    return sorted(runs, key=lambda run: int(str(run["seq"])))
 
 
 def _diagnosis(  # noqa: PLR0913 - the parts of a diagnosis fixture

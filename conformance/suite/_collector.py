@@ -26,6 +26,8 @@ class Outcome:
     outcome: str = "passed"
     message: str = ""
     duration_s: float = 0.0
+    optional: list[str] = field(default_factory=list)
+    """Optional (RFC 2119 MAY) behaviours a Then step found not implemented (as declared)."""
 
 
 def message_of(call: pytest.CallInfo[None]) -> str:
@@ -76,6 +78,9 @@ class ResultCollector:
         outcome = self.outcomes.get(item.nodeid)
         if outcome is not None:
             outcome.duration_s += report.duration
+            for name, value in report.user_properties:
+                if name == "srdh_optional" and str(value) not in outcome.optional:
+                    outcome.optional.append(str(value))
             if report.failed:
                 outcome.outcome = "failed"
                 outcome.message = outcome.message or message_of(call)

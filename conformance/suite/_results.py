@@ -18,12 +18,15 @@ class ExampleResult:
         nodeid: the pytest node id; ``outcome``: ``passed``, ``failed`` or ``skipped``.
         message: the failure message (the check's text) or the skip reason; ``""`` when passed.
         duration_s: wall time of setup + call + teardown, in seconds.
+        optional: optional (RFC 2119 MAY) behaviours the IUT declares it does not implement,
+            which the scenario judged by the declared policy instead (never a failure).
     """
 
     nodeid: str
     outcome: str
     message: str
     duration_s: float
+    optional: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -53,6 +56,11 @@ class ScenarioResult:
         """The failure messages and skip reasons of the examples, in order."""
         return [e.message for e in self.examples if e.message]
 
+    @property
+    def optional(self) -> tuple[str, ...]:
+        """Optional behaviours not implemented (as declared), over all examples, first-seen."""
+        return tuple(dict.fromkeys(note for e in self.examples for note in e.optional))
+
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict."""
         return {
@@ -63,6 +71,7 @@ class ScenarioResult:
             "level": self.level,
             "outcome": self.outcome,
             "messages": self.messages,
+            "optional": list(self.optional),
             "examples": [
                 {
                     "nodeid": e.nodeid,

@@ -155,7 +155,13 @@ def run_suite(
     for nodeid, outcome in collector.outcomes.items():
         scenario = result.scenario(outcome.scenario_id)
         scenario.examples.append(
-            ExampleResult(nodeid, outcome.outcome, outcome.message, outcome.duration_s)
+            ExampleResult(
+                nodeid,
+                outcome.outcome,
+                outcome.message,
+                outcome.duration_s,
+                tuple(outcome.optional),
+            )
         )
     if report is not None:
         Path(report).write_text(json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8")

@@ -60,7 +60,8 @@ class SuiteResultLike(Protocol):
 
 
 def _message(scenario: _ScenarioLike) -> str:
-    text = " | ".join(" ".join(m.split()) for m in scenario.messages)
+    notes = [f"optional, not implemented: {n}" for n in getattr(scenario, "optional", ())]
+    text = " | ".join(" ".join(m.split()) for m in [*scenario.messages, *notes])
     return text if len(text) <= _MAX_MESSAGE else text[: _MAX_MESSAGE - 1] + "…"
 
 
@@ -79,6 +80,7 @@ def requirements_from_suite(result: SuiteResultLike) -> tuple[RequirementResult,
                     seconds=sum(e.duration_s for e in sc.examples),
                     message=_message(sc),
                     examples=len(sc.examples),
+                    optional=tuple(getattr(sc, "optional", ())),
                 )
                 for sc in req.scenarios.values()
             ),

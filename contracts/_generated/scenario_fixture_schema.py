@@ -319,20 +319,6 @@ class OversizeResponse(ContractModel):
     """
 
 
-class BlockUntilCancelledResponse(ContractModel):
-    """
-    The tool blocks until cancelled.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-    )
-    kind: Literal["block_until_cancelled"]
-    """
-    Turn kind discriminator.
-    """
-
-
 class TraceEventType(StrEnum):
     """
     Run trace event type vocabulary.
@@ -402,13 +388,6 @@ class Perturbation(StrEnum):
     DISCONNECT_DURING_MODEL_CALL = "DISCONNECT_DURING_MODEL_CALL"
 
 
-class RouterTurn(RootModel[RouterIntentTurn | RouterRawTurn | RouterErrorTurn]):
-    root: Annotated[RouterIntentTurn | RouterRawTurn | RouterErrorTurn, Field(title="RouterTurn")]
-    """
-    One scripted Router answer.
-    """
-
-
 class AgentToolCallsTurn(ContractModel):
     """
     The agent calls tools (one step).
@@ -464,46 +443,6 @@ class DisconnectOn(ContractModel):
     occurrence: Annotated[StrictInt, Field(ge=1)]
     """
     Which occurrence, from 1.
-    """
-
-
-class ToolResponse(
-    RootModel[
-        RowsResponse
-        | InBandErrorResponse
-        | FailureResponse
-        | OversizeResponse
-        | BlockUntilCancelledResponse
-    ]
-):
-    root: Annotated[
-        RowsResponse
-        | InBandErrorResponse
-        | FailureResponse
-        | OversizeResponse
-        | BlockUntilCancelledResponse,
-        Field(title="ToolResponse"),
-    ]
-    """
-    One scripted tool backend result.
-    """
-
-
-class ToolScript(ContractModel):
-    """
-    Scripted results of one tool: the n-th execution gets responses[n], then default.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-    )
-    responses: list[ToolResponse]
-    """
-    Results in execution order.
-    """
-    default: ToolResponse | None = None
-    """
-    Result once responses are exhausted.
     """
 
 
@@ -595,6 +534,24 @@ class ScenarioFixture(ContractModel):
     """
 
 
+class RouterBlockUntilCancelledTurn(ContractModel):
+    """
+    The Router call blocks until the Run is cancelled or the call times out, then answers late (a late answer is discarded).
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    kind: Literal["block_until_cancelled"]
+    """
+    Turn kind discriminator.
+    """
+    then: RouterTurn
+    """
+    The late answer.
+    """
+
+
 class AgentBlockUntilCancelledTurn(ContractModel):
     """
     Blocks until the Run is cancelled or the call times out, then answers late.
@@ -649,6 +606,54 @@ class ReviewBlockUntilCancelledTurn(ContractModel):
     """
 
 
+class BlockUntilCancelledResponse(ContractModel):
+    """
+    The tool blocks until its work is cancelled (Run cancellation or the tool timeout).
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    kind: Literal["block_until_cancelled"]
+    """
+    Turn kind discriminator.
+    """
+    then: ToolResponse | None = None
+    """
+    Late answer: the backend swallows the cancellation and answers this result afterwards (an answer after a cancel; the Harness must discard it). Absent: it stops when cancelled.
+    """
+
+
+class ToolScript(ContractModel):
+    """
+    Scripted results of one tool: the n-th execution gets responses[n], then default.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    responses: list[ToolResponse]
+    """
+    Results in execution order.
+    """
+    default: ToolResponse | None = None
+    """
+    Result once responses are exhausted.
+    """
+
+
+class RouterTurn(
+    RootModel[RouterIntentTurn | RouterRawTurn | RouterErrorTurn | RouterBlockUntilCancelledTurn]
+):
+    root: Annotated[
+        RouterIntentTurn | RouterRawTurn | RouterErrorTurn | RouterBlockUntilCancelledTurn,
+        Field(title="RouterTurn"),
+    ]
+    """
+    One scripted Router answer.
+    """
+
+
 class AgentTurn(
     RootModel[
         AgentToolCallsTurn
@@ -687,7 +692,32 @@ class ReviewTurn(
     """
 
 
+class ToolResponse(
+    RootModel[
+        RowsResponse
+        | InBandErrorResponse
+        | FailureResponse
+        | OversizeResponse
+        | BlockUntilCancelledResponse
+    ]
+):
+    root: Annotated[
+        RowsResponse
+        | InBandErrorResponse
+        | FailureResponse
+        | OversizeResponse
+        | BlockUntilCancelledResponse,
+        Field(title="ToolResponse"),
+    ]
+    """
+    One scripted tool backend result.
+    """
+
+
 ScenarioFixture.model_rebuild()
+RouterBlockUntilCancelledTurn.model_rebuild()
 AgentBlockUntilCancelledTurn.model_rebuild()
 AgentIgnoreCancellationTurn.model_rebuild()
 ReviewBlockUntilCancelledTurn.model_rebuild()
+BlockUntilCancelledResponse.model_rebuild()
+ToolScript.model_rebuild()

@@ -20,7 +20,9 @@ __all__ = [
     "MutantIUT",
     "MutantSpec",
     "Patch",
+    "agent_call_retried",
     "create",
+    "disconnect_not_noticed",
     "duplicate_analysis_id_released",
     "duplicate_overwrites_invocation",
     "evidence_failure_mistyped",
@@ -29,6 +31,7 @@ __all__ = [
     "harness_rewrites_draft",
     "late_result_published",
     "missing_id_executed",
+    "model_call_waits_past_timeout",
     "negative_scope_unbounded",
     "no_evidence_as_observation",
     "other_session_turn_in_context",
@@ -40,7 +43,20 @@ __all__ = [
     "sdk_retries_review",
     "second_review_new_snapshot",
     "session_history_in_context",
+    "previous_turn_across_sessions",
+    "previous_turn_by_creation_time",
+    "running_run_as_previous_turn",
+    "sdk_retries_review",
+    "second_review_new_snapshot",
+    "semantic_timeout_as_unsupported",
+    "set_ordered_parallel_calls",
     "three_review_attempts",
+    "three_router_attempts",
+    "timed_out_review_retried",
+    "tool_result_accepted_after_cancel",
+    "tool_work_not_cancelled",
+    "undeclared_router_retry",
+    "undeclared_semantic_retry",
 ]
 
 
@@ -142,3 +158,71 @@ def reasoning_in_agent_context() -> MutantIUT:
 def sdk_retries_over_http() -> MutantIUT:
     """IUT factory of mutant ``sdk_retries_over_http`` (see :data:`MUTANTS`)."""
     return create("sdk_retries_over_http")
+def semantic_timeout_as_unsupported() -> MutantIUT:
+    """IUT factory of mutant ``semantic_timeout_as_unsupported`` (see :data:`MUTANTS`)."""
+    return create("semantic_timeout_as_unsupported")
+
+
+def running_run_as_previous_turn() -> MutantIUT:
+    """IUT factory of mutant ``running_run_as_previous_turn`` (see :data:`MUTANTS`)."""
+    return create("running_run_as_previous_turn")
+
+
+def previous_turn_across_sessions() -> MutantIUT:
+    """IUT factory of mutant ``previous_turn_across_sessions`` (see :data:`MUTANTS`)."""
+    return create("previous_turn_across_sessions")
+
+
+def previous_turn_by_creation_time() -> MutantIUT:
+    """IUT factory of mutant ``previous_turn_by_creation_time`` (see :data:`MUTANTS`)."""
+    return create("previous_turn_by_creation_time")
+
+
+def tool_work_not_cancelled() -> MutantIUT:
+    """IUT factory of mutant ``tool_work_not_cancelled`` (see :data:`MUTANTS`)."""
+    return create("tool_work_not_cancelled")
+
+
+def tool_result_accepted_after_cancel() -> MutantIUT:
+    """IUT factory of mutant ``tool_result_accepted_after_cancel`` (see :data:`MUTANTS`)."""
+    return create("tool_result_accepted_after_cancel")
+
+
+def model_call_waits_past_timeout() -> MutantIUT:
+    """IUT factory of mutant ``model_call_waits_past_timeout`` (see :data:`MUTANTS`)."""
+    return create("model_call_waits_past_timeout")
+
+
+def disconnect_not_noticed() -> MutantIUT:
+    """IUT factory of mutant ``disconnect_not_noticed`` (see :data:`MUTANTS`)."""
+    return create("disconnect_not_noticed")
+
+
+def three_router_attempts() -> MutantIUT:
+    """IUT factory of mutant ``three_router_attempts`` (see :data:`MUTANTS`)."""
+    return create("three_router_attempts")
+
+
+def agent_call_retried() -> MutantIUT:
+    """IUT factory of mutant ``agent_call_retried`` (see :data:`MUTANTS`)."""
+    return create("agent_call_retried")
+
+
+def timed_out_review_retried() -> MutantIUT:
+    """IUT factory of mutant ``timed_out_review_retried`` (see :data:`MUTANTS`)."""
+    return create("timed_out_review_retried")
+
+
+def undeclared_semantic_retry() -> MutantIUT:
+    """IUT factory of mutant ``undeclared_semantic_retry`` (see :data:`MUTANTS`)."""
+    return create("undeclared_semantic_retry")
+
+
+def undeclared_router_retry() -> MutantIUT:
+    """IUT factory of mutant ``undeclared_router_retry`` (see :data:`MUTANTS`)."""
+    return create("undeclared_router_retry")
+
+
+def set_ordered_parallel_calls() -> MutantIUT:
+    """IUT factory of mutant ``set_ordered_parallel_calls`` (see :data:`MUTANTS`)."""
+    return create("set_ordered_parallel_calls")

@@ -36,6 +36,7 @@ from reference_harness.mutants._parts import (
     resnapshotting_retry,
     retyping_fallback,
 )
+from reference_harness.mutants._runtime_specs import RUNTIME_SPECS
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -146,6 +147,7 @@ _SPECS: Final = (
     ),
 )
 
+<<<<<<< HEAD
 _MODEL_INPUT = "reference_harness._model_input"
 _CONVERSATION_TO_REVIEWER = ConversationToReviewer()
 _RAW_ROWS = RawRows()
@@ -217,6 +219,10 @@ _MODEL_INPUT_SPECS: Final = (
 
 MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
     {s.name: s for s in (*_SPECS, *_MODEL_INPUT_SPECS)}
+=======
+MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
+    {s.name: s for s in (*_SPECS, *RUNTIME_SPECS)}
+>>>>>>> gaps-runtime
 )
 """Every IUT mutant by factory name."""
 

@@ -60,6 +60,11 @@ class MutantSpec:
         endpoint_client: when set, the mutant declares ``MODEL_ENDPOINT`` and, given the kit's
             model endpoint, talks to it through HTTP clients built by this callable
             (``OpenAIConfig -> ChatClient``), e.g. one whose SDK retries.
+        capabilities: the capabilities its ``hello`` declares (``None``: the reference's), e.g.
+            without SEMANTIC_RETRY for a mutant that retries what it declares it does not.
+        cross_process: its fault shows only across processes (e.g. hash-seed ordering): the
+            self-test judges it through the stdio entry
+            (``python -m reference_harness.stdio --mutant NAME``), in fresh processes.
     """
 
     name: str
@@ -73,6 +78,8 @@ class MutantSpec:
     retry: RetryPolicy = DEFAULT_RETRY_POLICY
     patches: tuple[Patch, ...] = ()
     endpoint_client: Callable[[Any], Any] | None = None
+    capabilities: tuple[str, ...] | None = None
+    cross_process: bool = False
 
 
 class MutantIUT(FixtureIUT):
@@ -87,6 +94,13 @@ class MutantIUT(FixtureIUT):
         super().__init__(model_endpoint=spec.endpoint_client is not None)
         self.spec = spec
         self.implementation_name = f"srdh-mutant-{spec.name}"
+
+    def hello(self) -> dict[str, Any]:
+        """Return the reference ``hello``, with the spec's capabilities when it names them."""
+        message = super().hello()
+        if self.spec.capabilities is not None:
+            message["capabilities"] = list(self.spec.capabilities)
+        return message
 
     def run(self, fixture: object, model_endpoint: dict[str, Any] | None = None) -> dict[str, Any]:
         """Run one Scenario Fixture with the mutant's patches applied, return the observation.

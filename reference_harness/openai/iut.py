@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 from reference_harness import CancelScope, Limits, ScriptedTools
 from reference_harness._model_input import ModelCallLog
-from reference_harness.iut import FixtureIUT, observe
+from reference_harness.iut import FixtureIUT, cancelled_run, observe
 from reference_harness.openai._config import ConfigError, OpenAIConfig
 from reference_harness.openai._perturb import ModelPorts, perturb
 from reference_harness.openai._ports import OpenAIAgent, OpenAIReviewer, OpenAIRouter
@@ -154,7 +154,9 @@ class OpenAIIUT(FixtureIUT):
             errors: list[ScriptError] = []
             tools = ScriptedTools(fixture["tools"], errors)
             observation = await self._run_harness(fixture, limits, config, server, tools)
-            script_error = _script_error(server, tools, errors)
+            script_error = _script_error(
+                server, tools, errors, cancelled=cancelled_run(observation)
+            )
         if script_error is not None:
             observation["error"] = script_error
         return observation
@@ -206,11 +208,17 @@ class OpenAIIUT(FixtureIUT):
 
 
 def _script_error(
-    server: ScriptedOpenAIServer | None, tools: ScriptedTools, errors: list[ScriptError]
+    server: ScriptedOpenAIServer | None,
+    tools: ScriptedTools,
+    errors: list[ScriptError],
+    *,
+    cancelled: bool = False,
 ) -> dict[str, str] | None:
     exhausted = [*(server.script_errors() if server is not None else ()), *map(str, errors)]
     if exhausted:
         return {"code": "SCRIPT_EXHAUSTED", "message": exhausted[0][:4000]}
+    if cancelled:  # a cancelled Run may leave turns unread wherever the disconnect stopped it
+        return None
     left = {str(c): n for c, n in (server.unconsumed() if server is not None else {}).items()}
     if server is not None and tools.left:  # a real model may leave scripted tool answers unused
         left["tools"] = tools.left

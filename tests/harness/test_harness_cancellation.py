@@ -35,8 +35,10 @@ def test_disconnect_during_a_tool_cancels_its_work(h):
     assert (invocation["status"], invocation["evidence_status"]) == ("ERROR", "ERROR")
     assert invocation["error"]["code"] == "CANCELLED"
     assert h.final_run(observation)["state"] == "CANCELLED"
-    # The agent's draft turn is never asked for: no new model call after the gate closed.
-    assert observation["error"]["code"] == "SCRIPT_UNCONSUMED"
+    # The agent's draft turn is never asked for: no new model call after the gate closed, and a
+    # cancelled Run may leave its script unconsumed (no SCRIPT_UNCONSUMED error).
+    assert "MODEL_CALL_STARTED" not in tail
+    assert "error" not in observation
 
 
 def test_cancel_before_any_work_prevents_every_model_call(h, direct):

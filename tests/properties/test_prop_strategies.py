@@ -67,7 +67,8 @@ def _two_submissions_no_review(fixture):
 
 
 def _latest_fallback(fixture):
-    latest = max(fixture["prior_runs"], key=lambda r: r["seq"])
+    same = [r for r in fixture["prior_runs"] if r["session_id"] == fixture["session_id"]]
+    latest = max(same, key=lambda r: r["seq"])
     return latest["state"] == "FALLBACK"
 
 

@@ -1,0 +1,147 @@
+"""Then steps of the runtime rules, and the When step that runs a fixture in fresh processes.
+
+Registered by the plugin next to :mod:`conformance.bdd._then`. Each Then step requires shared
+checks of :mod:`conformance.checks` (the same the global invariants run).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from pytest_bdd import then, when
+
+from conformance import checks
+from conformance.adapters import StdioAdapter
+from conformance.bdd._context import ScenarioContext, scenario_identity, scenario_name
+from conformance.checks import CheckResult, Findings
+from conformance.checks._view import events, invocation, model_attempts
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+__all__ = ["RUNTIME_THEN_CHECKS", "run_in_fresh_processes"]
+
+
+def _both(*results: CheckResult) -> CheckResult:
+    failed = [r for r in results if not r.passed]
+    if failed:
+        rules = tuple(dict.fromkeys(rule for r in failed for rule in r.rules))
+        return CheckResult(passed=False, message="\n".join(r.message for r in failed), rules=rules)
+    return CheckResult(passed=True, message="; ".join(r.message for r in results))
+
+
+def _cancelled(c: ScenarioContext) -> CheckResult:
+    found = Findings("the disconnect is noticed", "R8.disconnect-noticed")
+    found.expect(
+        events(c.observation, "CANCEL_REQUESTED"),
+        "the client disconnected before the release, but no CANCEL_REQUESTED was recorded",
+    )
+    return _both(
+        found.result(),
+        checks.check_disconnect(c.observation, c.ran_fixture),
+        checks.check_cancelled_nothing_released(c.observation),
+    )
+
+
+def _tool_cancelled(c: ScenarioContext) -> CheckResult:
+    found = Findings("tool work in flight is cancelled", "R8.tool-work-cancelled")
+    named = [e["data"].get("tool_call_id") for e in events(c.observation, "TOOL_WORK_CANCELLED")]
+    found.expect("call_1" in named, f"no TOOL_WORK_CANCELLED for 'call_1' (got {named})")
+    records = invocation(c.observation, "call_1")
+    states = [(r.get("status"), r.get("evidence_status")) for r in records]
+    found.expect(states == [("ERROR", "ERROR")], f"invocation 'call_1' is {states}, not ERROR")
+    return _both(found.result(), _cancelled(c))
+
+
+def _timed_out(c: ScenarioContext, component: str, error_code: str) -> CheckResult:
+    found = Findings(f"a blocked {component} call ends by its timeout", "R8.model-call-timeout")
+    outcomes = [a.get("outcome") for a in model_attempts(c.observation, component)]
+    found.expect(
+        outcomes[-1:] == ["TIMEOUT"],
+        f"{component} attempts ended {outcomes}; the blocked call must end TIMEOUT",
+    )
+    return _both(
+        found.result(),
+        checks.check_model_calls(c.observation, c.ran_fixture, c.capabilities),
+        checks.check_failed_run(c.observation, error_code),
+    )
+
+
+RUNTIME_THEN_CHECKS: dict[str, Callable[[ScenarioContext], CheckResult]] = {
+    "the Run ends as the scripted answers and the declared retry policy decide": lambda c: (
+        checks.check_model_calls(c.observation, c.ran_fixture, c.capabilities)
+    ),
+    "the previous turn is the latest same-session DIAGNOSIS + SUCCESS Run by seq, and every newer "
+    "same-session Run is skipped with its reason": lambda c: checks.check_previous_turn_rule(
+        c.observation, c.ran_fixture
+    ),
+    "the disconnect cancels the Run layer by layer and nothing is released": _cancelled,
+    "the tool work in flight is cancelled and recorded, and its invocation never becomes "
+    "READY": _tool_cancelled,
+    "the Harness ends the blocked call by its own timeout, the Run fails with AGENT_UNAVAILABLE "
+    "and the late draft is discarded": lambda c: _timed_out(
+        c, "DIAGNOSIS_AGENT", "AGENT_UNAVAILABLE"
+    ),
+    "the Harness ends the blocked Router call by its own timeout and the Run fails with "
+    "ROUTER_UNAVAILABLE": lambda c: _timed_out(c, "ROUTER", "ROUTER_UNAVAILABLE"),
+    "both processes give the same normalized observation": lambda c: (
+        checks.check_same_normalized_observation(
+            c.observations[0], c.observations[-1], where=c.where or "one process, twice"
+        )
+    ),
+}
+"""Then sentence -> the check it runs (extension scenarios of the runtime rules)."""
+
+
+def _make_step(check: Callable[[ScenarioContext], CheckResult]) -> Callable[..., None]:
+    def step(srdh_context: ScenarioContext) -> None:
+        check(srdh_context).require()
+
+    return step
+
+
+for _sentence, _check in RUNTIME_THEN_CHECKS.items():
+    then(_sentence)(_make_step(_check))
+
+
+def run_in_fresh_processes(adapter: Any, fixture: dict[str, Any]) -> list[dict[str, Any]] | None:  # noqa: ANN401 - any adapter
+    """Run ``fixture`` once in each of two fresh processes of a stdio IUT; ``None`` otherwise.
+
+    Each process is the adapter's command with ``PYTHONHASHSEED`` set to one of
+    :data:`conformance.checks.HASH_SEEDS` (other IUTs ignore it); both are closed afterwards.
+    """
+    if not isinstance(adapter, StdioAdapter):
+        return None
+    observations = []
+    for seed in checks.HASH_SEEDS:
+        env = {**(adapter.env or os.environ), "PYTHONHASHSEED": seed}
+        fresh = StdioAdapter(list(adapter.argv), adapter.timeout_s, env=env)
+        try:
+            observations.append(fresh.run(fixture))
+        finally:
+            fresh.close()
+    return observations
+
+
+@when("the Run is executed in two fresh IUT processes")
+def _fresh_processes(request: pytest.FixtureRequest, srdh_context: ScenarioContext) -> None:
+    requirement, _, fixture_id = scenario_identity(request.node)
+    fixture = srdh_context.builder.build(
+        fixture_id, requirement_id=requirement, description=scenario_name(request.node)
+    )
+    iut = srdh_context.iut
+    assert iut is not None  # noqa: S101 - the srdh_context fixture always sets it
+    if "DIAGNOSIS" not in iut.capabilities:
+        pytest.skip("IUT lacks capability DIAGNOSIS (declared in its hello)")
+    srdh_context.fixture = checks.fit_to_capabilities(fixture, iut.capabilities)
+    fresh = run_in_fresh_processes(iut, srdh_context.fixture)
+    if fresh is None:  # an in-process IUT: one process, run twice
+        srdh_context.observations = [iut.run(srdh_context.fixture) for _ in range(2)]
+        srdh_context.where = "one process, twice (in-process IUT)"
+    else:
+        srdh_context.observations = fresh
+        srdh_context.where = (
+            f"two fresh IUT processes (PYTHONHASHSEED {', '.join(checks.HASH_SEEDS)})"
+        )

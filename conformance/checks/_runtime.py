@@ -1,0 +1,495 @@
+"""Checks of model-call outcomes, retries, timeouts and disconnects against the runtime oracle.
+
+Requirements "Retry attempts SHALL be owned by Harness", "Cancellation SHALL be layered and
+observable", "Safe fallback SHALL use a fixed schema" and "Previous turn SHALL come from a safe
+durable Run result". Each check judges any observation of a fixture (they are global invariants):
+what each scripted answer must give, the attempts the declared policy allows, what must follow a
+timeout, an unavailable component or a SemanticGuard verdict, and what a disconnect at any event
+must do. Expectations come from :mod:`conformance.checks._runtime_oracle` and
+:mod:`conformance.checks._oracle`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from conformance.checks._oracle import expected_previous_turn, submissions
+from conformance.checks._result import CheckResult, Findings
+from conformance.checks._runtime_oracle import (
+    agent_outcome,
+    attempt_policy,
+    disconnect_index,
+    expected_attempts,
+    is_blocking,
+    review_outcome,
+    router_outcome,
+)
+from conformance.checks._view import current_run, events, validations
+
+if TYPE_CHECKING:
+    from collections.abc import Collection
+
+__all__ = [
+    "check_disconnect",
+    "check_model_calls",
+    "check_previous_turn_rule",
+    "disconnect_findings",
+    "model_call_findings",
+    "previous_turn_findings",
+]
+
+_NEW_WORK: Final = frozenset({"MODEL_CALL_STARTED", "TOOL_CALL_ACCEPTED"})
+_FALLBACKS: Final = {"UNSUPPORTED": "SEMANTIC_UNSUPPORTED"}
+_RELEASES: Final = frozenset({"DIAGNOSIS_DRAFT", "KNOWLEDGE_ANSWER"})
+
+
+def _cancel_at(observation: dict[str, Any]) -> int | None:
+    for index, event in enumerate(observation.get("trace", [])):
+        if event.get("type") == "CANCEL_REQUESTED":
+            return index
+    return None
+
+
+def _attempts(observation: dict[str, Any], component: str) -> list[tuple[int, dict[str, Any]]]:
+    return [
+        (index, event.get("data", {}))
+        for index, event in enumerate(observation.get("trace", []))
+        if event.get("type") == "MODEL_CALL_FINISHED"
+        and event.get("data", {}).get("component") == component
+    ]
+
+
+def _terminal(observation: dict[str, Any]) -> tuple[Any, Any, Any]:
+    row = current_run(observation) or {}
+    return row.get("state"), row.get("fallback_type"), row.get("error_code")
+
+
+def _compare(  # noqa: PLR0913, PLR0917 - one comparison of observed against expected attempts
+    found: Findings,
+    component: str,
+    observed: list[tuple[int, dict[str, Any]]],
+    expected: list[str | None],
+    cancel: int | None,
+    blocking: list[bool],
+) -> bool:
+    """Compare attempts position by position; return whether the whole expected call was seen."""
+    for number, (index, data) in enumerate(observed):
+        outcome = data.get("outcome")
+        cancelled = cancel is not None and index > cancel
+        if number >= len(expected):
+            most = attempt_policy()[component]
+            found.add(
+                f"{component}: attempt {number + 1} recorded, the declared policy gives "
+                f"{len(expected)} for the scripted answers {expected}"
+                + (f" (no policy allows more than {most})" if number >= most else ""),
+                rule="R9.attempts-bounded" if number >= most else "R9.retry-as-declared",
+            )
+            return False
+        want = expected[number]
+        if cancelled:
+            found.expect(
+                outcome == "CANCELLED",
+                f"{component}: attempt {number + 1} finished after CANCEL_REQUESTED as {outcome}, "
+                "expected CANCELLED (its late result is discarded)",
+                rule="R8.layered-cancellation",
+            )
+            return False
+        if want is None:
+            continue
+        if outcome == "CANCELLED":
+            found.add(
+                f"{component}: attempt {number + 1} recorded CANCELLED although the Run was not "
+                "cancelled",
+                rule="R9.model-call-outcome",
+            )
+            continue
+        timed_out = number < len(blocking) and blocking[number]
+        found.expect(
+            outcome == want,
+            f"{component}: attempt {number + 1} recorded {outcome}, its scripted answer gives "
+            f"{want}"
+            + (
+                " (the call blocks past model_call_timeout_ms: the Harness must end it by its "
+                "timeout and discard the late answer)"
+                if timed_out
+                else ""
+            ),
+            rule="R8.model-call-timeout" if timed_out else "R9.model-call-outcome",
+        )
+    if cancel is None and observed and len(observed) < len(expected):
+        found.add(
+            f"{component}: {len(observed)} attempt(s) recorded, the declared policy gives "
+            f"{len(expected)} for the scripted answers {expected}",
+            rule="R9.retry-as-declared",
+        )
+        return False
+    return len(observed) == len(expected)
+
+
+def _check_router(
+    found: Findings, observation: dict[str, Any], fixture: dict[str, Any], limit: int
+) -> None:
+    turns = fixture.get("router", [])
+    expected = expected_attempts([router_outcome(t) for t in turns], limit)
+    blocking = [is_blocking(t) for t in turns]
+    cancel = _cancel_at(observation)
+    observed = [(i, d) for i, d in _attempts(observation, "ROUTER") if d.get("call_index") == 1]
+    complete = _compare(found, "ROUTER", observed, expected, cancel, blocking)
+    if not complete or cancel is not None or None in expected or expected[-1] == "VALID":
+        return
+    state, _, error_code = _terminal(observation)
+    found.expect(
+        (state, error_code) == ("FAILED", "ROUTER_UNAVAILABLE"),
+        f"the Router's last allowed attempt ended {expected[-1]}: the Run must fail with "
+        f"ROUTER_UNAVAILABLE, it ended {state} / {error_code}",
+        rule="R9.failed-run",
+    )
+
+
+def _check_agent(found: Findings, observation: dict[str, Any], fixture: dict[str, Any]) -> None:
+    turns = fixture.get("agent", [])
+    cancel = _cancel_at(observation)
+    observed = _attempts(observation, "DIAGNOSIS_AGENT")
+    for number, (index, data) in enumerate(observed):
+        found.expect(
+            data.get("attempt") == 1,
+            f"DIAGNOSIS_AGENT call {data.get('call_index')}: attempt {data.get('attempt')} "
+            "recorded; the Diagnosis Agent gets one attempt per call",
+            rule="R9.attempts-bounded",
+        )
+        if number >= len(turns):
+            return
+        turn = turns[number]
+        want = agent_outcome(turn)
+        outcome = data.get("outcome")
+        if cancel is not None and index > cancel:
+            found.expect(
+                outcome == "CANCELLED",
+                f"DIAGNOSIS_AGENT call {number + 1} finished after CANCEL_REQUESTED as {outcome}, "
+                "expected CANCELLED (its late result is discarded)",
+                rule="R8.layered-cancellation",
+            )
+            return
+        if want is None:
+            continue
+        blocking = is_blocking(turn)
+        if not found.expect(
+            outcome == want,
+            f"DIAGNOSIS_AGENT call {number + 1} recorded {outcome}, its scripted answer gives "
+            f"{want}"
+            + (
+                " (the call blocks past model_call_timeout_ms: the Harness must end it by its "
+                "timeout and discard the late answer)"
+                if blocking
+                else ""
+            ),
+            rule="R8.model-call-timeout" if blocking else "R9.model-call-outcome",
+        ):
+            return
+        if want != "VALID":
+            state, _, error_code = _terminal(observation)
+            found.expect(
+                (state, error_code) == ("FAILED", "AGENT_UNAVAILABLE")
+                and observation.get("published_result")
+                == {"kind": "PUBLIC_ERROR", "public_error": {"error_code": "AGENT_UNAVAILABLE"}},
+                f"the Diagnosis Agent call ended {want}: the Run must fail with AGENT_UNAVAILABLE "
+                f"and publish nothing else, it ended {state} / {error_code}",
+                rule="R8.model-call-timeout" if blocking else "R9.failed-run",
+            )
+            found.expect(
+                number == len(observed) - 1,
+                f"the Diagnosis Agent call {number + 1} ended {want}, yet the agent was called "
+                "again",
+                rule="R9.attempts-bounded",
+            )
+            return
+
+
+def _reviewed_ids(observation: dict[str, Any], fixture: dict[str, Any]) -> set[str] | None:
+    valid = [n for n, v in validations(observation).items() if v.get("valid") is True]
+    documents = submissions(fixture)
+    if len(valid) != 1 or not 1 <= valid[0] <= len(documents):
+        return None
+    document = documents[valid[0] - 1].document
+    if not isinstance(document, dict):
+        return None
+    ids: set[str] = set()
+    for key, name in (("analyses", "analysis_id"), ("items", "item_id")):
+        for item in document.get(key) or []:
+            if isinstance(item, dict) and isinstance(item.get(name), str):
+                ids.add(item[name])
+    return ids
+
+
+def _check_review(
+    found: Findings, observation: dict[str, Any], fixture: dict[str, Any], limit: int
+) -> None:
+    observed = _attempts(observation, "SEMANTIC_GUARD")
+    if not observed:
+        return
+    turns = fixture.get("semantic_guard", [])
+    reviewed = _reviewed_ids(observation, fixture)
+    judged = [review_outcome(t, reviewed) for t in turns]
+    expected = expected_attempts([o for o, _ in judged], limit)
+    cancel = _cancel_at(observation)
+    complete = _compare(
+        found, "SEMANTIC_GUARD", observed, expected, cancel, [is_blocking(t) for t in turns]
+    )
+    if not complete or cancel is not None:
+        return
+    last = len(expected) - 1
+    outcome, verdict = judged[last] if last < len(judged) else (None, None)
+    if outcome is None:
+        return
+    state, fallback_type, _ = _terminal(observation)
+    published = observation.get("published_result") or {}
+    if outcome == "VALID" and verdict == "SUPPORTED":
+        found.expect(
+            state == "SUCCESS" and published.get("kind") in _RELEASES,
+            f"the SemanticGuard supported the snapshot: the Run must release it, it ended "
+            f"{state} / {published.get('kind')}",
+            rule="R6.semantic-outcome-fallback",
+        )
+        return
+    want = _FALLBACKS.get(str(verdict), "SEMANTIC_UNSUPPORTED") if outcome == "VALID" else None
+    want = want or "SEMANTIC_UNAVAILABLE"
+    found.expect(
+        (state, fallback_type) == ("FALLBACK", want)
+        and (published.get("safe_fallback") or {}).get("fallback_type") == want,
+        f"the SemanticGuard's last allowed attempt ended {outcome}"
+        + (f" {verdict}" if verdict else "")
+        + f": the Run must fall back with {want}, it ended {state} / {fallback_type}",
+        rule="R6.semantic-outcome-fallback",
+    )
+
+
+def check_model_calls(
+    observation: dict[str, Any],
+    fixture: dict[str, Any],
+    capabilities: Collection[str] | None = None,
+) -> CheckResult:
+    """Check every model-call attempt, and what must follow it, against the scripted answers.
+
+    For the Router, the Diagnosis Agent and the SemanticGuard, the n-th attempt consumes the
+    n-th scripted turn of that component and must record the outcome the turn gives (a turn
+    that blocks and is not cancelled: TIMEOUT after ``model_call_timeout_ms``); the attempts
+    follow the policy of the declared ``capabilities`` (``None``: all); after the Run is
+    cancelled an in-flight attempt ends CANCELLED. Then: a Router whose last allowed attempt
+    failed -> FAILED ROUTER_UNAVAILABLE; an agent call that fails or times out -> FAILED
+    AGENT_UNAVAILABLE with no further agent call; the SemanticGuard's last allowed attempt ->
+    SUPPORTED: release; UNSUPPORTED: FALLBACK SEMANTIC_UNSUPPORTED; invalid, unavailable or
+    timed out: FALLBACK SEMANTIC_UNAVAILABLE.
+    """
+    found = Findings(
+        "model calls follow the scripted answers and the retry policy", "R9.model-call-outcome"
+    )
+    model_call_findings(found, observation, fixture, capabilities)
+    return found.result()
+
+
+def model_call_findings(
+    found: Findings,
+    observation: dict[str, Any],
+    fixture: dict[str, Any],
+    capabilities: Collection[str] | None = None,
+) -> None:
+    """Record into ``found`` what :func:`check_model_calls` finds (for the global invariants)."""
+    policy = attempt_policy(capabilities)
+    _check_router(found, observation, fixture, policy["ROUTER"])
+    _check_agent(found, observation, fixture)
+    _check_review(found, observation, fixture, policy["SEMANTIC_GUARD"])
+
+
+def _invocation_states(observation: dict[str, Any]) -> dict[str, list[tuple[int, str]]]:
+    states: dict[str, list[tuple[int, str]]] = {}
+    for index, event in enumerate(observation.get("trace", [])):
+        if event.get("type") == "INVOCATION_STATUS_CHANGED":
+            data = event.get("data", {})
+            states.setdefault(str(data.get("tool_call_id")), []).append(
+                (index, str(data.get("status")))
+            )
+    return states
+
+
+def _check_tools_after(found: Findings, observation: dict[str, Any], start: int) -> None:
+    trace = observation.get("trace", [])
+    cancelled = {
+        e.get("data", {}).get("tool_call_id")
+        for e in trace
+        if e.get("type") == "TOOL_WORK_CANCELLED"
+    }
+    for tool_call_id, changes in _invocation_states(observation).items():
+        before = [status for index, status in changes if index <= start]
+        if before and before[-1] != "PROJECTING":
+            continue  # terminal before the disconnect
+        after = [status for index, status in changes if index > start]
+        found.expect(
+            "READY" not in after,
+            f"invocation {tool_call_id!r} ended READY after the client disconnected: tool work "
+            "in flight is cancelled and its late result never accepted",
+            rule="R8.tool-work-cancelled",
+        )
+        if after and after[-1] == "ERROR":
+            found.expect(
+                tool_call_id in cancelled,
+                f"invocation {tool_call_id!r} was in flight when the Run was cancelled, but no "
+                "TOOL_WORK_CANCELLED records its cancellation",
+                rule="R8.tool-work-cancelled",
+            )
+    invocations = {i.get("tool_call_id"): i for i in observation.get("invocations", [])}
+    for tool_call_id in cancelled:
+        record = invocations.get(tool_call_id) or {}
+        found.expect(
+            (record.get("status"), record.get("evidence_status")) == ("ERROR", "ERROR"),
+            f"invocation {tool_call_id!r} is {record.get('status')}/"
+            f"{record.get('evidence_status')} although its tool work was cancelled (expected "
+            "ERROR/ERROR)",
+            rule="R8.tool-work-cancelled",
+        )
+
+
+def _check_cancelled_run(
+    found: Findings, observation: dict[str, Any], disconnect: int, cancel: int
+) -> None:
+    trace = observation.get("trace", [])
+    started = [e.get("type") for e in trace[disconnect + 1 : cancel] if e.get("type") in _NEW_WORK]
+    found.expect(
+        len(started) <= 1,
+        f"after the client disconnected the Harness started {started} before it recorded "
+        "CANCEL_REQUESTED (it must notice the disconnect when it next waits)",
+        rule="R8.disconnect-noticed",
+    )
+    cause = trace[cancel].get("data", {}).get("cause")
+    found.expect(
+        cause == "CLIENT_DISCONNECTED",
+        f"CANCEL_REQUESTED cause {cause}, expected CLIENT_DISCONNECTED",
+        rule="R8.layered-cancellation",
+    )
+    names = [e.get("type") for e in trace[cancel:]]
+    for layer in ("NEW_WORK_PREVENTED", "INTERRUPT_REQUESTED", "RUN_FINISHED"):
+        found.expect(
+            layer in names, f"no {layer} after CANCEL_REQUESTED", rule="R8.layered-cancellation"
+        )
+    later = [n for n in names if n in _NEW_WORK]
+    found.expect(
+        not later,
+        f"new work started after CANCEL_REQUESTED: {later}",
+        rule="R8.layered-cancellation",
+    )
+    state, _, _ = _terminal(observation)
+    released = [e.get("data", {}).get("kind") for e in events(observation, "RESULT_RELEASED")]
+    found.expect(
+        state == "CANCELLED" and not released and observation.get("published_result") is None,
+        f"a cancelled Run ended {state}, released {released}; expected CANCELLED, nothing released",
+        rule="R8.cancelled-releases-nothing",
+    )
+
+
+def check_disconnect(observation: dict[str, Any], fixture: dict[str, Any]) -> CheckResult:
+    """Check what a client disconnect at any event of the Run led to.
+
+    Once the scripted disconnect event is in the trace (and nothing was released before it): the
+    Harness records CANCEL_REQUESTED(CLIENT_DISCONNECTED) having started at most one model or
+    tool call meanwhile, then NEW_WORK_PREVENTED, INTERRUPT_REQUESTED and RUN_FINISHED, starts no
+    new work, ends CANCELLED and releases nothing; a Run that never records the cancel must have
+    released with no new work started after the disconnect (the release gate was already
+    passing). Tool work in flight at the disconnect never ends READY; each such invocation that
+    ends ERROR has a TOOL_WORK_CANCELLED, and every invocation named by one ends ERROR/ERROR.
+    """
+    found = Findings(
+        "a client disconnect cancels the Run layer by layer", "R8.layered-cancellation"
+    )
+    disconnect_findings(found, observation, fixture)
+    return found.result()
+
+
+def disconnect_findings(
+    found: Findings, observation: dict[str, Any], fixture: dict[str, Any]
+) -> None:
+    """Record into ``found`` what :func:`check_disconnect` finds (for the global invariants)."""
+    disconnect = disconnect_index(observation, fixture)
+    if disconnect is None:
+        return
+    trace = observation.get("trace", [])
+    if any(e.get("type") == "RESULT_RELEASED" for e in trace[: disconnect + 1]):
+        return  # the client left after the release: nothing to cancel
+    cancel = _cancel_at(observation)
+    _check_tools_after(found, observation, disconnect)
+    if cancel is None:
+        later = [e.get("type") for e in trace[disconnect + 1 :] if e.get("type") in _NEW_WORK]
+        released = any(e.get("type") == "RESULT_RELEASED" for e in trace[disconnect + 1 :])
+        found.expect(
+            released and not later,
+            f"the client disconnected on {trace[disconnect].get('type')} (event "
+            f"{disconnect + 1}) but the Run never recorded CANCEL_REQUESTED"
+            + (f" and went on with {later}" if later else ""),
+            rule="R8.disconnect-noticed",
+        )
+        return
+    _check_cancelled_run(found, observation, disconnect, cancel)
+
+
+def check_previous_turn_rule(observation: dict[str, Any], fixture: dict[str, Any]) -> CheckResult:
+    """Check the previous-turn selection of any Run that selected one.
+
+    When the trace has a PREVIOUS_TURN_SELECTED: it is the only one, it names the prior Run of
+    the *same session* with the greatest ``seq`` whose intent is DIAGNOSIS and state SUCCESS (or
+    none), and lists every newer same-session Run with its skip reason (RUNNING ones included).
+    A Run routed DIAGNOSIS that calls the agent must have selected before that call.
+    """
+    found = Findings("previous turn from a safe durable Run result", "R7.previous-turn-selection")
+    previous_turn_findings(found, observation, fixture)
+    return found.result()
+
+
+def previous_turn_findings(
+    found: Findings, observation: dict[str, Any], fixture: dict[str, Any]
+) -> None:
+    """Record into ``found`` what :func:`check_previous_turn_rule` finds (rule ids explicit)."""
+    rule = "R7.previous-turn-selection"
+    trace = observation.get("trace", [])
+    chosen = [i for i, e in enumerate(trace) if e.get("type") == "PREVIOUS_TURN_SELECTED"]
+    routed = [e.get("data", {}).get("intent") for e in events(observation, "INTENT_ROUTED")]
+    agent = [
+        i
+        for i, e in enumerate(trace)
+        if e.get("type") == "MODEL_CALL_STARTED"
+        and e.get("data", {}).get("component") == "DIAGNOSIS_AGENT"
+    ]
+    if routed == ["DIAGNOSIS"] and agent:
+        found.expect(
+            len(chosen) == 1 and chosen[0] < agent[0],
+            "a DIAGNOSIS Run called the agent without one PREVIOUS_TURN_SELECTED before it",
+            rule=rule,
+        )
+    if len(chosen) != 1:
+        found.expect(not chosen, f"{len(chosen)} PREVIOUS_TURN_SELECTED events", rule=rule)
+        return
+    data = trace[chosen[0]].get("data", {})
+    selected, skipped = expected_previous_turn(fixture)
+    others = {
+        r["run_id"]
+        for r in fixture.get("prior_runs", [])
+        if r.get("session_id") != fixture.get("session_id")
+    }
+    got = data.get("selected_run_id")
+    if got in others:
+        found.add(
+            f"selected {got!r}, a Run of another session (expected {selected!r})",
+            rule="R7.same-session-selection",
+        )
+    else:
+        found.expect(got == selected, f"selected {got!r}, expected {selected!r}", rule=rule)
+    observed = sorted((str(s.get("run_id")), str(s.get("reason"))) for s in data.get("skipped", []))
+    expected = sorted((s["run_id"], s["reason"]) for s in skipped)
+    foreign = [run_id for run_id, _ in observed if run_id in others]
+    found.expect(
+        not foreign,
+        f"skipped Runs of another session {foreign}",
+        rule="R7.same-session-selection",
+    )
+    found.expect(
+        observed == expected or foreign,
+        f"skipped {observed}, expected {expected} (any order)",
+        rule=rule,
+    )

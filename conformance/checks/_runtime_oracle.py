@@ -1,0 +1,194 @@
+"""What the retry policy, the timeouts and a disconnect make a conforming Harness do.
+
+Computed from the Scenario Fixture, the IUT's declared capabilities and the rules alone (contract
+sheet, DESIGN sections 5-7), never from a Harness's output:
+
+* the attempt policy: Router and SemanticGuard get a second attempt only after INVALID_SCHEMA or
+  UNAVAILABLE, and only when the IUT declares ``ROUTER_RETRY`` / ``SEMANTIC_RETRY`` (the spec says
+  the Harness *may* retry: Requirement "Retry attempts SHALL be owned by Harness"); every other
+  model call gets one attempt;
+* the outcome each scripted model answer gives (:func:`router_outcome`, :func:`agent_outcome`,
+  :func:`review_outcome`): a turn that blocks and is never cancelled ends TIMEOUT;
+* :func:`expected_attempts`: the attempt outcomes of one logical call under the policy;
+* :func:`fit_to_capabilities`: the fixture trimmed to what a Harness without the optional retries
+  consumes, so that it is never blamed for turns it is allowed to leave unread;
+* :func:`disconnect_index`: where in a trace the scripted client disconnects.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from collections.abc import Collection, Mapping
+
+__all__ = [
+    "OPTIONAL_RETRIES",
+    "RETRY_ON",
+    "agent_outcome",
+    "attempt_policy",
+    "disconnect_index",
+    "expected_attempts",
+    "fit_to_capabilities",
+    "is_blocking",
+    "review_outcome",
+    "router_outcome",
+]
+
+OPTIONAL_RETRIES: Final[Mapping[str, str]] = {
+    "ROUTER": "ROUTER_RETRY",
+    "SEMANTIC_GUARD": "SEMANTIC_RETRY",
+}
+"""The component whose retry the spec allows (RFC 2119 *may*) -> the capability declaring it."""
+
+RETRY_ON: Final = frozenset({"INVALID_SCHEMA", "UNAVAILABLE"})
+"""Outcomes after which an allowed second attempt is made (DESIGN section 6)."""
+
+_INTENTS: Final = frozenset({"DIAGNOSIS", "KNOWLEDGE_QUERY"})
+_BLOCKING: Final = frozenset({"block_until_cancelled"})
+
+
+def attempt_policy(capabilities: Collection[str] | None = None) -> dict[str, int]:
+    """Return the most attempts per logical call, by component, for an IUT's ``capabilities``.
+
+    ``None`` means every capability (the reference policy: Router 2, SemanticGuard 2, agent 1).
+    Without ``ROUTER_RETRY`` / ``SEMANTIC_RETRY`` that component gets exactly one attempt.
+    """
+    declared = set(OPTIONAL_RETRIES.values()) if capabilities is None else set(capabilities)
+    policy = {"DIAGNOSIS_AGENT": 1}
+    for component, capability in OPTIONAL_RETRIES.items():
+        policy[component] = 2 if capability in declared else 1
+    return policy
+
+
+def is_blocking(turn: Mapping[str, Any]) -> bool:
+    """Whether a scripted model turn blocks until the Run is cancelled or the call times out."""
+    return turn.get("kind") in _BLOCKING
+
+
+def router_outcome(turn: Mapping[str, Any]) -> str | None:
+    """Return the Attempt Record outcome a Router turn gives, or ``None`` when not judged.
+
+    ``intent`` -> VALID; ``raw`` text that is not an intent name -> INVALID_SCHEMA (a raw intent
+    name is not judged: an IUT may accept it); ``error`` -> its error; a blocking turn -> TIMEOUT.
+    """
+    kind = turn.get("kind")
+    if kind == "intent":
+        return "VALID"
+    if kind == "raw":
+        return None if str(turn.get("text", "")).strip() in _INTENTS else "INVALID_SCHEMA"
+    if kind == "error":
+        return str(turn.get("error"))
+    if kind in _BLOCKING:
+        return "TIMEOUT"
+    return None
+
+
+def agent_outcome(turn: Mapping[str, Any]) -> str | None:
+    """Return the outcome a Diagnosis Agent turn gives, or ``None`` when not judged.
+
+    Tool calls, drafts and answers -> VALID; ``error`` -> its error; a blocking turn -> TIMEOUT;
+    ``ignore_cancellation`` -> its answer's outcome. Raw text is not judged (an IUT may record it
+    as VALID and let the EvidenceGuard reject it, or as INVALID_SCHEMA).
+    """
+    kind = turn.get("kind")
+    if kind in {"tool_calls", "draft", "knowledge_answer"}:
+        return "VALID"
+    if kind == "error":
+        return str(turn.get("error"))
+    if kind in _BLOCKING:
+        return "TIMEOUT"
+    if kind == "ignore_cancellation":
+        return agent_outcome(turn["then"])
+    return None
+
+
+def _verdict_value(turn: Mapping[str, Any]) -> tuple[bool, Any]:
+    if turn.get("kind") == "verdict":
+        return True, turn.get("verdict")
+    try:
+        return True, json.loads(str(turn.get("text", "")))
+    except ValueError:
+        return False, None
+
+
+def review_outcome(
+    turn: Mapping[str, Any], reviewed_ids: Collection[str] | None
+) -> tuple[str, str | None]:
+    """Return (outcome, verdict) of a SemanticGuard turn reviewing analyses ``reviewed_ids``.
+
+    A verdict (or raw JSON text) that is a valid SemanticVerdict whose unsupported ids all name
+    an analysis (or answer item) of the reviewed snapshot is VALID with its verdict (SUPPORTED or
+    UNSUPPORTED); anything else it answers is INVALID_SCHEMA; ``error`` gives its error; a
+    blocking turn gives TIMEOUT. ``reviewed_ids`` ``None`` skips the id check.
+    """
+    from contracts import validate_document  # noqa: PLC0415 - contracts loads schemas on import
+
+    kind = turn.get("kind")
+    if kind == "error":
+        return str(turn.get("error")), None
+    if kind in _BLOCKING:
+        return "TIMEOUT", None
+    parsed, value = _verdict_value(turn)
+    if not parsed or validate_document(value, "semantic-verdict"):
+        return "INVALID_SCHEMA", None
+    named = set(value["unsupported_analysis_ids"])
+    if reviewed_ids is not None and not named <= set(reviewed_ids):
+        return "INVALID_SCHEMA", None
+    return "VALID", str(value["verdict"])
+
+
+def expected_attempts(outcomes: list[str | None], limit: int) -> list[str | None]:
+    """Return the attempt outcomes of one logical call whose answers give ``outcomes``.
+
+    Attempts go on while the previous one ended INVALID_SCHEMA or UNAVAILABLE and fewer than
+    ``limit`` were made; a missing scripted answer reads as ``None`` (not judged).
+    """
+    made: list[str | None] = []
+    for index in range(limit):
+        outcome = outcomes[index] if index < len(outcomes) else None
+        made.append(outcome)
+        if outcome not in RETRY_ON:
+            break
+    return made
+
+
+def fit_to_capabilities(
+    fixture: Mapping[str, Any], capabilities: Collection[str]
+) -> dict[str, Any]:
+    """Return ``fixture`` trimmed to what a Harness with ``capabilities`` consumes.
+
+    Without ``SEMANTIC_RETRY`` the SemanticGuard script keeps its first turn; without
+    ``ROUTER_RETRY`` the Router script keeps its first turn, and when that turn cannot route, the
+    agent, SemanticGuard and tool scripts are emptied (the Run fails before them). A fixture that
+    needs no trimming is returned as an equal copy.
+    """
+    fitted = copy.deepcopy(dict(fixture))
+    declared = set(capabilities)
+    if "SEMANTIC_RETRY" not in declared:
+        fitted["semantic_guard"] = fitted.get("semantic_guard", [])[:1]
+    if "ROUTER_RETRY" not in declared and fitted.get("router"):
+        fitted["router"] = fitted["router"][:1]
+        if router_outcome(fitted["router"][0]) != "VALID":
+            fitted["agent"], fitted["semantic_guard"], fitted["tools"] = [], [], {}
+    return fitted
+
+
+def disconnect_index(observation: Mapping[str, Any], fixture: Mapping[str, Any]) -> int | None:
+    """Return the trace position of the event the scripted client disconnects on, or ``None``.
+
+    The client disconnects on the ``occurrence``-th event of ``client.disconnect_on.event_type``;
+    ``None`` when the fixture scripts no disconnect or the trace never reaches that event.
+    """
+    target = (fixture.get("client") or {}).get("disconnect_on")
+    if not target:
+        return None
+    seen = 0
+    for index, event in enumerate(observation.get("trace", [])):
+        if event.get("type") == target["event_type"]:
+            seen += 1
+            if seen == target["occurrence"]:
+                return index
+    return None

@@ -1,0 +1,91 @@
+"""The runtime mutants (retries, timeouts, cancellation, previous turn, ordering) are killed by
+a failure naming the rule they break; the reference passes the same scenarios over stdio."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from conformance.adapters import InProcessAdapter, StdioAdapter
+from conformance.checks import RULES, rule_ids_in
+from conformance.properties import property_settings, run_invariants
+from conformance.suite import run_suite
+from reference_harness.mutants import MUTANTS
+from reference_harness.mutants._runtime_specs import RUNTIME_SPECS
+
+KILLING_SCENARIO = {
+    "semantic_timeout_as_unsupported": (
+        "the-semanticguard-s-last-allowed-answer-decides-the-fallback"
+    ),
+    "running_run_as_previous_turn": "a-newer-run-is-still-running",
+    "previous_turn_across_sessions": "another-session-has-newer-runs",
+    "previous_turn_by_creation_time": "creation-times-disagree-with-seq",
+    "tool_work_not_cancelled": "a-tool-answers-after-its-work-is-cancelled",
+    "tool_result_accepted_after_cancel": "a-tool-answers-after-its-work-is-cancelled",
+    "model_call_waits_past_timeout": (
+        "a-model-call-blocks-past-its-timeout-and-no-client-disconnects"
+    ),
+    "disconnect_not_noticed": "the-client-disconnects-at-any-event-of-the-run",
+    "three_router_attempts": "the-router-is-unavailable",
+    "agent_call_retried": "the-diagnosis-agent-is-unavailable",
+    "timed_out_review_retried": "the-semanticguard-s-last-allowed-answer-decides-the-fallback",
+    "undeclared_semantic_retry": "semanticguard-returns-an-invalid-schema",
+    "undeclared_router_retry": "the-router-answers-with-an-invalid-intent-once",
+    "set_ordered_parallel_calls": (
+        "four-parallel-calls-give-the-same-observation-in-every-fresh-process"
+    ),
+}
+"""Mutant -> a Gherkin scenario that must kill it (the whole suite kills more)."""
+
+
+def _adapter(name: str) -> InProcessAdapter | StdioAdapter:
+    if MUTANTS[name].cross_process:
+        return StdioAdapter([sys.executable, "-m", "reference_harness.stdio", "--mutant", name])
+    return InProcessAdapter(f"reference_harness.mutants:{name}")
+
+
+def test_runtime_catalogue_has_twelve_or_more_named_mutants():
+    """At least 12 runtime mutants, each declaring a registered rule of its requirement."""
+    assert len(RUNTIME_SPECS) >= 12
+    assert set(KILLING_SCENARIO) == {spec.name for spec in RUNTIME_SPECS}
+    for spec in RUNTIME_SPECS:
+        assert MUTANTS[spec.name] is spec
+        assert RULES[spec.rule_id].requirement_id == spec.requirement_id
+
+
+@pytest.mark.parametrize("name", list(KILLING_SCENARIO))
+def test_runtime_mutant_is_killed_naming_its_rule(name):
+    """The scenario fails the mutant with a failure line naming the mutant's rule id."""
+    adapter = _adapter(name)
+    try:
+        result = run_suite(adapter, scenario_ids=[KILLING_SCENARIO[name]])
+    finally:
+        adapter.close()
+    (scenario,) = result.scenarios
+    assert scenario.outcome == "failed", f"mutant {name} survived {scenario.scenario_id}"
+    named = {rule for message in scenario.messages for rule in rule_ids_in(message)}
+    assert MUTANTS[name].rule_id in named, scenario.messages
+    assert all("SCRIPT_EXHAUSTED" not in m or "[R" in m for m in scenario.messages)
+
+
+@pytest.mark.parametrize("name", [spec.name for spec in RUNTIME_SPECS if not spec.cross_process])
+def test_runtime_mutant_is_killed_by_the_invariants_naming_its_rule(name):
+    """The global invariants (pinned runtime fixtures first) fail the mutant under its rule."""
+    adapter = _adapter(name)
+    try:
+        result = run_invariants(adapter, config=property_settings(3, shrink=False))
+    finally:
+        adapter.close()
+    assert result.outcome == "failed"
+    assert MUTANTS[name].rule_id in rule_ids_in(result.message), result.message
+
+
+def test_reference_passes_the_runtime_scenarios_over_stdio():
+    """The reference Harness over stdio passes every runtime scenario (two fresh processes too)."""
+    adapter = StdioAdapter([sys.executable, "-m", "reference_harness.stdio"])
+    try:
+        result = run_suite(adapter, scenario_ids=sorted(set(KILLING_SCENARIO.values())))
+    finally:
+        adapter.close()
+    assert [s.scenario_id for s in result.scenarios if s.outcome != "passed"] == []
