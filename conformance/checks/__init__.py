@@ -44,6 +44,16 @@ from conformance.checks._oracle import (
     presented_calls,
     submissions,
 )
+from conformance.checks._outcome import check_evidence_outcome, record_evidence_outcome
+from conformance.checks._outcome_oracle import (
+    ExpectedInvocation,
+    ExpectedOutcome,
+    ExpectedProjection,
+    ExpectedVerdict,
+    ExpectedViolation,
+    expected_outcome,
+    expected_verdict,
+)
 from conformance.checks._previous_turn import check_previous_turn
 from conformance.checks._release import check_one_repair_only, check_released_is_submitted
 from conformance.checks._result import CheckResult, Findings
@@ -59,6 +69,11 @@ __all__ = [
     "REQUIREMENT_IDS",
     "RULES",
     "CheckResult",
+    "ExpectedInvocation",
+    "ExpectedOutcome",
+    "ExpectedProjection",
+    "ExpectedVerdict",
+    "ExpectedViolation",
     "Findings",
     "PresentedCall",
     "Rule",
@@ -67,6 +82,7 @@ __all__ = [
     "check_attempt_outcomes",
     "check_cancelled_nothing_released",
     "check_contract",
+    "check_evidence_outcome",
     "check_fabricated_citation_rejected",
     "check_failed_run",
     "check_fallback",
@@ -88,10 +104,13 @@ __all__ = [
     "classify_presented_id",
     "contract_problems",
     "expected_identity",
+    "expected_outcome",
     "expected_previous_turn",
     "expected_response",
+    "expected_verdict",
     "normalize_trace",
     "presented_calls",
+    "record_evidence_outcome",
     "returned_documents",
     "rule",
     "rule_ids_in",

@@ -71,6 +71,13 @@ def _extra_step(fixture: Fixture, tool: str, response: dict[str, object]) -> boo
     return True
 
 
+def _lookup_rows(fixture: Fixture) -> int:
+    """Most rows one lookup returns: a tighter max_items would turn cited documents fabricated."""
+    script = fixture["tools"].get("lookup_documents") or {}
+    responses = [*script.get("responses", []), script.get("default") or {}]
+    return max((len(r.get("items", [])) for r in responses if r.get("kind") == "rows"), default=0)
+
+
 def _only_supported_review(fixture: Fixture) -> bool:
     return bool(fixture["semantic_guard"] == [supported_turn()])
 
@@ -92,7 +99,7 @@ def _apply(draw: st.DrawFn, fixture: Fixture, fault: str) -> bool:  # noqa: PLR0
     if fault == "tight_limits":
         fixture["limits"] = {
             **fixture["limits"],
-            "max_items": draw(st.integers(1, 3)),
+            "max_items": max(draw(st.integers(1, 3)), _lookup_rows(fixture)),
             "max_item_chars": draw(st.integers(8, 64)),
         }
         return True
