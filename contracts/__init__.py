@@ -156,6 +156,7 @@ from contracts._generated.safe_fallback_schema import (
 )
 from contracts._generated.scenario_fixture_schema import (
     AgentBlockUntilCancelledTurn,
+    AgentDraftAndToolCallsTurn,
     AgentDraftTurn,
     AgentErrorTurn,
     AgentIgnoreCancellationTurn,
@@ -219,6 +220,7 @@ __all__ = [
     "Action",
     "AdapterMessage",
     "AgentBlockUntilCancelledTurn",
+    "AgentDraftAndToolCallsTurn",
     "AgentDraftTurn",
     "AgentErrorTurn",
     "AgentIgnoreCancellationTurn",
