@@ -108,15 +108,36 @@ THEN_CHECKS: dict[str, _Check] = {
 """Then sentence -> the check it runs (spec THEN sentences verbatim, then extensions)."""
 
 
-def _make_step(check: _Check) -> Callable[[ScenarioContext], None]:
+def _require(context: ScenarioContext, result: CheckResult) -> None:
+    """Require ``result``; a failure also names every global invariant the Run broke.
+
+    A failing Then step ends its scenario before "every global invariant holds" runs: adding
+    the invariants' findings here keeps every broken rule id in the failure message.
+    """
+    if not result.passed and context.observations and context.fixture is not None:
+        result = _both(
+            result,
+            *(checks.check_global_invariants(o, context.fixture) for o in context.observations),
+        )
+    result.require()
+
+
+_INVARIANTS = "every global invariant holds"
+
+
+def _make_step(check: _Check, *, invariants: bool) -> Callable[[ScenarioContext], None]:
     def step(srdh_context: ScenarioContext) -> None:
-        check(srdh_context).require()
+        result = check(srdh_context)
+        if invariants:
+            _require(srdh_context, result)
+        else:
+            result.require()
 
     return step
 
 
 for _sentence, _check in THEN_CHECKS.items():
-    then(_sentence)(_make_step(_check))
+    then(_sentence)(_make_step(_check, invariants=_sentence != _INVARIANTS))
 
 
 @then(
@@ -132,9 +153,12 @@ def _first_rejected(srdh_context: ScenarioContext, reason: str) -> None:
         and (e["data"]["step"], e["data"]["position"]) == (1, 0)
     ]
     found = [r["reason"] for r in rejected]
-    message = f"the first action was rejected as {found}, expected [{reason!r}]"
-    assert found == [reason], message  # noqa: S101 - a Then step asserts
-    checks.check_tool_call_identity(srdh_context.observation, srdh_context.ran_fixture).require()
+    first = checks.Findings("the first action is rejected", "R2.tool-call-identity")
+    first.expect(
+        found == [reason], f"the first action was rejected as {found}, expected [{reason!r}]"
+    )
+    identity = checks.check_tool_call_identity(srdh_context.observation, srdh_context.ran_fixture)
+    _require(srdh_context, _both(first.result(), identity))
 
 
 @then(
@@ -144,7 +168,7 @@ def _first_rejected(srdh_context: ScenarioContext, reason: str) -> None:
     )
 )
 def _in_band(srdh_context: ScenarioContext, tool_call_id: str) -> None:
-    checks.check_in_band_error(srdh_context.observation, tool_call_id).require()
+    _require(srdh_context, checks.check_in_band_error(srdh_context.observation, tool_call_id))
 
 
 @then(
@@ -154,9 +178,10 @@ def _in_band(srdh_context: ScenarioContext, tool_call_id: str) -> None:
     )
 )
 def _rejected_then_released(srdh_context: ScenarioContext, code: str) -> None:
-    checks.check_rejected_then_released(
+    result = checks.check_rejected_then_released(
         srdh_context.observation, srdh_context.ran_fixture, code
-    ).require()
+    )
+    _require(srdh_context, result)
 
 
 @then(
@@ -166,7 +191,7 @@ def _rejected_then_released(srdh_context: ScenarioContext, code: str) -> None:
     )
 )
 def _rejected_twice(srdh_context: ScenarioContext, code: str) -> None:
-    checks.check_rejected_twice_fallback(srdh_context.observation, code).require()
+    _require(srdh_context, checks.check_rejected_twice_fallback(srdh_context.observation, code))
 
 
 @then(
@@ -176,4 +201,4 @@ def _rejected_twice(srdh_context: ScenarioContext, code: str) -> None:
     )
 )
 def _falls_back(srdh_context: ScenarioContext, fallback_type: str) -> None:
-    checks.check_fallback(srdh_context.observation, fallback_type).require()
+    _require(srdh_context, checks.check_fallback(srdh_context.observation, fallback_type))
