@@ -8,7 +8,7 @@ from pytest_bdd import parsers, then
 
 from conformance import checks
 from conformance.bdd._context import ScenarioContext
-from conformance.checks import CheckResult
+from conformance.checks import CheckResult, Findings
 
 __all__ = ["THEN_CHECKS"]
 
@@ -73,6 +73,18 @@ THEN_CHECKS: dict[str, _Check] = {
     "unchanged": lambda c: checks.check_tool_call_identity(c.observation, c.ran_fixture),
     "both actions are rejected as MISSING_ID, neither as a duplicate of the other": lambda c: (
         checks.check_tool_call_identity(c.observation, c.ran_fixture)
+    ),
+    # -- evidence extension scenarios (outcome oracle) ------------------------------------------
+    "both actions are accepted as distinct invocations, each with its own result": lambda c: (
+        checks.check_tool_call_identity(c.observation, c.ran_fixture)
+    ),
+    "the action is accepted and executed, because duplicates are judged within one Run": (
+        lambda c: checks.check_tool_call_identity(c.observation, c.ran_fixture)
+    ),
+    "EvidenceGuard rejects both drafts for citing ERROR evidence and the Run falls back with "
+    "EVIDENCE_VALIDATION_FAILED and no verified sources": lambda c: _both(
+        checks.check_rejected_twice_fallback(c.observation),
+        checks.check_evidence_outcome(c.observation, c.ran_fixture),
     ),
     "the agent is called for exactly one draft and one structural repair, and the Run falls back "
     "with EVIDENCE_VALIDATION_FAILED and no verified sources": lambda c: _both(
@@ -202,3 +214,69 @@ def _rejected_twice(srdh_context: ScenarioContext, code: str) -> None:
 )
 def _falls_back(srdh_context: ScenarioContext, fallback_type: str) -> None:
     _require(srdh_context, checks.check_fallback(srdh_context.observation, fallback_type))
+
+
+@then(
+    parsers.re(
+        r'the invocation "(?P<tool_call_id>[^"]+)" ends (?P<status>\w+) with evidence status '
+        r"(?P<evidence>\w+) and the error code (?P<code>\w+)"
+    )
+)
+def _ends(
+    srdh_context: ScenarioContext, tool_call_id: str, status: str, evidence: str, code: str
+) -> None:
+    result = checks.check_invocation_ends(
+        srdh_context.observation,
+        srdh_context.ran_fixture,
+        tool_call_id,
+        status=status,
+        evidence_status=evidence,
+        code=code,
+    )
+    _require(srdh_context, result)
+
+
+@then(
+    parsers.re(
+        r'the projection of "(?P<tool_call_id>[^"]+)" keeps at most (?P<items>\d+) items of at '
+        r"most (?P<chars>\d+) characters, with the backend's total_matched, and is marked "
+        r"truncated"
+    )
+)
+def _bounded(srdh_context: ScenarioContext, tool_call_id: str, items: str, chars: str) -> None:
+    limits = srdh_context.ran_fixture.get("limits", {})
+    wrong = Findings("the step's limits are the fixture's", "R4.bounded-projection")
+    wrong.expect(
+        (limits.get("max_items"), limits.get("max_item_chars")) == (int(items), int(chars)),
+        f"the fixture's limits are {limits}, the step says {items} items of {chars} characters",
+    )
+    result = checks.check_bounded_projection(
+        srdh_context.observation, srdh_context.ran_fixture, tool_call_id
+    )
+    _require(srdh_context, _both(wrong.result(), result))
+
+
+@then(
+    parsers.re(
+        r"EvidenceGuard rejects the first (?:draft|answer) with (?P<code>\w+) at "
+        r'"(?P<pointer>[^"]*)" and releases the repaired (?:draft|answer)'
+    )
+)
+def _rejected_at(srdh_context: ScenarioContext, code: str, pointer: str) -> None:
+    result = checks.check_rejected_at(
+        srdh_context.observation, srdh_context.ran_fixture, code, pointer
+    )
+    _require(srdh_context, result)
+
+
+@then(
+    parsers.re(
+        r'the repair fails without executing "(?P<tool_call_id>[^"]+)" and the Run falls back '
+        r"with EVIDENCE_VALIDATION_FAILED and no verified sources"
+    )
+)
+def _failed_repair(srdh_context: ScenarioContext, tool_call_id: str) -> None:
+    result = checks.check_failed_repair(
+        srdh_context.observation, srdh_context.ran_fixture, tool_call_id
+    )
+    _require(srdh_context, result)

@@ -24,6 +24,12 @@ from conformance.checks._evidence import (
     check_rejected_then_released,
     scope_within,
 )
+from conformance.checks._evidence_scenarios import (
+    check_bounded_projection,
+    check_failed_repair,
+    check_invocation_ends,
+    check_rejected_at,
+)
 from conformance.checks._failure import check_attempt_outcomes, check_failed_run
 from conformance.checks._fallback import (
     MESSAGE_CODES,
@@ -80,20 +86,24 @@ __all__ = [
     "Submission",
     "check_analysis_structure",
     "check_attempt_outcomes",
+    "check_bounded_projection",
     "check_cancelled_nothing_released",
     "check_contract",
     "check_evidence_outcome",
     "check_fabricated_citation_rejected",
+    "check_failed_repair",
     "check_failed_run",
     "check_fallback",
     "check_global_invariants",
     "check_harness_ownership",
     "check_in_band_error",
+    "check_invocation_ends",
     "check_layered_cancellation",
     "check_no_evidence_citations",
     "check_no_evidence_invocation",
     "check_one_repair_only",
     "check_previous_turn",
+    "check_rejected_at",
     "check_rejected_then_released",
     "check_rejected_twice_fallback",
     "check_released_is_submitted",
