@@ -28,16 +28,16 @@ Feature: Tool invocation identity SHALL use the framework Tool Call ID
     And every global invariant holds
 
     Examples:
-      | presented          | reason     |
-      | ""                 | MISSING_ID |
-      | absent             | MISSING_ID |
-      | null               | MISSING_ID |
-      | "   "              | INVALID_ID |
-      | "call\u0000x"      | INVALID_ID |
-      | a 300-character ID | INVALID_ID |
-      | " call_1 "         | INVALID_ID |
-      | "ｃａｌｌ_1"         | INVALID_ID |
-      | 42                 | INVALID_ID |
+      | presented                    | reason     |
+      | ""                           | MISSING_ID |
+      | absent                       | MISSING_ID |
+      | null                         | MISSING_ID |
+      | "   "                        | INVALID_ID |
+      | "call\u0000x"                | INVALID_ID |
+      | a 300-character ID           | INVALID_ID |
+      | " call_1 "                   | INVALID_ID |
+      | "\uff43\uff41\uff4c\uff4c_1" | INVALID_ID |
+      | 42                           | INVALID_ID |
 
   @extension @requirement:tool-invocation-identity-shall-use-the-framework-tool-call-id
   Scenario: Two calls in one step share a Tool Call ID

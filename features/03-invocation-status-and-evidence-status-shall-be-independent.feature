@@ -91,3 +91,15 @@ Feature: Invocation status and evidence status SHALL be independent
     When the Run is executed
     Then EvidenceGuard rejects both drafts with NEGATIVE_SCOPE_TOO_WIDE and the Run falls back with EVIDENCE_VALIDATION_FAILED and no verified sources
     And every global invariant holds
+
+  @extension @requirement:invocation-status-and-evidence-status-shall-be-independent @capability:STRUCTURAL_REPAIR
+  Scenario: A NEGATIVE_OBSERVATION cites a call that found evidence
+    Given a user asks "Did checkout log any errors in the last 15 minutes?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft with a NEGATIVE_OBSERVATION on "call_1" within its query scope
+    And the structural repair submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then EvidenceGuard rejects the first draft with NEGATIVE_WITHOUT_NO_EVIDENCE and releases the repaired draft
+    And every global invariant holds

@@ -13,7 +13,11 @@ from typing import TYPE_CHECKING, Any, Literal
 from hypothesis import HealthCheck, Phase, example, given, settings
 
 from conformance.bdd import THEN_CHECKS, ScenarioContext
-from conformance.checks import check_global_invariants, check_same_normalized_trace
+from conformance.checks import (
+    check_global_invariants,
+    check_same_normalized_trace,
+    expected_outcome,
+)
 from conformance.strategies import SCENARIO_STRATEGIES, any_fixtures, pinned_fixtures
 
 if TYPE_CHECKING:
@@ -197,4 +201,10 @@ def _capable(fixture: dict[str, Any], capabilities: frozenset[str]) -> bool:
         needed.add("SEMANTIC_RETRY")
     if len(fixture["router"]) > 1:
         needed.add("ROUTER_RETRY")
+    if any(t.get("intent") == "KNOWLEDGE_QUERY" for t in fixture["router"]):
+        needed.add("KNOWLEDGE_QUERY")
+    if fixture["prior_runs"]:
+        needed.add("PREVIOUS_TURN")
+    if expected_outcome(fixture).repair_requested:
+        needed.add("STRUCTURAL_REPAIR")
     return needed <= capabilities

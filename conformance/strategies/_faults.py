@@ -26,6 +26,7 @@ from conformance.fixtures import (
     tool_script,
     unsupported_turn,
 )
+from conformance.strategies._evidence_pins import evidence_pinned_fixtures
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -155,7 +156,8 @@ def pinned_fixtures() -> list[Fixture]:
 
     Each puts one fault at its limit: the SemanticGuard answers invalid twice (the retry policy's
     last attempt), the Router answers an invalid intent once, a tool fails with secret text, the
-    agent swallows a cancellation.
+    agent swallows a cancellation; then one per evidence kind
+    (:func:`~conformance.strategies._evidence_pins.evidence_pinned_fixtures`).
     """
     from conformance.fixtures import (  # noqa: PLC0415 - only needed when pinning
         analysis,
@@ -197,4 +199,4 @@ def pinned_fixtures() -> list[Fixture]:
         tools=tools,
         client=disconnect_during_agent_turn(1),
     )
-    return [twice_invalid, router_retry, failing, swallowed]
+    return [twice_invalid, router_retry, failing, swallowed, *evidence_pinned_fixtures()]
