@@ -113,10 +113,49 @@ def _invocation_table(
                 f"the accepted call {missing!r} has no canonical invocation",
                 rule="R2.tool-call-identity",
             )
+    if outcome.complete:
+        _rejections(found, observation, outcome)
     for row in outcome.invocations:
         record = observed.get(row.tool_call_id)
-        if record is not None:
+        if record is None:
+            continue
+        call = row.call
+        shown = record.get("arguments") if row.status is not None else call.arguments
+        same = (record.get("tool_name"), record.get("step"), shown) == (
+            call.tool,
+            call.step,
+            call.arguments,
+        )
+        if found.expect(
+            same,
+            f"{row.tool_call_id!r}: the invocation is step {record.get('step')} "
+            f"{record.get('tool_name')} {record.get('arguments')}, not the first action presenting "
+            f"the id (step {call.step} {call.tool} {call.arguments})",
+            rule="R2.tool-call-identity",
+        ):
             _invocation(found, row, record, stopped_allowed=not outcome.complete)
+
+
+def _rejections(found: Findings, observation: dict[str, Any], outcome: ExpectedOutcome) -> None:
+    """Each missing, invalid or duplicate id is rejected with its reason, and no valid one is."""
+    observed = {
+        (e["data"].get("step"), e["data"].get("position")): e["data"].get("reason")
+        for e in events(observation, "TOOL_CALL_REJECTED")
+    }
+    expected = {(c.step, c.position): (c, reason) for c, reason in outcome.rejected}
+    for where, (call, reason) in expected.items():
+        found.expect(
+            observed.get(where) == reason,
+            f"the action at step {where[0]} position {where[1]} (presented {call.value!r}) was "
+            f"rejected as {observed.get(where)}, expected {reason}",
+            rule="R2.tool-call-identity",
+        )
+    for where in sorted(observed.keys() - expected.keys(), key=str):
+        found.add(
+            f"the action at step {where[0]} position {where[1]} was rejected as "
+            f"{observed[where]}, but its Tool Call ID is valid and new in this Run",
+            rule="R2.tool-call-identity",
+        )
 
 
 def _invocation(
