@@ -281,9 +281,27 @@ def _responses(fixture: dict[str, Any], accepted: list[PresentedCall]) -> list[A
     return found
 
 
+_SUBMISSION_KINDS: Final = frozenset({"draft", "knowledge_answer", "raw", "error"})
+_REPAIR_KINDS: Final = _SUBMISSION_KINDS | {"tool_calls", "draft_and_tool_calls"}
+
+
+def _known_turns(fixture: dict[str, Any]) -> bool:
+    """Tool steps, then a submission and a repair answer of kinds whose meaning the oracle knows.
+
+    A turn kind added later (a delay, a new way to block) makes the Run undetermined rather than
+    judged by rules that may not fit it.
+    """
+    agent = fixture.get("agent", [])
+    index = next((i for i, t in enumerate(agent) if t.get("kind") != "tool_calls"), len(agent))
+    tail = agent[index:]
+    return (not tail or tail[0].get("kind") in _SUBMISSION_KINDS) and all(
+        t.get("kind") in _REPAIR_KINDS for t in tail[1:]
+    )
+
+
 def _is_complete(fixture: dict[str, Any], steps: int) -> bool:
     """No cancellation, blocking tool, or step budget can stop the Run before it submits."""
-    if fixture.get("client", {}).get("disconnect_on"):
+    if fixture.get("client") or not _known_turns(fixture):
         return False
     turns = [*fixture.get("agent", []), *fixture.get("semantic_guard", [])]
     if any(t.get("kind") in _CANCELLING_TURNS for t in turns):
