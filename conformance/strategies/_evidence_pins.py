@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from conformance.fixtures import (
+    ABSENT,
     analysis,
     answer_item,
     call_arguments,
@@ -46,9 +47,13 @@ _LONG: Final = 3000
 
 
 def _ids_fixture() -> Fixture:
-    """Every Tool Call ID kind in one step; ``call_3`` was cited by an earlier Run."""
+    """Every Tool Call ID kind in one step; ``call_3`` was cited by an earlier Run.
+
+    Missing (absent, ``""``, ``null``), padded, full-width look-alike, numeric and too long ids
+    are rejected; ``call_1`` and ``CALL_1`` are two ids; ``call_3`` is new in this Run.
+    """
     lookalike = "".join(chr(0xFF00 + ord(c) - 0x20) for c in "call") + "_2"  # full-width "call"
-    bad = [" call_1 ", lookalike, 42, "x" * 129]
+    bad = [ABSENT, "", None, " call_1 ", lookalike, 42, "x" * 129]
     good = ["call_1", "CALL_1", "call_3"]
     step = [tool_call(i, "search_logs", call_arguments(query=f"q{n}")) for n, i in enumerate(bad)]
     step += [tool_call(i, "query_metrics", call_arguments(query=i)) for i in good]
