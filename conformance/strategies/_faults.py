@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from hypothesis import strategies as st
 
-from conformance.checks import presented_calls
+from conformance.checks import expected_outcome, presented_calls
 from conformance.fixtures import (
     error_turn,
     failure,
@@ -79,6 +79,18 @@ def _lookup_rows(fixture: Fixture) -> int:
     return max((len(r.get("items", [])) for r in responses if r.get("kind") == "rows"), default=0)
 
 
+def _reviewable_ids(fixture: Fixture) -> list[str]:
+    """The analysis (or item) ids of the submission that reaches the SemanticGuard, if known."""
+    for verdict in expected_outcome(fixture).verdicts:
+        document = verdict.document
+        if verdict.valid and isinstance(document, dict):
+            key, field = (
+                ("items", "item_id") if "items" in document else ("analyses", "analysis_id")
+            )
+            return [str(entry[field]) for entry in document.get(key, [])]
+    return []
+
+
 def _only_supported_review(fixture: Fixture) -> bool:
     return bool(fixture["semantic_guard"] == [supported_turn()])
 
@@ -110,8 +122,9 @@ def _apply(draw: st.DrawFn, fixture: Fixture, fault: str) -> bool:  # noqa: PLR0
         fixture["semantic_guard"] = [error_turn(), error_turn()]
         return True
     if fault == "review_unsupported":
-        first = "i1" if _is_knowledge(fixture) else "a1"
-        fixture["semantic_guard"] = [unsupported_turn([first])]
+        reviewable = _reviewable_ids(fixture) or ["i1" if _is_knowledge(fixture) else "a1"]
+        named = draw(st.lists(st.sampled_from(reviewable), min_size=1, unique=True))
+        fixture["semantic_guard"] = [unsupported_turn(named)]  # often only some: partial support
         return True
     return False
 
