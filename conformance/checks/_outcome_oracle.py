@@ -301,8 +301,8 @@ def _known_turns(fixture: dict[str, Any]) -> bool:
 
 def _is_complete(fixture: dict[str, Any], steps: int) -> bool:
     """No cancellation, blocking tool, or step budget can stop the Run before it submits."""
-    if fixture.get("client") or not _known_turns(fixture):
-        return False
+    if fixture.get("client") or fixture.get("perturbations") or not _known_turns(fixture):
+        return False  # a real model (perturbations) does not follow the scripted turns
     turns = [*fixture.get("agent", []), *fixture.get("semantic_guard", [])]
     if any(t.get("kind") in _CANCELLING_TURNS for t in turns):
         return False
