@@ -331,7 +331,9 @@ def fails_twice_fixtures(draw: st.DrawFn) -> Fixture:
     first, _ = draw(broken_drafts(plan))
     scenario = "evidence-validation-fails-twice"
     fixture = _diagnosis(draw, scenario, plan, [first], reviewed=False)
-    repair_kind = draw(st.sampled_from(["draft", "draft", "tool_calls", "mixed", "raw"]))
+    citable = bool(plan.with_status("EVIDENCE_FOUND", "NO_EVIDENCE"))
+    kinds = ["draft", "draft", "tool_calls", "raw", *(["mixed"] if citable else [])]
+    repair_kind = draw(st.sampled_from(kinds))
     in_repair = tool_call("call_in_repair", "search_logs")
     if repair_kind == "draft":
         repair: dict[str, object] = draft_turn(draw(broken_drafts(plan))[0])
@@ -342,7 +344,7 @@ def fails_twice_fixtures(draw: st.DrawFn) -> Fixture:
     else:
         repair = raw_turn("I cannot produce a draft.")
     fixture["agent"].append(repair)
-    if repair_kind in {"tool_calls", "mixed"} and plan.with_status("EVIDENCE_FOUND", "NO_EVIDENCE"):
+    if repair_kind in {"tool_calls", "mixed"} and citable:
         # what a Harness that wrongly runs the repair's call would get next: a valid draft
         fixture["decoy_agent_turns"] = [draft_turn(draw(valid_drafts(plan)))]
     return fixture
