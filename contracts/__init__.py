@@ -185,6 +185,7 @@ if TYPE_CHECKING:
     )
     from contracts._generated.scenario_fixture_schema import (
         AgentBlockUntilCancelledTurn,
+        AgentDraftAndToolCallsTurn,
         AgentDraftTurn,
         AgentErrorTurn,
         AgentIgnoreCancellationTurn,
@@ -376,6 +377,7 @@ _LAZY_EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "contracts._generated.scenario_fixture_schema": (
         "AgentBlockUntilCancelledTurn",
+        "AgentDraftAndToolCallsTurn",
         "AgentDraftTurn",
         "AgentErrorTurn",
         "AgentIgnoreCancellationTurn",
@@ -454,6 +456,7 @@ __all__ = [
     "Action",
     "AdapterMessage",
     "AgentBlockUntilCancelledTurn",
+    "AgentDraftAndToolCallsTurn",
     "AgentDraftTurn",
     "AgentErrorTurn",
     "AgentIgnoreCancellationTurn",

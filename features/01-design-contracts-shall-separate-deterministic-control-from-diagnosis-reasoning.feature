@@ -46,3 +46,16 @@ Feature: Design contracts SHALL separate deterministic control from diagnosis re
     When the Run is executed in two fresh IUT processes
     Then both processes give the same normalized observation
     And every global invariant holds
+
+  @extension @requirement:design-contracts-shall-separate-deterministic-control-from-diagnosis-reasoning @capability:DIAGNOSIS
+  Scenario: SemanticGuard finds one of two analyses unsupported
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 1 the agent calls query_metrics with the Tool Call ID "call_2"
+    And each search_logs execution returns a different matching line
+    And each query_metrics execution returns a different matching line
+    And the agent then submits a draft with one analysis observing each of "call_1" and "call_2"
+    And the SemanticGuard finds the analysis "a1" unsupported
+    When the Run is executed
+    Then the Run falls back with SEMANTIC_UNSUPPORTED, listing only verified sources and no draft text
+    And every global invariant holds

@@ -28,13 +28,16 @@ Feature: Tool invocation identity SHALL use the framework Tool Call ID
     And every global invariant holds
 
     Examples:
-      | presented          | reason     |
-      | ""                 | MISSING_ID |
-      | absent             | MISSING_ID |
-      | null               | MISSING_ID |
-      | "   "              | INVALID_ID |
-      | "call\u0000x"      | INVALID_ID |
-      | a 300-character ID | INVALID_ID |
+      | presented                    | reason     |
+      | ""                           | MISSING_ID |
+      | absent                       | MISSING_ID |
+      | null                         | MISSING_ID |
+      | "   "                        | INVALID_ID |
+      | "call\u0000x"                | INVALID_ID |
+      | a 300-character ID           | INVALID_ID |
+      | " call_1 "                   | INVALID_ID |
+      | "\uff43\uff41\uff4c\uff4c_1" | INVALID_ID |
+      | 42                           | INVALID_ID |
 
   @extension @requirement:tool-invocation-identity-shall-use-the-framework-tool-call-id
   Scenario: Two calls in one step share a Tool Call ID
@@ -71,4 +74,28 @@ Feature: Tool invocation identity SHALL use the framework Tool Call ID
     And the SemanticGuard supports the draft
     When the Run is executed
     Then both actions are rejected as MISSING_ID, neither as a duplicate of the other
+    And every global invariant holds
+
+  @extension @requirement:tool-invocation-identity-shall-use-the-framework-tool-call-id
+  Scenario: Tool Call IDs that differ only in case are two calls
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 2 the agent calls search_logs with the Tool Call ID "CALL_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1" and "CALL_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then both actions are accepted as distinct invocations, each with its own result
+    And every global invariant holds
+
+  @extension @requirement:tool-invocation-identity-shall-use-the-framework-tool-call-id @capability:PREVIOUS_TURN
+  Scenario: A Tool Call ID an earlier Run of the session used is accepted
+    Given a user asks "And what about the payment service?"
+    And the session has an earlier SUCCESS Run whose draft cited the Tool Call ID "call_1"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the action is accepted and executed, because duplicates are judged within one Run
     And every global invariant holds

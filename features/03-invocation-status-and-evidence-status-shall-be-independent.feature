@@ -68,3 +68,38 @@ Feature: Invocation status and evidence status SHALL be independent
       | a whole day                   |
       | any query                     |
       | every service and a whole day |
+
+  @extension @requirement:invocation-status-and-evidence-status-shall-be-independent @capability:STRUCTURAL_REPAIR
+  Scenario: A backend that raises cannot be cited as NO_EVIDENCE
+    Given a user asks "Did checkout log any errors in the last 15 minutes?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And search_logs raises "connection refused by 10.0.0.7: token sk-live-0000"
+    And the agent submits a draft with a NEGATIVE_OBSERVATION on "call_1" within its query scope every time
+    When the Run is executed
+    Then the invocation "call_1" ends ERROR with evidence status ERROR and the error code TOOL_FAILED
+    And EvidenceGuard rejects both drafts for citing ERROR evidence and the Run falls back with EVIDENCE_VALIDATION_FAILED and no verified sources
+    And every global invariant holds
+
+  @extension @requirement:invocation-status-and-evidence-status-shall-be-independent @capability:STRUCTURAL_REPAIR
+  Scenario: A NEGATIVE_OBSERVATION stays within the scope of every call it cites
+    Given a user asks "Did checkout log any errors in the last 15 minutes?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_2"
+    And "call_2" looks at the same query as "call_1" over its last 5 minutes
+    And search_logs finds nothing
+    And the agent submits a draft with a NEGATIVE_OBSERVATION on "call_1" and "call_2" within the query scope of "call_1" every time
+    When the Run is executed
+    Then EvidenceGuard rejects both drafts with NEGATIVE_SCOPE_TOO_WIDE and the Run falls back with EVIDENCE_VALIDATION_FAILED and no verified sources
+    And every global invariant holds
+
+  @extension @requirement:invocation-status-and-evidence-status-shall-be-independent @capability:STRUCTURAL_REPAIR
+  Scenario: A NEGATIVE_OBSERVATION cites a call that found evidence
+    Given a user asks "Did checkout log any errors in the last 15 minutes?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft with a NEGATIVE_OBSERVATION on "call_1" within its query scope
+    And the structural repair submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then EvidenceGuard rejects the first draft with NEGATIVE_WITHOUT_NO_EVIDENCE and releases the repaired draft
+    And every global invariant holds

@@ -47,3 +47,39 @@ Feature: Diagnosis Draft SHALL expose typed report structure
     When the Run is executed
     Then no model call receives a backend row beyond the bounded projection
     And every global invariant holds
+
+  @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure @capability:STRUCTURAL_REPAIR
+  Scenario Outline: A draft binds an unknown Tool Call ID or analysis among known ones
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits <draft>
+    And the structural repair submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then EvidenceGuard rejects the first draft with <code> at "<pointer>" and releases the repaired draft
+    And every global invariant holds
+
+    Examples:
+      | draft                                                       | code                 | pointer                        |
+      | a draft observing "call_1" and "call_9"                     | UNKNOWN_TOOL_CALL_ID | /analyses/0/tool_call_ids/1    |
+      | a draft observing "call_1" with "call_9" as a limitation    | UNKNOWN_TOOL_CALL_ID | /limitations/0/tool_call_ids/0 |
+      | a draft observing "call_1" whose conclusion also names "a9" | UNKNOWN_ANALYSIS_ID  | /conclusion/analysis_ids/1     |
+
+  @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure
+  Scenario Outline: A backend result larger than the projection limits is cut and marked truncated
+    Given a user asks "Why is checkout failing?"
+    And the projection limits are <items> items of at most <chars> characters
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And search_logs returns <rows> rows of <length> characters
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the projection of "call_1" keeps at most <items> items of at most <chars> characters, with the backend's total_matched, and is marked truncated
+    And every global invariant holds
+
+    Examples:
+      | items | chars | rows | length |
+      | 20    | 2000  | 1    | 3000   |
+      | 3     | 2000  | 5    | 40     |
+      | 3     | 100   | 5    | 3000   |

@@ -35,3 +35,31 @@ Feature: Knowledge answers SHALL use exact RAG bindings
     When the Run is executed
     Then EvidenceGuard rejects the first answer with EMPTY_ANSWER_WITH_DOCUMENTS and releases the repaired answer
     And every global invariant holds
+
+  @extension @requirement:knowledge-answers-shall-use-exact-rag-bindings @capability:KNOWLEDGE_QUERY @capability:STRUCTURAL_REPAIR
+  Scenario Outline: A knowledge answer cites a document id that only resembles a returned one
+    Given a user asks the knowledge question "How do I rotate the checkout API key?"
+    And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"
+    And lookup_documents returns the documents "d1" and "d2"
+    And the agent submits an answer citing the documents <cited> from "lookup_1" every time
+    When the Run is executed
+    Then EvidenceGuard rejects both answers with FABRICATED_DOCUMENT_ID and the Run falls back with EVIDENCE_VALIDATION_FAILED and no verified sources
+    And every global invariant holds
+
+    Examples:
+      | cited        |
+      | "D1"         |
+      | "1"          |
+      | "d1" and "0" |
+      | "d10"        |
+
+  @extension @requirement:knowledge-answers-shall-use-exact-rag-bindings @capability:KNOWLEDGE_QUERY @capability:STRUCTURAL_REPAIR
+  Scenario: A knowledge answer names one of two lookups
+    Given a user asks the knowledge question "How do I rotate the checkout API key?"
+    And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"
+    And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_2"
+    And lookup_documents returns the documents "d1" and "d2"
+    And the agent submits an answer citing the documents "d1" from "lookup_1" every time
+    When the Run is executed
+    Then EvidenceGuard rejects both answers with LOOKUP_CALL_COUNT and the Run falls back with EVIDENCE_VALIDATION_FAILED and no verified sources
+    And every global invariant holds

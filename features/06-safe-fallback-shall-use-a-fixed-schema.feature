@@ -54,3 +54,20 @@ Feature: Safe fallback SHALL use a fixed schema
       | INVALID, TIMEOUT         |
       | UNAVAILABLE, BLOCK       |
       | UNAVAILABLE, UNSUPPORTED |
+
+  @extension @requirement:safe-fallback-shall-use-a-fixed-schema @capability:STRUCTURAL_REPAIR
+  Scenario Outline: The structural repair answers with a tool call
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_9"
+    And the structural repair answers with <answer>
+    And if the agent is asked again, it submits a draft observing "call_1" and "call_2"
+    When the Run is executed
+    Then the repair fails without executing "call_2" and the Run falls back with EVIDENCE_VALIDATION_FAILED and no verified sources
+    And every global invariant holds
+
+    Examples:
+      | answer                                                                                   |
+      | a call of search_logs with the Tool Call ID "call_2"                                     |
+      | a draft observing "call_1" together with a call of search_logs with the Tool Call ID "call_2" |

@@ -100,17 +100,30 @@ class ScriptedToolFailure(RuntimeError):  # noqa: N818 - "failure" is the fixtur
 
 
 class _Script:
-    """One port's turns, consumed in order under a lock (ports run in worker threads)."""
+    """One port's turns, consumed in order under a lock (ports run in worker threads).
 
-    def __init__(self, name: str, turns: Sequence[Turn], errors: list[ScriptError]) -> None:
+    ``decoys`` answer only once ``turns`` are used up, and are never counted as left.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        turns: Sequence[Turn],
+        errors: list[ScriptError],
+        decoys: Sequence[Turn] = (),
+    ) -> None:
         self._name = name
         self._turns: deque[Turn] = deque(turns)
+        self._decoys: deque[Turn] = deque(decoys)
         self._errors = errors
         self._lock = threading.Lock()
         self._consumed = 0
 
     def pop(self) -> Turn:
         with self._lock:
+            if not self._turns and self._decoys:
+                self._consumed += 1
+                return self._decoys.popleft()
             if not self._turns:
                 error = ScriptExhausted(
                     f"{self._name}: call {self._consumed + 1} has no scripted turn "
@@ -177,18 +190,25 @@ class ScriptedRouter:
 
 
 class ScriptedAgent:
-    """Diagnosis Agent port answering ``AgentTurn``s."""
+    """Diagnosis Agent port answering ``AgentTurn``s.
+
+    A ``draft_and_tool_calls`` turn (one message holding a draft and tool calls) is answered as
+    its tool calls, as an OpenAI-compatible client reads such a message. ``decoys`` (the
+    fixture's ``decoy_agent_turns``) answer only after ``turns`` are used up and are never
+    reported unconsumed: a conforming Harness never asks for them.
+    """
 
     def __init__(
         self,
         turns: Sequence[Turn],
         errors: list[ScriptError] | None = None,
         *,
+        decoys: Sequence[Turn] = (),
         block_bound_s: float = BLOCK_BOUND_S,
     ) -> None:
         """Script the agent with ``turns``; exhaustion errors are appended to ``errors``."""
         self.errors: list[ScriptError] = errors if errors is not None else []
-        self._script = _Script("agent", turns, self.errors)
+        self._script = _Script("agent", turns, self.errors, decoys)
         self._block_bound_s = block_bound_s
         self.requests: list[AgentRequest] = []
 
@@ -204,7 +224,7 @@ class ScriptedAgent:
 
     def _answer(self, turn: Turn, interrupt: threading.Event) -> AgentAnswer:
         kind = turn["kind"]
-        if kind == "tool_calls":
+        if kind in {"tool_calls", "draft_and_tool_calls"}:
             return ToolCallsAnswer(
                 calls=tuple(
                     ProposedToolCall(
@@ -372,7 +392,12 @@ class ScriptedPorts:
         bound = block_bound_for(fixture)
         return cls(
             router=ScriptedRouter(fixture["router"], errors, block_bound_s=bound),
-            agent=ScriptedAgent(fixture["agent"], errors, block_bound_s=bound),
+            agent=ScriptedAgent(
+                fixture["agent"],
+                errors,
+                fixture.get("decoy_agent_turns", ()),
+                block_bound_s=bound,
+            ),
             reviewer=ScriptedReviewer(fixture["semantic_guard"], errors, block_bound_s=bound),
             tools=ScriptedTools(fixture["tools"], errors),
             errors=errors,

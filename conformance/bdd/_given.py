@@ -7,6 +7,12 @@ from typing import TYPE_CHECKING
 from pytest_bdd import given, parsers
 
 from conformance.bdd._shapes import document_for, presented_id, quoted
+from conformance.fixtures import (
+    call_arguments,
+    draft_and_tool_calls_turn,
+    tool_call,
+    tool_calls_turn,
+)
 from contracts import loads_strict
 
 if TYPE_CHECKING:
@@ -176,3 +182,70 @@ def _unavailable(srdh_context: ScenarioContext) -> None:
 @given(parsers.re(r'the SemanticGuard finds the analysis "(?P<analysis_id>[^"]+)" unsupported'))
 def _unsupported(srdh_context: ScenarioContext, analysis_id: str) -> None:
     srdh_context.builder.review("unsupported", analysis_id)
+
+
+# -- evidence vocabulary: earlier ids, narrower scopes, raising and oversize backends, repair ------
+
+
+@given(
+    parsers.re(
+        r"the session has an earlier SUCCESS Run whose draft cited the Tool Call ID "
+        r'(?P<ids>".+")'
+    )
+)
+def _earlier_citing(srdh_context: ScenarioContext, ids: str) -> None:
+    srdh_context.builder.add_prior_citing_run(quoted(ids))
+
+
+@given(
+    parsers.re(
+        r'"(?P<call_id>[^"]+)" looks at the same query as "(?P<like>[^"]+)" '
+        r"over its last (?P<minutes>\d+) minutes"
+    )
+)
+def _narrower(srdh_context: ScenarioContext, call_id: str, like: str, minutes: str) -> None:
+    srdh_context.builder.narrow(call_id, like, int(minutes))
+
+
+@given(parsers.re(r'(?P<tool>\w+) raises "(?P<message>[^"]*)"'))
+def _raises(srdh_context: ScenarioContext, tool: str, message: str) -> None:
+    srdh_context.builder.raises(tool, message)
+
+
+@given(
+    parsers.re(
+        r"the projection limits are (?P<items>\d+) items of at most (?P<chars>\d+) characters"
+    )
+)
+def _projection_limits(srdh_context: ScenarioContext, items: str, chars: str) -> None:
+    srdh_context.builder.set_limits(max_items=int(items), max_item_chars=int(chars))
+
+
+@given(parsers.re(r"(?P<tool>\w+) returns (?P<count>\d+) rows of (?P<length>\d+) characters"))
+def _long_rows(srdh_context: ScenarioContext, tool: str, count: str, length: str) -> None:
+    srdh_context.builder.returns_long_rows(tool, int(count), int(length))
+
+
+@given(
+    parsers.re(
+        r"the structural repair answers with (?:(?P<words>.+) together with )?a call of "
+        r'(?P<tool>\w+) with the Tool Call ID "(?P<call_id>[^"]+)"'
+    )
+)
+def _repair_calls(
+    srdh_context: ScenarioContext, tool: str, call_id: str, words: str | None
+) -> None:
+    builder = srdh_context.builder
+    call = tool_call(call_id, tool, call_arguments(query=f"level:error repair {call_id}"))
+    turn = (
+        draft_and_tool_calls_turn(document_for(builder, words), [call])
+        if words
+        else tool_calls_turn([call])
+    )
+    builder.repair_with_turn(turn)
+
+
+@given(parsers.re(r"if the agent is asked again, it submits (?P<words>.+)"))
+def _if_asked_again(srdh_context: ScenarioContext, words: str) -> None:
+    builder = srdh_context.builder
+    builder.if_asked_again(document_for(builder, words))

@@ -65,6 +65,20 @@ _Shape = Callable[[FixtureBuilder, list[str]], dict[str, object]]
 
 _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
     (
+        re.compile(r'a draft with one analysis observing each of (".+")'),
+        lambda b, g: b.per_call_draft(quoted(g[0])),
+    ),
+    (
+        re.compile(
+            r'a draft with a NEGATIVE_OBSERVATION on (".+") within the query scope of (".+")'
+        ),
+        lambda b, g: b.negative_over(quoted(g[0]), quoted(g[1])[0]),
+    ),
+    (
+        re.compile(r'a draft observing (".+") whose conclusion also names (".+")'),
+        lambda b, g: b.naming_unknown_analysis(quoted(g[0])[0], quoted(g[1])[0]),
+    ),
+    (
         re.compile(r'a draft observing (".+") with (".+") as a limitation'),
         lambda b, g: b.observing_draft(quoted(g[0]), limited=quoted(g[1])),
     ),

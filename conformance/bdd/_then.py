@@ -10,7 +10,7 @@ from pytest_bdd import parsers, then
 from conformance import checks
 from conformance.bdd import _optional
 from conformance.bdd._context import ScenarioContext
-from conformance.checks import CheckResult
+from conformance.checks import CheckResult, Findings
 
 if TYPE_CHECKING:
     import pytest
@@ -86,6 +86,18 @@ THEN_CHECKS: dict[str, _Check] = {
     "both actions are rejected as MISSING_ID, neither as a duplicate of the other": lambda c: (
         checks.check_tool_call_identity(c.observation, c.ran_fixture)
     ),
+    # -- evidence extension scenarios (outcome oracle) ------------------------------------------
+    "both actions are accepted as distinct invocations, each with its own result": lambda c: (
+        checks.check_tool_call_identity(c.observation, c.ran_fixture)
+    ),
+    "the action is accepted and executed, because duplicates are judged within one Run": (
+        lambda c: checks.check_tool_call_identity(c.observation, c.ran_fixture)
+    ),
+    "EvidenceGuard rejects both drafts for citing ERROR evidence and the Run falls back with "
+    "EVIDENCE_VALIDATION_FAILED and no verified sources": lambda c: _both(
+        checks.check_rejected_twice_fallback(c.observation),
+        checks.check_evidence_outcome(c.observation, c.ran_fixture),
+    ),
     "the agent is called for exactly one draft and one structural repair, and the Run falls back "
     "with EVIDENCE_VALIDATION_FAILED and no verified sources": lambda c: _both(
         checks.check_one_repair_only(c.observation, c.ran_fixture),
@@ -121,19 +133,46 @@ OPTIONAL_PROPERTY = "srdh_optional"
 """The pytest ``user_properties`` name under which a Then step reports optional behaviour."""
 
 
-def _make_step(check: _Check) -> Callable[[pytest.FixtureRequest, ScenarioContext], None]:
+def _require(context: ScenarioContext, result: CheckResult) -> None:
+    """Require ``result``; a failure also names every global invariant the Run broke.
+
+    A failing Then step ends its scenario before "every global invariant holds" runs: adding
+    the invariants' findings here keeps every broken rule id in the failure message.
+    """
+    if not result.passed and context.observations and context.fixture is not None:
+        fixture = context.ran_fixture
+        result = _both(
+            result,
+            *(
+                checks.check_global_invariants(o, fixture, context.capabilities)
+                for o in context.observations
+            ),
+            *(checks.check_model_inputs(o, fixture) for o in context.observations),
+        )
+    result.require()
+
+
+_INVARIANTS = "every global invariant holds"
+
+
+def _make_step(
+    check: _Check, *, invariants: bool
+) -> Callable[[pytest.FixtureRequest, ScenarioContext], None]:
     def step(request: pytest.FixtureRequest, srdh_context: ScenarioContext) -> None:
         result = check(srdh_context)
         for note in dict.fromkeys(srdh_context.optional):
             if (OPTIONAL_PROPERTY, note) not in request.node.user_properties:
                 request.node.user_properties.append((OPTIONAL_PROPERTY, note))
-        result.require()
+        if invariants:
+            _require(srdh_context, result)
+        else:
+            result.require()
 
     return step
 
 
 for _sentence, _check in THEN_CHECKS.items():
-    then(_sentence)(_make_step(_check))
+    then(_sentence)(_make_step(_check, invariants=_sentence != _INVARIANTS))
 
 
 @then(
@@ -149,9 +188,12 @@ def _first_rejected(srdh_context: ScenarioContext, reason: str) -> None:
         and (e["data"]["step"], e["data"]["position"]) == (1, 0)
     ]
     found = [r["reason"] for r in rejected]
-    message = f"the first action was rejected as {found}, expected [{reason!r}]"
-    assert found == [reason], message  # noqa: S101 - a Then step asserts
-    checks.check_tool_call_identity(srdh_context.observation, srdh_context.ran_fixture).require()
+    first = checks.Findings("the first action is rejected", "R2.tool-call-identity")
+    first.expect(
+        found == [reason], f"the first action was rejected as {found}, expected [{reason!r}]"
+    )
+    identity = checks.check_tool_call_identity(srdh_context.observation, srdh_context.ran_fixture)
+    _require(srdh_context, _both(first.result(), identity))
 
 
 @then(
@@ -161,7 +203,7 @@ def _first_rejected(srdh_context: ScenarioContext, reason: str) -> None:
     )
 )
 def _in_band(srdh_context: ScenarioContext, tool_call_id: str) -> None:
-    checks.check_in_band_error(srdh_context.observation, tool_call_id).require()
+    _require(srdh_context, checks.check_in_band_error(srdh_context.observation, tool_call_id))
 
 
 @then(
@@ -171,9 +213,10 @@ def _in_band(srdh_context: ScenarioContext, tool_call_id: str) -> None:
     )
 )
 def _rejected_then_released(srdh_context: ScenarioContext, code: str) -> None:
-    checks.check_rejected_then_released(
+    result = checks.check_rejected_then_released(
         srdh_context.observation, srdh_context.ran_fixture, code
-    ).require()
+    )
+    _require(srdh_context, result)
 
 
 @then(
@@ -183,7 +226,7 @@ def _rejected_then_released(srdh_context: ScenarioContext, code: str) -> None:
     )
 )
 def _rejected_twice(srdh_context: ScenarioContext, code: str) -> None:
-    checks.check_rejected_twice_fallback(srdh_context.observation, code).require()
+    _require(srdh_context, checks.check_rejected_twice_fallback(srdh_context.observation, code))
 
 
 @then(
@@ -193,4 +236,70 @@ def _rejected_twice(srdh_context: ScenarioContext, code: str) -> None:
     )
 )
 def _falls_back(srdh_context: ScenarioContext, fallback_type: str) -> None:
-    checks.check_fallback(srdh_context.observation, fallback_type).require()
+    _require(srdh_context, checks.check_fallback(srdh_context.observation, fallback_type))
+
+
+@then(
+    parsers.re(
+        r'the invocation "(?P<tool_call_id>[^"]+)" ends (?P<status>\w+) with evidence status '
+        r"(?P<evidence>\w+) and the error code (?P<code>\w+)"
+    )
+)
+def _ends(
+    srdh_context: ScenarioContext, tool_call_id: str, status: str, evidence: str, code: str
+) -> None:
+    result = checks.check_invocation_ends(
+        srdh_context.observation,
+        srdh_context.ran_fixture,
+        tool_call_id,
+        status=status,
+        evidence_status=evidence,
+        code=code,
+    )
+    _require(srdh_context, result)
+
+
+@then(
+    parsers.re(
+        r'the projection of "(?P<tool_call_id>[^"]+)" keeps at most (?P<items>\d+) items of at '
+        r"most (?P<chars>\d+) characters, with the backend's total_matched, and is marked "
+        r"truncated"
+    )
+)
+def _bounded(srdh_context: ScenarioContext, tool_call_id: str, items: str, chars: str) -> None:
+    limits = srdh_context.ran_fixture.get("limits", {})
+    wrong = Findings("the step's limits are the fixture's", "R4.bounded-projection")
+    wrong.expect(
+        (limits.get("max_items"), limits.get("max_item_chars")) == (int(items), int(chars)),
+        f"the fixture's limits are {limits}, the step says {items} items of {chars} characters",
+    )
+    result = checks.check_bounded_projection(
+        srdh_context.observation, srdh_context.ran_fixture, tool_call_id
+    )
+    _require(srdh_context, _both(wrong.result(), result))
+
+
+@then(
+    parsers.re(
+        r"EvidenceGuard rejects the first (?:draft|answer) with (?P<code>\w+) at "
+        r'"(?P<pointer>[^"]*)" and releases the repaired (?:draft|answer)'
+    )
+)
+def _rejected_at(srdh_context: ScenarioContext, code: str, pointer: str) -> None:
+    result = checks.check_rejected_at(
+        srdh_context.observation, srdh_context.ran_fixture, code, pointer
+    )
+    _require(srdh_context, result)
+
+
+@then(
+    parsers.re(
+        r'the repair fails without executing "(?P<tool_call_id>[^"]+)" and the Run falls back '
+        r"with EVIDENCE_VALIDATION_FAILED and no verified sources"
+    )
+)
+def _failed_repair(srdh_context: ScenarioContext, tool_call_id: str) -> None:
+    result = checks.check_failed_repair(
+        srdh_context.observation, srdh_context.ran_fixture, tool_call_id
+    )
+    _require(srdh_context, result)

@@ -29,6 +29,12 @@ from conformance.checks._evidence import (
     check_rejected_then_released,
     scope_within,
 )
+from conformance.checks._evidence_scenarios import (
+    check_bounded_projection,
+    check_failed_repair,
+    check_invocation_ends,
+    check_rejected_at,
+)
 from conformance.checks._failure import check_attempt_outcomes, check_failed_run
 from conformance.checks._fallback import (
     MESSAGE_CODES,
@@ -49,6 +55,16 @@ from conformance.checks._oracle import (
     expected_response,
     presented_calls,
     submissions,
+)
+from conformance.checks._outcome import check_evidence_outcome, record_evidence_outcome
+from conformance.checks._outcome_oracle import (
+    ExpectedInvocation,
+    ExpectedOutcome,
+    ExpectedProjection,
+    ExpectedVerdict,
+    ExpectedViolation,
+    expected_outcome,
+    expected_verdict,
 )
 from conformance.checks._previous_turn import check_previous_turn
 from conformance.checks._release import check_one_repair_only, check_released_is_submitted
@@ -81,6 +97,11 @@ __all__ = [
     "REQUIREMENT_IDS",
     "RULES",
     "CheckResult",
+    "ExpectedInvocation",
+    "ExpectedOutcome",
+    "ExpectedProjection",
+    "ExpectedVerdict",
+    "ExpectedViolation",
     "Findings",
     "PresentedCall",
     "Rule",
@@ -88,15 +109,19 @@ __all__ = [
     "attempt_policy",
     "check_analysis_structure",
     "check_attempt_outcomes",
+    "check_bounded_projection",
     "check_cancelled_nothing_released",
     "check_contract",
     "check_disconnect",
+    "check_evidence_outcome",
     "check_fabricated_citation_rejected",
+    "check_failed_repair",
     "check_failed_run",
     "check_fallback",
     "check_global_invariants",
     "check_harness_ownership",
     "check_in_band_error",
+    "check_invocation_ends",
     "check_layered_cancellation",
     "check_model_inputs",
     "check_model_calls",
@@ -105,6 +130,7 @@ __all__ = [
     "check_one_repair_only",
     "check_previous_turn",
     "check_previous_turn_rule",
+    "check_rejected_at",
     "check_rejected_then_released",
     "check_rejected_twice_fallback",
     "check_released_is_submitted",
@@ -118,12 +144,15 @@ __all__ = [
     "disconnect_index",
     "expected_attempts",
     "expected_identity",
+    "expected_outcome",
     "expected_previous_turn",
     "expected_response",
     "fit_to_capabilities",
     "normalize_observation",
+    "expected_verdict",
     "normalize_trace",
     "presented_calls",
+    "record_evidence_outcome",
     "returned_documents",
     "rule",
     "rule_ids_in",

@@ -1,6 +1,8 @@
 """Global invariants every observed Run must keep, whatever the scenario.
 
-DESIGN sections 1, 5, 6 and 8: nothing unvalidated is released; a release is byte-identical
+DESIGN sections 1, 4, 5, 6 and 8: every accepted call's invocation, EvidenceGuard verdict and
+release outcome is the one the fixture fixes (:mod:`conformance.checks._outcome`); nothing
+unvalidated is released; a release is byte-identical
 (canonical JSON) to what the agent submitted; a fallback carries no draft text; at most one
 structural repair; no more model-call attempts than the retry policy allows; earlier Runs stay
 as they were; the observation, its trace events and its run rows are valid contract documents.
@@ -13,6 +15,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
 from conformance.checks._oracle import submissions
+from conformance.checks._outcome import record_evidence_outcome
 from conformance.checks._result import CheckResult, Findings
 from conformance.checks._runtime import (
     disconnect_findings,
@@ -64,6 +67,7 @@ def check_global_invariants(
     disconnect_findings(found, observation, fixture)
     if capabilities is None or "PREVIOUS_TURN" in capabilities:
         previous_turn_findings(found, observation, fixture)
+    record_evidence_outcome(found, observation, fixture)
     return found.result()
 
 

@@ -278,6 +278,63 @@ _RULES: Final = (
         "kit's model endpoint)",
         (),
     ),
+    # -- the evidence and release outcome oracle (conformance.checks._outcome) ------------------
+    Rule(
+        "R1.evidence-guard-verdict",
+        "EvidenceGuard accepts exactly the submissions that break no evidence rule of the "
+        "contract sheet, and rejects every one that breaks one",
+        ("EvidenceGuard as deterministic evidence validation",),
+    ),
+    Rule(
+        "R3.invocation-lifecycle",
+        "every accepted call's invocation is observed PROJECTING, then moves exactly once to "
+        "READY or ERROR, and its record is that terminal state",
+        (_R3_BODY,),
+    ),
+    Rule(
+        "R3.invocation-outcome",
+        "the invocation and evidence status follow the backend's outcome: rows are READY with "
+        "EVIDENCE_FOUND or NO_EVIDENCE, an in-band error READY with ERROR, a raised error ERROR "
+        "with ERROR",
+        ("EVIDENCE_FOUND/NO_EVIDENCE/ERROR as evidence result states",),
+    ),
+    Rule(
+        "R3.evidence-citation",
+        "an analysis never cites ERROR evidence, a NEGATIVE_OBSERVATION cites only NO_EVIDENCE "
+        "results and an OBSERVATION cites at least one EVIDENCE_FOUND result",
+        ("EVIDENCE_FOUND/NO_EVIDENCE/ERROR as evidence result states",),
+    ),
+    Rule(
+        "R4.tool-call-bindings",
+        "every Tool Call ID a draft cites is an accepted invocation of this Run and every "
+        "analysis id it names exists; each bad binding is rejected at its JSON pointer",
+        ("action plan, recommendations, limitations and Tool Call bindings",),
+    ),
+    Rule(
+        "R4.bounded-projection",
+        "a projection keeps at most max_items items, each cut to max_item_chars, with the "
+        "backend's total_matched, and is marked truncated iff it left something out",
+        (_R4_BODY,),
+    ),
+    Rule(
+        "R5.exact-rag-bindings",
+        "a Knowledge Answer names the single lookup call of the Run, cites only document ids it "
+        "returned (exactly, case included), and is not empty when documents were found",
+        ("references identify the single lookup Tool Call and returned document IDs",),
+    ),
+    Rule(
+        "R6.repair-offers-no-tools",
+        "the structural repair executes no tool: a repair answer that calls tools is a failed "
+        "repair and its calls are never executed",
+        ("the single no-Tool structural repair",),
+    ),
+    Rule(
+        "R6.release-outcome",
+        "the Run ends with the outcome its verdicts fix: SUCCESS with the validated, supported "
+        "submission, or the fallback type of the failure (EVIDENCE_VALIDATION_FAILED, "
+        "SEMANTIC_UNSUPPORTED)",
+        ("stable fallback types for evidence validation failure, semantic unsupported",),
+    ),
     Rule(
         "R0.valid-observation",
         "the observation, its trace events and its run rows are valid contract documents",

@@ -6,6 +6,7 @@ ran, and for a failure the check's message and the (shrunk, unless shrinking is 
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -17,6 +18,7 @@ from conformance.checks import (
     check_global_invariants,
     check_model_inputs,
     check_same_normalized_trace,
+    expected_outcome,
     fit_to_capabilities,
 )
 from conformance.strategies import SCENARIO_STRATEGIES, any_fixtures, pinned_fixtures
@@ -45,7 +47,9 @@ class PropertyResult:
         name: the spec scenario id, or :data:`INVARIANTS`.
         outcome: ``passed``, ``failed`` or ``skipped`` (the IUT lacks a needed capability).
         examples: how many generated examples were run (shrinking replays included).
-        message: the failing check's message, the skip reason, or ``""``.
+        message: the failing check's message, then the failing fixture as one line of JSON (the
+            shrunk one unless shrinking is off: replay it with ``srdh demo``), the skip reason, or
+            ``""``.
         fixture: the failing Scenario Fixture (or contract document), ``None`` otherwise.
         seconds: wall time of the run, in seconds.
     """
@@ -111,11 +115,17 @@ def _drive(
     try:
         config(wrapped)()
     except Exception as error:  # noqa: BLE001 - any failure of the IUT or its check is a result
+        message = f"{type(error).__name__}: {error}"
+        if recorder.failing is not None:
+            replay = json.dumps(recorder.failing, ensure_ascii=True, sort_keys=True)
+            message += (
+                f"\nfailing fixture (JSON; save it and replay with `srdh demo FILE`):\n{replay}"
+            )
         return PropertyResult(
             name,
             "failed",
             recorder.examples,
-            f"{type(error).__name__}: {error}",
+            message,
             recorder.failing,
             time.perf_counter() - started,
         )
@@ -205,4 +215,10 @@ def _capable(fixture: dict[str, Any], capabilities: frozenset[str]) -> bool:
     if fixture["client"]:
         needed.add("CANCELLATION")
     # An optional retry the IUT does not declare is not needed: the fixture is fitted to it.
+    if any(t.get("intent") == "KNOWLEDGE_QUERY" for t in fixture["router"]):
+        needed.add("KNOWLEDGE_QUERY")
+    if fixture["prior_runs"]:
+        needed.add("PREVIOUS_TURN")
+    if expected_outcome(fixture).repair_requested:
+        needed.add("STRUCTURAL_REPAIR")
     return needed <= capabilities

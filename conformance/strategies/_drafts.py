@@ -43,6 +43,11 @@ BROKEN_DRAFT_CODES: Final = {
     "negative_too_wide": "NEGATIVE_SCOPE_TOO_WIDE",
     "error_cited": "ERROR_EVIDENCE_CITED",
     "not_a_draft": "SCHEMA_INVALID",
+    "unknown_among_known": "UNKNOWN_TOOL_CALL_ID",
+    "unknown_in_limitation": "UNKNOWN_TOOL_CALL_ID",
+    "unknown_analysis_reference": "UNKNOWN_ANALYSIS_ID",
+    "negative_on_found": "NEGATIVE_WITHOUT_NO_EVIDENCE",
+    "negative_wider_than_later": "NEGATIVE_SCOPE_TOO_WIDE",
 }
 """How a broken draft is broken -> the violation code it must draw (``no_ids`` may be reported
 as SCHEMA_INVALID: ``tool_call_ids`` has ``minItems 1``)."""
@@ -122,6 +127,13 @@ def valid_drafts(
 
 def _breakages(plan: ToolPlan) -> list[str]:
     possible = ["unknown_id", "duplicate_analysis", "no_ids", "not_a_draft"]
+    possible += ["unknown_in_limitation", "unknown_analysis_reference"]
+    if plan.with_status("EVIDENCE_FOUND", "NO_EVIDENCE"):
+        possible.append("unknown_among_known")
+    if plan.with_status("EVIDENCE_FOUND"):
+        possible.append("negative_on_found")
+    if len(_scoped_pair(plan)) == 2:  # noqa: PLR2004 - a wide and a narrow empty call
+        possible.append("negative_wider_than_later")
     if plan.with_status("NO_EVIDENCE"):
         possible += ["no_evidence_not_negative", "negative_too_wide"]
     if plan.with_status("ERROR"):
@@ -153,12 +165,60 @@ def broken_drafts(draw: st.DrawFn, plan: ToolPlan, *, how: str | None = None) ->
         empty = plan.with_status("NO_EVIDENCE")[0]
         scope = draw(wider_scope(empty))
         items = [analysis("a1", "NEGATIVE_OBSERVATION", [empty.call_id], scope=scope)]
+    elif how in {"unknown_among_known", "unknown_in_limitation", "unknown_analysis_reference"}:
+        return _unknown_binding(draw, plan, how), how
+    elif how == "negative_on_found":
+        found = plan.with_status("EVIDENCE_FOUND")[0]
+        items = [analysis("a1", "NEGATIVE_OBSERVATION", [found.call_id], scope=found.scope)]
+    elif how == "negative_wider_than_later":
+        wide, narrow = _scoped_pair(plan)
+        cited = [wide.call_id, narrow.call_id]
+        items = [analysis("a1", "NEGATIVE_OBSERVATION", cited, scope=wide.scope)]
     elif how == "error_cited":
         failed = plan.with_status("ERROR")[0]
         items = [*base, analysis(f"a{len(base) + 1}", "OBSERVATION", [failed.call_id])]
     else:
         return draw(st.sampled_from([{"analyses": []}, {"thoughts": "let me think"}])), how
     return diagnosis_draft(items), how
+
+
+def _scoped_pair(plan: ToolPlan) -> tuple[Evidence, ...]:
+    """Two NO_EVIDENCE calls of one tool, target and query, the second window inside the first."""
+    empty = plan.with_status("NO_EVIDENCE")
+    for wide in empty:
+        for narrow in empty:
+            inner = narrow.scope["time_range"]
+            outer = wide.scope["time_range"]
+            same = all(wide.scope[k] == narrow.scope[k] for k in ("tool", "target", "query"))
+            if (
+                narrow is not wide
+                and same
+                and outer["start_ms"] <= inner["start_ms"]  # type: ignore[index]
+                and inner["end_ms"] <= outer["end_ms"]  # type: ignore[index]
+                and inner != outer
+            ):
+                return (wide, narrow)
+    return ()
+
+
+def _unknown_binding(draw: st.DrawFn, plan: ToolPlan, how: str) -> dict[str, object]:
+    """A valid draft but for one unknown binding among known ones (DESIGN section 4)."""
+    usable = plan.with_status("EVIDENCE_FOUND", "NO_EVIDENCE")
+    items = _analyses_for(draw, usable[:2]) if usable else []
+    if not items:
+        items = [analysis("a1", "OBSERVATION", [_UNKNOWN_ID])]
+    if how == "unknown_among_known" and usable:
+        first = dict(items[0])
+        cited = list(first["tool_call_ids"])  # type: ignore[call-overload]  # a JSON list
+        cited.insert(draw(st.integers(0, len(cited))), _UNKNOWN_ID)
+        items[0] = {**first, "tool_call_ids": cited}
+    limits = [limitation("Not looked at.", [_UNKNOWN_ID])] if how == "unknown_in_limitation" else []
+    draft = diagnosis_draft(items, limitations=limits)
+    if how == "unknown_analysis_reference":
+        conclusion = dict(draft["conclusion"])  # type: ignore[call-overload]  # a JSON object
+        conclusion["analysis_ids"] = [*conclusion["analysis_ids"], "a99"]
+        draft["conclusion"] = conclusion
+    return draft
 
 
 @st.composite
@@ -183,8 +243,12 @@ def fabricated_answers(draw: st.DrawFn, lookup: Evidence) -> dict[str, object]:
     answer = draw(valid_answers(lookup))
     items: list[dict[str, object]] = answer["items"]  # type: ignore[assignment]  # built above
     victim = draw(st.integers(0, len(items) - 1))
+    look_alikes = [d.upper() for d in lookup.document_ids] + [f"{d}0" for d in lookup.document_ids]
+    positions = [str(n) for n in range(len(lookup.document_ids) + 1)]
     candidates = [
-        d for d in ("d9", "d404", "doc-fabricated", "d1x") if d not in lookup.document_ids
+        d
+        for d in ("d9", "d404", "doc-fabricated", "d1x", *look_alikes, *positions)
+        if d not in lookup.document_ids
     ]
     fabricated = draw(st.sampled_from(candidates))
     cited: list[dict[str, str]] = list(items[victim]["references"])  # type: ignore[call-overload]  # JSON list

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from hypothesis import strategies as st
 
-from conformance.checks import presented_calls
+from conformance.checks import expected_outcome, presented_calls
 from conformance.fixtures import (
     error_turn,
     failure,
@@ -31,6 +31,7 @@ from conformance.strategies._runtime_faults import (
     apply_runtime_fault,
     runtime_pinned_fixtures,
 )
+from conformance.strategies._evidence_pins import evidence_pinned_fixtures
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -77,6 +78,25 @@ def _extra_step(fixture: Fixture, tool: str, response: dict[str, object]) -> boo
     return True
 
 
+def _lookup_rows(fixture: Fixture) -> int:
+    """Most rows one lookup returns: a tighter max_items would turn cited documents fabricated."""
+    script = fixture["tools"].get("lookup_documents") or {}
+    responses = [*script.get("responses", []), script.get("default") or {}]
+    return max((len(r.get("items", [])) for r in responses if r.get("kind") == "rows"), default=0)
+
+
+def _reviewable_ids(fixture: Fixture) -> list[str]:
+    """The analysis (or item) ids of the submission that reaches the SemanticGuard, if known."""
+    for verdict in expected_outcome(fixture).verdicts:
+        document = verdict.document
+        if verdict.valid and isinstance(document, dict):
+            key, field = (
+                ("items", "item_id") if "items" in document else ("analyses", "analysis_id")
+            )
+            return [str(entry[field]) for entry in document.get(key, [])]
+    return []
+
+
 def _only_supported_review(fixture: Fixture) -> bool:
     return bool(fixture["semantic_guard"] == [supported_turn()])
 
@@ -100,7 +120,7 @@ def _apply(draw: st.DrawFn, fixture: Fixture, fault: str) -> bool:  # noqa: PLR0
     if fault == "tight_limits":
         fixture["limits"] = {
             **fixture["limits"],
-            "max_items": draw(st.integers(1, 3)),
+            "max_items": max(draw(st.integers(1, 3)), _lookup_rows(fixture)),
             "max_item_chars": draw(st.integers(8, 64)),
         }
         return True
@@ -110,8 +130,9 @@ def _apply(draw: st.DrawFn, fixture: Fixture, fault: str) -> bool:  # noqa: PLR0
         fixture["semantic_guard"] = [error_turn(), error_turn()]
         return True
     if fault == "review_unsupported":
-        first = "i1" if _is_knowledge(fixture) else "a1"
-        fixture["semantic_guard"] = [unsupported_turn([first])]
+        reviewable = _reviewable_ids(fixture) or ["i1" if _is_knowledge(fixture) else "a1"]
+        named = draw(st.lists(st.sampled_from(reviewable), min_size=1, unique=True))
+        fixture["semantic_guard"] = [unsupported_turn(named)]  # often only some: partial support
         return True
     return False
 
@@ -157,7 +178,8 @@ def pinned_fixtures() -> list[Fixture]:
 
     Each puts one fault at its limit: the SemanticGuard answers invalid twice (the retry policy's
     last attempt), the Router answers an invalid intent once, a tool fails with secret text, the
-    agent swallows a cancellation.
+    agent swallows a cancellation; then one per evidence kind
+    (:func:`~conformance.strategies._evidence_pins.evidence_pinned_fixtures`).
     """
     from conformance.fixtures import (  # noqa: PLC0415 - only needed when pinning
         analysis,
@@ -199,7 +221,14 @@ def pinned_fixtures() -> list[Fixture]:
         tools=tools,
         client=disconnect_during_agent_turn(1),
     )
-    return [twice_invalid, router_retry, failing, swallowed, *_model_input_fixtures(), *runtime_pinned_fixtures()]
+    return [
+        twice_invalid,
+        router_retry,
+        failing,
+        swallowed,
+        *_model_input_fixtures(), *runtime_pinned_fixtures(),
+        *evidence_pinned_fixtures(),
+    ]
 
 
 def _model_input_fixtures() -> list[Fixture]:

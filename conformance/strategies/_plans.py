@@ -19,6 +19,7 @@ from conformance.fixtures import (
     T0_MS,
     call_arguments,
     document_rows,
+    failure,
     in_band_error,
     no_rows,
     rows,
@@ -45,14 +46,40 @@ DIAGNOSIS_TOOLS: Final = ("query_metrics", "search_logs", "list_alerts")
 _TARGETS: Final = ("checkout", "payment", "cart", "db-primary")
 _QUERIES: Final = ("level:error", "status:5xx", "latency_p99", "")
 _MINUTE_MS: Final = 60_000
-_KINDS: Final = ("found", "empty", "in_band")
-STATUS_OF: Final = {"found": "EVIDENCE_FOUND", "empty": "NO_EVIDENCE", "in_band": "ERROR"}
+_KINDS: Final = ("found", "empty", "in_band", "raise", "long")
+STATUS_OF: Final = {
+    "found": "EVIDENCE_FOUND",
+    "empty": "NO_EVIDENCE",
+    "in_band": "ERROR",
+    "raise": "ERROR",
+    "long": "EVIDENCE_FOUND",
+}
+"""Backend outcome kind -> the evidence status it gives: rows, zero rows, an in-band error, a
+raised error (invocation ERROR), rows over the projection limits (cut, still evidence)."""
+_LONG_ROWS: Final = 25
+"""Rows of a ``long`` result: more than the default ``max_items`` (20)."""
+_LONG_TEXT: Final = 2500
+"""Characters of the first row of a ``long`` result: more than the default ``max_item_chars``."""
 
 
 def tool_call_ids() -> st.SearchStrategy[str]:
-    """Conforming Tool Call IDs: framework-shaped ones and ids drawn from the grammar."""
+    """Conforming Tool Call IDs.
+
+    Framework-shaped ones, case variants, digits only, 128 characters, and the grammar.
+    """
     framework = st.sampled_from(
-        ["call_1", "call_abc123", "toolu_01A09q90qw", "functions.get_weather:0", "pyd_ai_7f3"]
+        [
+            "call_1",
+            "call_abc123",
+            "toolu_01A09q90qw",
+            "functions.get_weather:0",
+            "pyd_ai_7f3",
+            "CALL_1",
+            "Call_1",
+            "0",
+            "42",
+            "c" * 128,
+        ]
     )
     grammar = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,23}", fullmatch=True)
     return st.one_of(framework, grammar)
@@ -107,6 +134,14 @@ def _response(kind: str, tool: str, nth: int, documents: Sequence[str]) -> dict[
         return rows(*(f"{tool} line {nth}.{k}" for k in range(1 + nth % 2)))
     if kind == "empty":
         return no_rows()
+    if kind == "raise":
+        return failure(f"{tool} backend exploded at 10.0.0.{nth}: token sk-live-{nth:04d}")
+    if kind == "long":
+        texts = [
+            f"{tool} long row {nth}.{k} ".ljust(_LONG_TEXT if k == 0 else 40, "x")
+            for k in range(_LONG_ROWS)
+        ]
+        return rows(*texts, total_matched=_LONG_ROWS + nth)
     return in_band_error("RATE_LIMITED" if nth % 2 else "QUOTA_EXCEEDED")
 
 
@@ -161,6 +196,9 @@ def tool_plans(  # noqa: PLR0913 - one keyword per varied aspect
     given to at least one call, at a drawn position.
     """
     ids = draw(st.lists(tool_call_ids(), min_size=min_calls, max_size=max_calls, unique=True))
+    variant = ids[0].swapcase()
+    if len(ids) < max_calls and variant not in ids and draw(st.booleans()):
+        ids.insert(draw(st.integers(1, len(ids))), variant)  # same id but for case: another call
     step_count = draw(st.integers(1, min(3, len(ids))))
     cuts = (
         sorted(draw(st.sets(st.integers(1, len(ids) - 1), max_size=step_count - 1)))

@@ -15,6 +15,7 @@ from conformance.fixtures import (
     ABSENT,
     blocks_until_cancelled,
     disconnect_during_agent_turn,
+    draft_and_tool_calls_turn,
     draft_turn,
     invalid_verdict_turn,
     knowledge_fixture,
@@ -58,8 +59,27 @@ __all__ = [
 
 Fixture = dict[str, Any]
 _PRIOR_STATES: Final = ("SUCCESS", "FALLBACK", "FAILED", "CANCELLED", "RUNNING")
-_UNUSABLE_IDS: Final = st.sampled_from([ABSENT, None, "", "   ", "call\u0000x", "a" * 300, 42])
-"""Presented ids that are MISSING_ID or INVALID_ID."""
+_LOOKALIKE: Final = "".join(chr(0xFF00 + ord(c) - 0x20) for c in "call") + "_1"
+"""A Tool Call ID of full-width look-alikes of ``call_1`` (NFKC would make it ``call_1``)."""
+_UNUSABLE_IDS: Final = st.sampled_from(
+    [
+        ABSENT,
+        None,
+        "",
+        "   ",
+        "call\u0000x",
+        "a" * 300,
+        42,
+        " call_1 ",
+        "call_1\n",
+        _LOOKALIKE,
+        "c" * 129,
+        7.5,
+        ["call_1"],
+    ]
+)
+"""Presented ids that are MISSING_ID or INVALID_ID: empty, whitespace, control characters, too
+long, padded, Unicode look-alikes, numbers and other JSON values."""
 _USER_MESSAGES: Final = (
     "Why is checkout failing?",
     "Did checkout log any errors in the last 15 minutes?",
@@ -69,13 +89,17 @@ _USER_MESSAGES: Final = (
 
 
 @st.composite
-def session_histories(draw: st.DrawFn, *, latest: str | None = None) -> list[dict[str, object]]:
+def session_histories(
+    draw: st.DrawFn, *, latest: str | None = None, ids: tuple[str, ...] = ()
+) -> list[dict[str, object]]:
     """0-5 earlier Runs of the session and 0-3 of another session, any intent and state.
 
     States include RUNNING; ``seq`` increases per session with gaps (unique over the fixture,
     listed in ``seq`` order as the fixture contract requires); creation times may disagree with
     ``seq`` (a Harness must order by ``seq``). ``latest`` forces the state of the session's
-    newest Run (and at least one Run).
+    newest Run (and at least one Run). A DIAGNOSIS SUCCESS Run's draft may cite some of ``ids``
+    (the new Run's Tool Call IDs: duplicates are judged within one Run, so the new Run must
+    accept them again).
     """
     own = draw(st.integers(1 if latest else 0, 5))
     other = draw(st.integers(0, 3))
@@ -94,7 +118,14 @@ def session_histories(draw: st.DrawFn, *, latest: str | None = None) -> list[dic
         if state in {"FAILED", "CANCELLED", "RUNNING"}:
             intents.append(None)
         session = "session-1" if same else "session-2"
-        run = prior_run(seq, intent=draw(st.sampled_from(intents)), state=state, session_id=session)
+        cited = tuple(draw(st.lists(st.sampled_from(ids), max_size=2, unique=True))) if ids else ()
+        run = prior_run(
+            seq,
+            intent=draw(st.sampled_from(intents)),
+            state=state,
+            session_id=session,
+            cited=cited or ("prior_call",),
+        )
         if not same:
             run["run_id"] = f"session-2-run-{seq}"
         created = int(str(run["created_at_ms"])) - (seq - 1 - list(ranks)[index]) * 60_000
@@ -125,7 +156,7 @@ def _diagnosis(  # noqa: PLR0913 - the parts of a diagnosis fixture
         scenario,
         semantic_guard=(reviews or [supported_turn()]) if reviewed else [],
         tools=plan.tools,
-        prior_runs=draw(session_histories()),
+        prior_runs=draw(session_histories(ids=tuple(e.call_id for e in plan.evidence))),
         user_message=draw(st.sampled_from(_USER_MESSAGES)),
         agent=agent,
         scenario_id=scenario,
@@ -189,8 +220,14 @@ def no_evidence_cited_fixtures(draw: st.DrawFn) -> Fixture:
     or a scope wider than the query); a broken first draft gets one repair, valid or broken.
     """
     plan = draw(tool_plans(must_include="empty"))
+    how = draw(
+        st.sampled_from(
+            ["valid", "no_evidence_not_negative", "negative_too_wide", "negative_wider_than_later"]
+        )
+    )
+    if how == "negative_wider_than_later":
+        plan = draw(_nested_empty_plans())
     empty = plan.with_status("NO_EVIDENCE")[0]
-    how = draw(st.sampled_from(["valid", "no_evidence_not_negative", "negative_too_wide"]))
     if how == "valid":
         draft = draw(valid_drafts(plan, must_cite=empty))
         return _diagnosis(draw, "no-evidence-result-is-cited", plan, [draft], reviewed=True)
@@ -200,9 +237,38 @@ def no_evidence_cited_fixtures(draw: st.DrawFn) -> Fixture:
         return _diagnosis(
             draw, "no-evidence-result-is-cited", plan, [first, repaired], reviewed=True
         )
-    again = draw(st.sampled_from(["no_evidence_not_negative", "negative_too_wide"]))
+    again = draw(
+        st.sampled_from(
+            ["no_evidence_not_negative", "negative_too_wide", "negative_wider_than_later"]
+            if how == "negative_wider_than_later"
+            else ["no_evidence_not_negative", "negative_too_wide"]
+        )
+    )
     broken, _ = draw(broken_drafts(plan, how=again))
     return _diagnosis(draw, "no-evidence-result-is-cited", plan, [first, broken], reviewed=False)
+
+
+@st.composite
+def _nested_empty_plans(draw: st.DrawFn) -> ToolPlan:
+    """Two zero-match calls of one query, the second over the last minutes of the first's window.
+
+    A NEGATIVE_OBSERVATION citing both must stay within the narrower. Maybe more calls follow.
+    """
+    wide = draw(arguments())
+    start = int(wide["time_range"]["start_ms"])  # type: ignore[index]
+    end = start + draw(st.integers(2, 60)) * 60_000
+    wide["time_range"] = {"start_ms": start, "end_ms": end}
+    cut = draw(st.integers(1, (end - start) // 60_000 - 1)) * 60_000
+    narrow = {**wide, "time_range": {"start_ms": end - cut, "end_ms": end}}
+    tool = draw(st.sampled_from(DIAGNOSIS_TOOLS))
+    ids = draw(st.lists(tool_call_ids(), min_size=2, max_size=2, unique=True))
+    calls = [tool_call(ids[0], tool, wide), tool_call(ids[1], tool, narrow)]
+    extra = draw(tool_plans(kinds=("found",), max_calls=2))
+    extra_calls = [c for step in extra.steps for c in step if c.get("id") not in ids]
+    separate: bool = draw(st.booleans())
+    steps = [calls, extra_calls] if extra_calls and separate else [calls + extra_calls]
+    kinds = {0: "empty", 1: "empty"}
+    return plan_from_steps(steps, kinds)
 
 
 @st.composite
@@ -216,7 +282,18 @@ def draft_analysis_fixtures(draw: st.DrawFn) -> Fixture:
     if draw(st.booleans()):
         draft = draw(valid_drafts(plan))
         return _diagnosis(draw, "draft-contains-an-analysis-item", plan, [draft], reviewed=True)
-    how = draw(st.sampled_from(["duplicate_analysis", "no_ids", "unknown_id"]))
+    how = draw(
+        st.sampled_from(
+            [
+                "duplicate_analysis",
+                "no_ids",
+                "unknown_id",
+                "unknown_among_known",
+                "unknown_in_limitation",
+                "unknown_analysis_reference",
+            ]
+        )
+    )
     first, _ = draw(broken_drafts(plan, how=how))
     repair = draw(valid_drafts(plan))
     return _diagnosis(draw, "draft-contains-an-analysis-item", plan, [first, repair], reviewed=True)
@@ -239,10 +316,14 @@ def fabricated_citation_fixtures(draw: st.DrawFn) -> Fixture:
         )
     )
     steps = [[tool_call(lookup_id, "lookup_documents", draw(arguments()))]]
+    second = f"{lookup_id}-again"
+    two_lookups = len(second) <= 128 and draw(st.integers(0, 4)) == 0  # noqa: PLR2004 - id max
+    if two_lookups:  # answers naming several lookups: LOOKUP_CALL_COUNT, both times
+        steps[0].append(tool_call(second, "lookup_documents", draw(arguments())))
     plan = plan_from_steps(steps, {}, documents)
     lookup = plan.evidence[0]
     first = draw(fabricated_answers(lookup))
-    repaired = draw(st.booleans())
+    repaired = not two_lookups and draw(st.booleans())
     repair = draw(valid_answers(lookup)) if repaired else draw(fabricated_answers(lookup))
     return knowledge_fixture(
         "knowledge-answer-cites-an-unknown-document",
@@ -267,14 +348,22 @@ def fails_twice_fixtures(draw: st.DrawFn) -> Fixture:
     first, _ = draw(broken_drafts(plan))
     scenario = "evidence-validation-fails-twice"
     fixture = _diagnosis(draw, scenario, plan, [first], reviewed=False)
-    repair_kind = draw(st.sampled_from(["draft", "draft", "tool_calls", "raw"]))
+    citable = bool(plan.with_status("EVIDENCE_FOUND", "NO_EVIDENCE"))
+    kinds = ["draft", "draft", "tool_calls", "raw", *(["mixed"] if citable else [])]
+    repair_kind = draw(st.sampled_from(kinds))
+    in_repair = tool_call("call_in_repair", "search_logs")
     if repair_kind == "draft":
         repair: dict[str, object] = draft_turn(draw(broken_drafts(plan))[0])
     elif repair_kind == "tool_calls":
-        repair = tool_calls_turn([tool_call("call_in_repair", "search_logs")])
+        repair = tool_calls_turn([in_repair])
+    elif repair_kind == "mixed":  # one message holding a valid draft and a tool call
+        repair = draft_and_tool_calls_turn(draw(valid_drafts(plan)), [in_repair])
     else:
         repair = raw_turn("I cannot produce a draft.")
     fixture["agent"].append(repair)
+    if repair_kind in {"tool_calls", "mixed"} and citable:
+        # what a Harness that wrongly runs the repair's call would get next: a valid draft
+        fixture["decoy_agent_turns"] = [draft_turn(draw(valid_drafts(plan)))]
     return fixture
 
 

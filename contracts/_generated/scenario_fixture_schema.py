@@ -186,6 +186,28 @@ class AgentErrorTurn(ContractModel):
     """
 
 
+class AgentDraftAndToolCallsTurn(ContractModel):
+    """
+    One model message holding a Diagnosis Draft (its text content) and tool calls together. Tool calls decide what it is: in an agent step it is that step's tool calls; as the structural repair answer it is a failed repair (no tool is executed).
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    kind: Literal["draft_and_tool_calls"]
+    """
+    Turn kind discriminator.
+    """
+    draft: Any
+    """
+    The draft the message's content holds (any JSON).
+    """
+    tool_calls: Annotated[list[ScriptedToolCall], Field(min_length=1)]
+    """
+    The tool calls of the same message.
+    """
+
+
 class ReviewVerdictTurn(ContractModel):
     """
     The reviewer answers a verdict (possibly invalid).
@@ -532,6 +554,10 @@ class ScenarioFixture(ContractModel):
     """
     Perturbations for real models.
     """
+    decoy_agent_turns: list[AgentTurn] | None = None
+    """
+    Agent turns a conforming Harness never asks for (e.g. a valid draft after a failed structural repair): answered, in order, only once the agent script is used up, and never reported unconsumed. They let a fixture show what a faulty Harness does next instead of ending in SCRIPT_EXHAUSTED.
+    """
 
 
 class RouterBlockUntilCancelledTurn(ContractModel):
@@ -663,6 +689,7 @@ class AgentTurn(
         | AgentErrorTurn
         | AgentBlockUntilCancelledTurn
         | AgentIgnoreCancellationTurn
+        | AgentDraftAndToolCallsTurn
     ]
 ):
     root: Annotated[
@@ -672,7 +699,8 @@ class AgentTurn(
         | AgentRawTurn
         | AgentErrorTurn
         | AgentBlockUntilCancelledTurn
-        | AgentIgnoreCancellationTurn,
+        | AgentIgnoreCancellationTurn
+        | AgentDraftAndToolCallsTurn,
         Field(title="AgentTurn"),
     ]
     """

@@ -15,48 +15,73 @@ from reference_harness.mutants._iut import MutantIUT, MutantSpec, Patch
 
 __all__ = [
     "CONTRACT_MUTANTS",
-    "MUTANTS",
     "ContractMutant",
+    "MUTANTS",
     "MutantIUT",
     "MutantSpec",
     "Patch",
     "agent_call_retried",
     "create",
     "disconnect_not_noticed",
+    "document_ids_case_folded",
+    "document_position_accepted",
     "duplicate_analysis_id_released",
     "duplicate_overwrites_invocation",
+    "duplicates_judged_across_runs",
+    "edits_draft_after_partial_unsupported",
+    "empty_answer_accepted",
+    "error_evidence_cited_accepted",
     "evidence_failure_mistyped",
     "fabricated_citation_published",
     "fallback_as_previous_turn",
     "harness_rewrites_draft",
+    "id_case_folded",
+    "in_band_error_no_evidence",
+    "item_text_not_cut",
     "late_result_published",
+    "limitation_bindings_unchecked",
+    "limitation_error_citation_rejected",
+    "long_id_cut",
+    "lookalike_id_normalised",
+    "max_items_ignored",
     "missing_id_executed",
     "model_call_waits_past_timeout",
+    "negative_on_found_evidence_accepted",
+    "negative_scope_first_citation_only",
     "negative_scope_unbounded",
     "no_evidence_as_observation",
+    "numeric_id_stringified",
     "other_session_turn_in_context",
+    "padded_id_trimmed",
+    "previous_turn_across_sessions",
+    "previous_turn_by_creation_time",
+    "projecting_never_reported",
+    "raising_backend_no_evidence",
     "raw_rows_reach_agent",
     "reasoning_in_agent_context",
+    "repair_executes_tool_calls",
     "reviewer_offered_tools",
     "reviewer_sees_conversation",
+    "running_run_as_previous_turn",
     "sdk_retries_over_http",
     "sdk_retries_review",
     "second_review_new_snapshot",
-    "session_history_in_context",
-    "previous_turn_across_sessions",
-    "previous_turn_by_creation_time",
-    "running_run_as_previous_turn",
-    "sdk_retries_review",
-    "second_review_new_snapshot",
     "semantic_timeout_as_unsupported",
+    "session_history_in_context",
     "set_ordered_parallel_calls",
+    "several_lookups_accepted",
     "three_review_attempts",
     "three_router_attempts",
     "timed_out_review_retried",
     "tool_result_accepted_after_cancel",
     "tool_work_not_cancelled",
+    "total_matched_is_kept_count",
+    "truncated_ignores_cut_text",
     "undeclared_router_retry",
     "undeclared_semantic_retry",
+    "unknown_analysis_reference_accepted",
+    "unknown_id_among_known_accepted",
+    "unsupported_falls_back_unavailable",
 ]
 
 
@@ -226,3 +251,139 @@ def undeclared_router_retry() -> MutantIUT:
 def set_ordered_parallel_calls() -> MutantIUT:
     """IUT factory of mutant ``set_ordered_parallel_calls`` (see :data:`MUTANTS`)."""
     return create("set_ordered_parallel_calls")
+# -- evidence mutants (Requirements 1-6: ids, invocations, projections, guards, repair) --
+
+
+def edits_draft_after_partial_unsupported() -> MutantIUT:
+    """IUT factory of mutant ``edits_draft_after_partial_unsupported`` (see :data:`MUTANTS`)."""
+    return create("edits_draft_after_partial_unsupported")
+
+
+def limitation_error_citation_rejected() -> MutantIUT:
+    """IUT factory of mutant ``limitation_error_citation_rejected`` (see :data:`MUTANTS`)."""
+    return create("limitation_error_citation_rejected")
+
+
+def padded_id_trimmed() -> MutantIUT:
+    """IUT factory of mutant ``padded_id_trimmed`` (see :data:`MUTANTS`)."""
+    return create("padded_id_trimmed")
+
+
+def lookalike_id_normalised() -> MutantIUT:
+    """IUT factory of mutant ``lookalike_id_normalised`` (see :data:`MUTANTS`)."""
+    return create("lookalike_id_normalised")
+
+
+def numeric_id_stringified() -> MutantIUT:
+    """IUT factory of mutant ``numeric_id_stringified`` (see :data:`MUTANTS`)."""
+    return create("numeric_id_stringified")
+
+
+def long_id_cut() -> MutantIUT:
+    """IUT factory of mutant ``long_id_cut`` (see :data:`MUTANTS`)."""
+    return create("long_id_cut")
+
+
+def id_case_folded() -> MutantIUT:
+    """IUT factory of mutant ``id_case_folded`` (see :data:`MUTANTS`)."""
+    return create("id_case_folded")
+
+
+def duplicates_judged_across_runs() -> MutantIUT:
+    """IUT factory of mutant ``duplicates_judged_across_runs`` (see :data:`MUTANTS`)."""
+    return create("duplicates_judged_across_runs")
+
+
+def raising_backend_no_evidence() -> MutantIUT:
+    """IUT factory of mutant ``raising_backend_no_evidence`` (see :data:`MUTANTS`)."""
+    return create("raising_backend_no_evidence")
+
+
+def in_band_error_no_evidence() -> MutantIUT:
+    """IUT factory of mutant ``in_band_error_no_evidence`` (see :data:`MUTANTS`)."""
+    return create("in_band_error_no_evidence")
+
+
+def projecting_never_reported() -> MutantIUT:
+    """IUT factory of mutant ``projecting_never_reported`` (see :data:`MUTANTS`)."""
+    return create("projecting_never_reported")
+
+
+def negative_scope_first_citation_only() -> MutantIUT:
+    """IUT factory of mutant ``negative_scope_first_citation_only`` (see :data:`MUTANTS`)."""
+    return create("negative_scope_first_citation_only")
+
+
+def error_evidence_cited_accepted() -> MutantIUT:
+    """IUT factory of mutant ``error_evidence_cited_accepted`` (see :data:`MUTANTS`)."""
+    return create("error_evidence_cited_accepted")
+
+
+def negative_on_found_evidence_accepted() -> MutantIUT:
+    """IUT factory of mutant ``negative_on_found_evidence_accepted`` (see :data:`MUTANTS`)."""
+    return create("negative_on_found_evidence_accepted")
+
+
+def unknown_id_among_known_accepted() -> MutantIUT:
+    """IUT factory of mutant ``unknown_id_among_known_accepted`` (see :data:`MUTANTS`)."""
+    return create("unknown_id_among_known_accepted")
+
+
+def limitation_bindings_unchecked() -> MutantIUT:
+    """IUT factory of mutant ``limitation_bindings_unchecked`` (see :data:`MUTANTS`)."""
+    return create("limitation_bindings_unchecked")
+
+
+def unknown_analysis_reference_accepted() -> MutantIUT:
+    """IUT factory of mutant ``unknown_analysis_reference_accepted`` (see :data:`MUTANTS`)."""
+    return create("unknown_analysis_reference_accepted")
+
+
+def item_text_not_cut() -> MutantIUT:
+    """IUT factory of mutant ``item_text_not_cut`` (see :data:`MUTANTS`)."""
+    return create("item_text_not_cut")
+
+
+def max_items_ignored() -> MutantIUT:
+    """IUT factory of mutant ``max_items_ignored`` (see :data:`MUTANTS`)."""
+    return create("max_items_ignored")
+
+
+def truncated_ignores_cut_text() -> MutantIUT:
+    """IUT factory of mutant ``truncated_ignores_cut_text`` (see :data:`MUTANTS`)."""
+    return create("truncated_ignores_cut_text")
+
+
+def total_matched_is_kept_count() -> MutantIUT:
+    """IUT factory of mutant ``total_matched_is_kept_count`` (see :data:`MUTANTS`)."""
+    return create("total_matched_is_kept_count")
+
+
+def document_ids_case_folded() -> MutantIUT:
+    """IUT factory of mutant ``document_ids_case_folded`` (see :data:`MUTANTS`)."""
+    return create("document_ids_case_folded")
+
+
+def document_position_accepted() -> MutantIUT:
+    """IUT factory of mutant ``document_position_accepted`` (see :data:`MUTANTS`)."""
+    return create("document_position_accepted")
+
+
+def several_lookups_accepted() -> MutantIUT:
+    """IUT factory of mutant ``several_lookups_accepted`` (see :data:`MUTANTS`)."""
+    return create("several_lookups_accepted")
+
+
+def empty_answer_accepted() -> MutantIUT:
+    """IUT factory of mutant ``empty_answer_accepted`` (see :data:`MUTANTS`)."""
+    return create("empty_answer_accepted")
+
+
+def repair_executes_tool_calls() -> MutantIUT:
+    """IUT factory of mutant ``repair_executes_tool_calls`` (see :data:`MUTANTS`)."""
+    return create("repair_executes_tool_calls")
+
+
+def unsupported_falls_back_unavailable() -> MutantIUT:
+    """IUT factory of mutant ``unsupported_falls_back_unavailable`` (see :data:`MUTANTS`)."""
+    return create("unsupported_falls_back_unavailable")

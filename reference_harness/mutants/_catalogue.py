@@ -14,6 +14,32 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from reference_harness._retry import RetryPolicy
+from reference_harness.mutants._evidence_parts import (
+    FailureAsNoEvidenceHarness,
+    InBandAsNoEvidenceHarness,
+    PartialEditingHarness,
+    RewritingIdAgent,
+    SessionWideIdHarness,
+    SilentProjectingHarness,
+    case_folded_document,
+    case_folded_duplicates,
+    codes,
+    document_by_position,
+    dropping,
+    executing_repair,
+    in_limitation,
+    limitation_error_rejected,
+    no_item_cut,
+    no_item_limit,
+    projection_with,
+    remembering_loop,
+    scope_checked_on_first_citation,
+    total_is_kept_count,
+    truncated_by_count_only,
+    unchanged,
+    unknown_among_known,
+    unsupported_as_unavailable,
+)
 from reference_harness.mutants._iut import MutantIUT, MutantSpec, Patch
 from reference_harness.mutants._model_input_parts import (
     ConversationToReviewer,
@@ -25,6 +51,7 @@ from reference_harness.mutants._model_input_parts import (
     tools_for_reviewer,
     with_session_history,
 )
+from reference_harness.mutants._runtime_specs import RUNTIME_SPECS
 from reference_harness.mutants._parts import (
     FallbackTolerantStore,
     GateLeakingHarness,
@@ -36,7 +63,6 @@ from reference_harness.mutants._parts import (
     resnapshotting_retry,
     retyping_fallback,
 )
-from reference_harness.mutants._runtime_specs import RUNTIME_SPECS
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -147,7 +173,241 @@ _SPECS: Final = (
     ),
 )
 
-<<<<<<< HEAD
+_R1: Final = "design-contracts-shall-separate-deterministic-control-from-diagnosis-reasoning"
+_R2: Final = "tool-invocation-identity-shall-use-the-framework-tool-call-id"
+_R3: Final = "invocation-status-and-evidence-status-shall-be-independent"
+_R4: Final = "diagnosis-draft-shall-expose-typed-report-structure"
+_R5: Final = "knowledge-answers-shall-use-exact-rag-bindings"
+_R6: Final = "safe-fallback-shall-use-a-fixed-schema"
+_HARNESS: Final = "reference_harness._harness"
+_TOOL_EXECUTION: Final = "reference_harness._tool_execution"
+
+
+def _draft_guard(wrap: Callable[[Any], Any]) -> tuple[Patch, ...]:
+    return (Patch(_RELEASE, "check_draft", wrap),)
+
+
+def _answer_guard(wrap: Callable[[Any], Any]) -> tuple[Patch, ...]:
+    return (Patch(_RELEASE, "check_knowledge_answer", wrap),)
+
+
+def _projection(wrap: Callable[[Any], Any]) -> tuple[Patch, ...]:
+    return (Patch(_TOOL_EXECUTION, "project", wrap),)
+
+
+_EVIDENCE_SPECS: Final = (
+    # -- Requirement 1: "Diagnosis Agent as the only diagnosis report author" -------------------
+    MutantSpec(
+        "edits_draft_after_partial_unsupported",
+        _R1,
+        "after an UNSUPPORTED verdict naming some analyses, the Harness releases the draft "
+        "without them (the Harness edits the report)",
+        rule_id="R1.released-is-agent-authored",
+        harness_class=PartialEditingHarness,
+        patches=(Patch(_HARNESS, "AgentLoop", remembering_loop),),
+    ),
+    MutantSpec(
+        "limitation_error_citation_rejected",
+        _R1,
+        "EvidenceGuard rejects a limitation citing ERROR evidence, which the rules allow "
+        '("EvidenceGuard as deterministic evidence validation" of the contract\'s rules only)',
+        rule_id="R1.evidence-guard-verdict",
+        patches=_draft_guard(limitation_error_rejected),
+    ),
+    # -- Requirement 2: "reject missing, invalid, or duplicate IDs within a Run" ----------------
+    MutantSpec(
+        "padded_id_trimmed",
+        _R2,
+        'a padded Tool Call ID (" call_1 ") is trimmed, accepted and executed instead of '
+        "rejected as INVALID_ID",
+        rule_id="R2.tool-call-identity",
+        agent=RewritingIdAgent.trimming,
+    ),
+    MutantSpec(
+        "lookalike_id_normalised",
+        _R2,
+        "a Tool Call ID of Unicode look-alikes is NFKC-normalised and accepted instead of "
+        "rejected as INVALID_ID",
+        rule_id="R2.tool-call-identity",
+        agent=RewritingIdAgent.nfkc,
+    ),
+    MutantSpec(
+        "numeric_id_stringified",
+        _R2,
+        "a numeric Tool Call ID is turned into a string and accepted instead of rejected as "
+        "INVALID_ID",
+        rule_id="R2.tool-call-identity",
+        agent=RewritingIdAgent.stringifying,
+    ),
+    MutantSpec(
+        "long_id_cut",
+        _R2,
+        "a Tool Call ID longer than 128 characters is cut to 128 and accepted instead of "
+        "rejected as INVALID_ID",
+        rule_id="R2.tool-call-identity",
+        agent=RewritingIdAgent.cutting,
+    ),
+    MutantSpec(
+        "id_case_folded",
+        _R2,
+        "Tool Call IDs are compared case-insensitively: a distinct id differing only in case is "
+        "rejected as DUPLICATE_ID",
+        rule_id="R2.tool-call-identity",
+        patches=(
+            Patch("reference_harness._agent_loop", "classify_tool_call_id", case_folded_duplicates),
+        ),
+    ),
+    MutantSpec(
+        "duplicates_judged_across_runs",
+        _R2,
+        "a Tool Call ID an earlier Run of the session cited is rejected as DUPLICATE_ID "
+        "(duplicates are judged within one Run)",
+        rule_id="R2.tool-call-identity",
+        harness_class=SessionWideIdHarness,
+    ),
+    # -- Requirement 3: "PROJECTING/READY/ERROR as invocation lifecycle states" ------------------
+    MutantSpec(
+        "raising_backend_no_evidence",
+        _R3,
+        "a tool backend that raises ends READY / NO_EVIDENCE instead of ERROR / ERROR",
+        rule_id="R3.invocation-outcome",
+        harness_class=FailureAsNoEvidenceHarness,
+    ),
+    MutantSpec(
+        "in_band_error_no_evidence",
+        _R3,
+        "a backend's in-band error ends READY / NO_EVIDENCE instead of READY / ERROR",
+        rule_id="R3.invocation-outcome",
+        harness_class=InBandAsNoEvidenceHarness,
+    ),
+    MutantSpec(
+        "projecting_never_reported",
+        _R3,
+        "an invocation is never observed PROJECTING: only its terminal state is reported",
+        rule_id="R3.invocation-lifecycle",
+        harness_class=SilentProjectingHarness,
+    ),
+    MutantSpec(
+        "negative_scope_first_citation_only",
+        _R3,
+        "a NEGATIVE_OBSERVATION's scope is checked against its first cited query only, so a "
+        "claim wider than a later cited call's scope is released",
+        rule_id="R3.no-evidence-citation",
+        patches=_draft_guard(dropping(scope_checked_on_first_citation)),
+    ),
+    MutantSpec(
+        "error_evidence_cited_accepted",
+        _R3,
+        "EvidenceGuard accepts an analysis citing ERROR evidence",
+        rule_id="R3.evidence-citation",
+        patches=_draft_guard(dropping(codes("ERROR_EVIDENCE_CITED"))),
+    ),
+    MutantSpec(
+        "negative_on_found_evidence_accepted",
+        _R3,
+        "EvidenceGuard accepts a NEGATIVE_OBSERVATION citing an EVIDENCE_FOUND result",
+        rule_id="R3.evidence-citation",
+        patches=_draft_guard(dropping(codes("NEGATIVE_WITHOUT_NO_EVIDENCE"))),
+    ),
+    # -- Requirement 4: "limitations and Tool Call bindings without exposing ... raw payloads" ---
+    MutantSpec(
+        "unknown_id_among_known_accepted",
+        _R4,
+        "EvidenceGuard rejects an unknown Tool Call ID only when every id of the analysis is "
+        "unknown, so [call_1, call_9] passes",
+        rule_id="R4.tool-call-bindings",
+        patches=_draft_guard(dropping(unknown_among_known)),
+    ),
+    MutantSpec(
+        "limitation_bindings_unchecked",
+        _R4,
+        "EvidenceGuard does not check the Tool Call IDs of limitations",
+        rule_id="R4.tool-call-bindings",
+        patches=_draft_guard(dropping(in_limitation)),
+    ),
+    MutantSpec(
+        "unknown_analysis_reference_accepted",
+        _R4,
+        "EvidenceGuard accepts a conclusion, action or recommendation naming an unknown analysis",
+        rule_id="R4.tool-call-bindings",
+        patches=_draft_guard(dropping(codes("UNKNOWN_ANALYSIS_ID"))),
+    ),
+    MutantSpec(
+        "item_text_not_cut",
+        _R4,
+        "projected item texts are not cut to max_item_chars (raw payload beyond the bound)",
+        rule_id="R4.bounded-projection",
+        patches=_projection(projection_with(limits=no_item_cut, after=unchanged)),
+    ),
+    MutantSpec(
+        "max_items_ignored",
+        _R4,
+        "a projection keeps every backend row instead of at most max_items",
+        rule_id="R4.bounded-projection",
+        patches=_projection(projection_with(limits=no_item_limit, after=unchanged)),
+    ),
+    MutantSpec(
+        "truncated_ignores_cut_text",
+        _R4,
+        "a projection whose item text was cut is not marked truncated",
+        rule_id="R4.bounded-projection",
+        patches=_projection(projection_with(after=truncated_by_count_only)),
+    ),
+    MutantSpec(
+        "total_matched_is_kept_count",
+        _R4,
+        "a projection reports the kept items as total_matched instead of what the backend matched",
+        rule_id="R4.bounded-projection",
+        patches=_projection(projection_with(after=total_is_kept_count)),
+    ),
+    # -- Requirement 5: "references identify the single lookup Tool Call and returned document IDs"
+    MutantSpec(
+        "document_ids_case_folded",
+        _R5,
+        'EvidenceGuard matches document ids case-insensitively: citing "D1" when the lookup '
+        'returned "d1" passes',
+        rule_id="R5.fabricated-citation-rejected",
+        patches=_answer_guard(dropping(case_folded_document)),
+    ),
+    MutantSpec(
+        "document_position_accepted",
+        _R5,
+        'EvidenceGuard accepts a document cited by its position ("1") instead of its id',
+        rule_id="R5.fabricated-citation-rejected",
+        patches=_answer_guard(dropping(document_by_position)),
+    ),
+    MutantSpec(
+        "several_lookups_accepted",
+        _R5,
+        "EvidenceGuard accepts an answer although the Run made more than one lookup call",
+        rule_id="R5.exact-rag-bindings",
+        patches=_answer_guard(dropping(codes("LOOKUP_CALL_COUNT"))),
+    ),
+    MutantSpec(
+        "empty_answer_accepted",
+        _R5,
+        "EvidenceGuard accepts an answer with zero items although the lookup found documents",
+        rule_id="R5.exact-rag-bindings",
+        patches=_answer_guard(dropping(codes("EMPTY_ANSWER_WITH_DOCUMENTS"))),
+    ),
+    # -- Requirement 6: "the single no-Tool structural repair" / stable fallback types ----------
+    MutantSpec(
+        "repair_executes_tool_calls",
+        _R6,
+        "the structural repair executes the tool calls it is answered with and asks again, "
+        "instead of counting them as a failed repair",
+        rule_id="R6.repair-offers-no-tools",
+        patches=(Patch(_HARNESS, "AgentLoop", executing_repair),),
+    ),
+    MutantSpec(
+        "unsupported_falls_back_unavailable",
+        _R6,
+        "an UNSUPPORTED verdict falls back as SEMANTIC_UNAVAILABLE instead of SEMANTIC_UNSUPPORTED",
+        rule_id="R6.release-outcome",
+        patches=(Patch(_RELEASE, "safe_fallback", unsupported_as_unavailable),),
+    ),
+)
+
 _MODEL_INPUT = "reference_harness._model_input"
 _CONVERSATION_TO_REVIEWER = ConversationToReviewer()
 _RAW_ROWS = RawRows()
@@ -218,11 +478,7 @@ _MODEL_INPUT_SPECS: Final = (
 )
 
 MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
-    {s.name: s for s in (*_SPECS, *_MODEL_INPUT_SPECS)}
-=======
-MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
-    {s.name: s for s in (*_SPECS, *RUNTIME_SPECS)}
->>>>>>> gaps-runtime
+    {s.name: s for s in (*_SPECS, *_EVIDENCE_SPECS, *_MODEL_INPUT_SPECS, *RUNTIME_SPECS)}
 )
 """Every IUT mutant by factory name."""
 

@@ -102,13 +102,25 @@ def test_outline_covers_field_case_three():
     feature = _feature(2, REQUIREMENTS[1])
     outline = next(s for s in _scenarios(feature) if s["keyword"] == "Scenario Outline")
     rows = [[c["value"] for c in row["cells"]] for row in outline["examples"][0]["tableBody"]]
-    assert rows == [
+    assert rows[:6] == [
         ['""', "MISSING_ID"],
         ["absent", "MISSING_ID"],
         ["null", "MISSING_ID"],
         ['"   "', "INVALID_ID"],
         ['"call\\u0000x"', "INVALID_ID"],
         ["a 300-character ID", "INVALID_ID"],
+    ]
+
+
+def test_outline_covers_normalised_id_variants():
+    """The outline also rejects ids a framework might normalise: padded, look-alike, numeric."""
+    feature = _feature(2, REQUIREMENTS[1])
+    outline = next(s for s in _scenarios(feature) if s["keyword"] == "Scenario Outline")
+    rows = [[c["value"] for c in row["cells"]] for row in outline["examples"][0]["tableBody"]]
+    assert rows[6:] == [
+        ['" call_1 "', "INVALID_ID"],
+        ['"\\uff43\\uff41\\uff4c\\uff4c_1"', "INVALID_ID"],
+        ["42", "INVALID_ID"],
     ]
 
 

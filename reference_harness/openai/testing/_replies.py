@@ -105,6 +105,7 @@ def render(turn: Reply) -> AssistantMessage | StatusReply | Fault | Hold:
     Fixture turns: ``intent`` → content ``{"intent": …}``; ``draft`` / ``knowledge_answer`` /
     ``verdict`` → content = the JSON text of the value; ``raw`` → the text as is; ``tool_calls`` →
     ``tool_calls`` with ids exactly as scripted (absent stays absent, ``""``/``null``/numbers kept);
+    ``draft_and_tool_calls`` → the draft's JSON text as content *and* those tool calls;
     ``error: UNAVAILABLE`` → HTTP 503; ``error: TIMEOUT`` → :attr:`Fault.NEVER_ANSWER`;
     ``block_until_cancelled`` → :class:`Hold`; ``ignore_cancellation`` → its ``then`` at once.
 
@@ -117,10 +118,11 @@ def render(turn: Reply) -> AssistantMessage | StatusReply | Fault | Hold:
     if isinstance(kind, str) and kind in _CONTENT_OF_KIND:
         return AssistantMessage(_CONTENT_OF_KIND[kind](turn), ())
     match kind:
-        case "tool_calls":
+        case "tool_calls" | "draft_and_tool_calls":
             calls = turn.get("tool_calls")
             listed = calls if isinstance(calls, list) else []
-            return AssistantMessage(None, tuple(_tool_call(call) for call in listed))
+            content = _json_text(turn.get("draft")) if kind == "draft_and_tool_calls" else None
+            return AssistantMessage(content, tuple(_tool_call(call) for call in listed))
         case "error":
             timeout = turn.get("error") == "TIMEOUT"
             return Fault.NEVER_ANSWER if timeout else _STATUS_OF_FAULT[Fault.UNAVAILABLE]

@@ -1,0 +1,185 @@
+"""Then checks of the evidence extension scenarios (Requirements 3-6), built on the outcome oracle.
+
+Each names the rule it tests and fails when the fixture does not put its WHEN in front of the IUT
+(so a scenario cannot pass vacuously).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.checks._evidence import check_rejected_then_released
+from conformance.checks._fallback import check_rejected_twice_fallback
+from conformance.checks._outcome_oracle import expected_outcome
+from conformance.checks._result import CheckResult, Findings
+from conformance.checks._view import events, invocation, validations
+
+__all__ = [
+    "check_bounded_projection",
+    "check_failed_repair",
+    "check_invocation_ends",
+    "check_rejected_at",
+]
+
+
+def check_invocation_ends(  # noqa: PLR0913 - the invocation and the three values it must end with
+    observation: dict[str, Any],
+    fixture: dict[str, Any],
+    tool_call_id: str,
+    *,
+    status: str,
+    evidence_status: str,
+    code: str,
+) -> CheckResult:
+    """Check invocation ``tool_call_id`` ends ``status``/``evidence_status`` with error ``code``.
+
+    The fixture's backend result must fix that outcome (the oracle agrees), and the invocation
+    must have been observed PROJECTING first.
+    """
+    found = Findings(
+        f"{tool_call_id!r} ends {status} / {evidence_status} ({code})", "R3.invocation-outcome"
+    )
+    row = expected_outcome(fixture).invocation(tool_call_id)
+    found.expect(
+        row is not None and (row.status, row.evidence_status) == (status, evidence_status),
+        f"the fixture's backend result for {tool_call_id!r} does not fix {status} / "
+        f"{evidence_status} (the WHEN would not hold)",
+    )
+    records = invocation(observation, tool_call_id)
+    if found.expect(len(records) == 1, f"expected one invocation, got {len(records)}"):
+        record = records[0]
+        pair = (record.get("status"), record.get("evidence_status"))
+        found.expect(
+            pair == (status, evidence_status),
+            f"status {pair[0]} / evidence {pair[1]}, expected {status} / {evidence_status}",
+        )
+        error = (record.get("error") or {}).get("code")
+        found.expect(error == code, f"error code {error}, expected {code}")
+    changes = [
+        e["data"].get("status")
+        for e in events(observation, "INVOCATION_STATUS_CHANGED")
+        if e["data"].get("tool_call_id") == tool_call_id
+    ]
+    found.expect(
+        changes[:1] == ["PROJECTING"],
+        f"status changes {changes}: the invocation was not observed PROJECTING first",
+        rule="R3.invocation-lifecycle",
+    )
+    return found.result()
+
+
+def check_bounded_projection(
+    observation: dict[str, Any], fixture: dict[str, Any], tool_call_id: str
+) -> CheckResult:
+    """Check the projection of ``tool_call_id`` is the backend result cut to the fixture's limits.
+
+    At most ``max_items`` items, each the backend row cut to ``max_item_chars``, the backend's
+    ``total_matched``, and ``truncated`` true. The fixture must make the result exceed a limit.
+    """
+    found = Findings(f"{tool_call_id!r} has a bounded projection", "R4.bounded-projection")
+    row = expected_outcome(fixture).invocation(tool_call_id)
+    expected = None if row is None else row.projection
+    if not found.expect(
+        expected is not None and expected.must_truncate and expected.texts is not None,
+        f"the fixture's backend result for {tool_call_id!r} exceeds no projection limit",
+    ):
+        return found.result()
+    assert expected is not None  # noqa: S101 - narrowed by the expectation above
+    assert expected.texts is not None  # noqa: S101 - narrowed by the expectation above
+    records = invocation(observation, tool_call_id)
+    if not found.expect(len(records) == 1, f"expected one invocation, got {len(records)}"):
+        return found.result()
+    projection = records[0].get("projection") or {}
+    items = projection.get("items") or []
+    lengths = [len(str(i.get("text", ""))) for i in items]
+    found.expect(
+        len(items) == len(expected.texts),
+        f"{len(items)} items projected, expected {len(expected.texts)} (max_items "
+        f"{expected.max_items} of the backend's rows)",
+    )
+    found.expect(
+        [i.get("text") for i in items] == list(expected.texts),
+        f"item texts of {lengths} characters are not the backend rows cut to "
+        f"{expected.max_item_chars} characters ({[len(t) for t in expected.texts]})",
+    )
+    found.expect(
+        projection.get("total_matched") == expected.total_matched,
+        f"total_matched {projection.get('total_matched')}, the backend matched "
+        f"{expected.total_matched}",
+    )
+    found.expect(
+        projection.get("truncated") is True,
+        f"truncated is {projection.get('truncated')}: the projection left data out",
+    )
+    return found.result()
+
+
+def check_rejected_at(
+    observation: dict[str, Any], fixture: dict[str, Any], code: str, pointer: str
+) -> CheckResult:
+    """Check the first submission was rejected with ``code`` at ``pointer``, the repair released.
+
+    The oracle must agree that the submission breaks that rule there.
+    """
+    found = Findings(f"first submission rejected with {code} at {pointer}", "R4.tool-call-bindings")
+    verdicts = expected_outcome(fixture).verdicts
+    found.expect(
+        verdicts and any(code in r.codes and pointer in r.pointers for r in verdicts[0].required),
+        f"the first submission of the fixture does not break a rule with {code} at {pointer}",
+    )
+    first = validations(observation).get(1, {})
+    reported = [(v.get("code"), v.get("pointer")) for v in first.get("violations", [])]
+    found.expect(
+        first.get("valid") is False and (code, pointer) in reported,
+        f"EVIDENCE_VALIDATION attempt 1 reports {reported or first or 'nothing'}, expected "
+        f"{code} at {pointer!r}",
+    )
+    released = check_rejected_then_released(observation, fixture, code)
+    for rule_id, problem in _lines(released):
+        found.add(problem, rule=rule_id)
+    return found.result()
+
+
+def check_failed_repair(
+    observation: dict[str, Any], fixture: dict[str, Any], tool_call_id: str
+) -> CheckResult:
+    """Check a repair answer that called tools failed, and ``tool_call_id`` never ran.
+
+    No TOOL_CALL_ACCEPTED and no invocation for ``tool_call_id``; EVIDENCE_VALIDATION attempt 2 is
+    invalid; the Run falls back with EVIDENCE_VALIDATION_FAILED and empty verified sources.
+    """
+    found = Findings("a repair that calls tools fails", "R6.repair-offers-no-tools")
+    verdicts = expected_outcome(fixture).verdicts
+    found.expect(
+        len(verdicts) == 2 and verdicts[1].by_tool_calls,  # noqa: PLR2004 - submission, repair
+        "the fixture's structural repair answer does not call a tool (the WHEN would not hold)",
+    )
+    accepted = [
+        e
+        for e in events(observation, "TOOL_CALL_ACCEPTED")
+        if e["data"].get("tool_call_id") == tool_call_id
+    ]
+    found.expect(
+        not accepted and not invocation(observation, tool_call_id),
+        f"{tool_call_id!r}, called in the structural repair, was accepted or executed",
+    )
+    second = validations(observation).get(2, {})
+    found.expect(
+        second.get("valid") is False,
+        "EVIDENCE_VALIDATION attempt 2 should be invalid (a failed repair), got "
+        f"{second or 'none'}",
+    )
+    for rule_id, problem in _lines(check_rejected_twice_fallback(observation)):
+        found.add(problem, rule=rule_id)
+    return found.result()
+
+
+def _lines(result: CheckResult) -> list[tuple[str, str]]:
+    """The ``(rule id, problem)`` lines of a failed result."""
+    if result.passed:
+        return []
+    found = []
+    for line in result.message.splitlines()[1:]:
+        tag, _, problem = line.strip().removeprefix("- ").partition("] ")
+        found.append((tag.removeprefix("["), problem))
+    return found

@@ -1,0 +1,85 @@
+"""Each evidence mutant is killed through a failure that names its own rule, not by accident.
+
+The kill must come from a check that names the broken rule (``[R…]`` in the failure message),
+never only from a run error such as SCRIPT_EXHAUSTED (``R0.valid-observation``). Proved twice: by
+the pinned evidence fixtures under the global invariants (fast), and by the Gherkin suite (slow).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.adapters import InProcessAdapter
+from conformance.checks import check_global_invariants, rule_ids_in
+from conformance.properties import PROPERTIES, property_settings, run_property
+from conformance.strategies import pinned_fixtures
+from conformance.suite import run_suite
+from reference_harness.mutants import MUTANTS
+from reference_harness.mutants._catalogue import _EVIDENCE_SPECS
+
+EVIDENCE = [spec.name for spec in _EVIDENCE_SPECS]
+
+
+def test_selftest_at_least_fifteen_evidence_mutants_each_with_a_rule():
+    """The evidence catalogue holds one mutant per rule kind, at least fifteen in all."""
+    assert len(EVIDENCE) >= 15
+    assert all(MUTANTS[name].rule_id for name in EVIDENCE)
+
+
+@pytest.mark.parametrize("name", EVIDENCE)
+def test_selftest_pinned_fixtures_kill_evidence_mutant_by_its_rule(name):
+    """Some pinned fixture's global invariants fail on the mutant, naming the mutant's rule."""
+    spec = MUTANTS[name]
+    adapter = InProcessAdapter(f"reference_harness.mutants:{name}")
+    named: set[str] = set()
+    try:
+        for fixture in pinned_fixtures():
+            result = check_global_invariants(adapter.run(fixture), fixture)
+            named.update(result.rules)
+            if spec.rule_id in named:
+                break
+    finally:
+        adapter.close()
+    assert spec.rule_id in named, f"{name}: the pinned fixtures named {sorted(named)}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", EVIDENCE)
+def test_selftest_gherkin_suite_kills_evidence_mutant_by_its_rule(name):
+    """A Gherkin scenario fails on the mutant with a message naming the mutant's rule."""
+    spec = MUTANTS[name]
+    adapter = InProcessAdapter(f"reference_harness.mutants:{name}")
+    try:
+        result = run_suite(adapter)
+    finally:
+        adapter.close()
+    named = {
+        rule
+        for scenario in result.scenarios
+        if scenario.outcome == "failed"
+        for message in scenario.messages
+        for rule in rule_ids_in(message)
+    }
+    assert spec.rule_id in named, f"{name}: the failing scenarios named {sorted(named)}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "scenario_id",
+    [
+        "duplicate-tool-call-id-is-proposed",
+        "no-evidence-result-is-cited",
+        "draft-contains-an-analysis-item",
+        "knowledge-answer-cites-an-unknown-document",
+        "evidence-validation-fails-twice",
+    ],
+)
+def test_selftest_evidence_properties_hold_on_the_reference(scenario_id):
+    """The widened generators keep every scenario property true on the reference Harness."""
+    adapter = InProcessAdapter("reference_harness.iut:create")
+    try:
+        config = property_settings(30, shrink=False)
+        result = run_property(PROPERTIES[scenario_id], adapter, config=config)
+    finally:
+        adapter.close()
+    assert result.outcome == "passed", result.message
