@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import threading
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
@@ -395,7 +394,7 @@ class ScriptedPorts:
             agent=ScriptedAgent(
                 fixture["agent"],
                 errors,
-                fixture.get("decoy_agent_turns", ()),
+                decoys=fixture.get("decoy_agent_turns", ()),
                 block_bound_s=bound,
             ),
             reviewer=ScriptedReviewer(fixture["semantic_guard"], errors, block_bound_s=bound),

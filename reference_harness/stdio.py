@@ -112,7 +112,10 @@ def _answer(iut: FixtureIUT, number: int, line: bytes) -> dict[str, Any] | None:
 
 
 def serve(
-    lines: Iterable[bytes], out: IO[str], *, factory: Callable[[], FixtureIUT] = create_with_endpoint
+    lines: Iterable[bytes],
+    out: IO[str],
+    *,
+    factory: Callable[[], FixtureIUT] = create_with_endpoint,
 ) -> int:
     """Speak the adapter protocol over ``lines`` (input, with or without newlines) and ``out``.
 

@@ -26,12 +26,12 @@ from conformance.fixtures import (
     tool_script,
     unsupported_turn,
 )
+from conformance.strategies._evidence_pins import evidence_pinned_fixtures
 from conformance.strategies._runtime_faults import (
     RUNTIME_FAULTS,
     apply_runtime_fault,
     runtime_pinned_fixtures,
 )
-from conformance.strategies._evidence_pins import evidence_pinned_fixtures
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -226,7 +226,8 @@ def pinned_fixtures() -> list[Fixture]:
         router_retry,
         failing,
         swallowed,
-        *_model_input_fixtures(), *runtime_pinned_fixtures(),
+        *_model_input_fixtures(),
+        *runtime_pinned_fixtures(),
         *evidence_pinned_fixtures(),
     ]
 

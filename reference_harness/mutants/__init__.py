@@ -15,8 +15,8 @@ from reference_harness.mutants._iut import MutantIUT, MutantSpec, Patch
 
 __all__ = [
     "CONTRACT_MUTANTS",
-    "ContractMutant",
     "MUTANTS",
+    "ContractMutant",
     "MutantIUT",
     "MutantSpec",
     "Patch",
@@ -183,6 +183,8 @@ def reasoning_in_agent_context() -> MutantIUT:
 def sdk_retries_over_http() -> MutantIUT:
     """IUT factory of mutant ``sdk_retries_over_http`` (see :data:`MUTANTS`)."""
     return create("sdk_retries_over_http")
+
+
 def semantic_timeout_as_unsupported() -> MutantIUT:
     """IUT factory of mutant ``semantic_timeout_as_unsupported`` (see :data:`MUTANTS`)."""
     return create("semantic_timeout_as_unsupported")
@@ -251,6 +253,8 @@ def undeclared_router_retry() -> MutantIUT:
 def set_ordered_parallel_calls() -> MutantIUT:
     """IUT factory of mutant ``set_ordered_parallel_calls`` (see :data:`MUTANTS`)."""
     return create("set_ordered_parallel_calls")
+
+
 # -- evidence mutants (Requirements 1-6: ids, invocations, projections, guards, repair) --
 
 

@@ -51,7 +51,6 @@ from reference_harness.mutants._model_input_parts import (
     tools_for_reviewer,
     with_session_history,
 )
-from reference_harness.mutants._runtime_specs import RUNTIME_SPECS
 from reference_harness.mutants._parts import (
     FallbackTolerantStore,
     GateLeakingHarness,
@@ -63,6 +62,7 @@ from reference_harness.mutants._parts import (
     resnapshotting_retry,
     retyping_fallback,
 )
+from reference_harness.mutants._runtime_specs import RUNTIME_SPECS
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
