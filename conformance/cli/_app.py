@@ -17,6 +17,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
+from conformance._inert import terminal_text
 from conformance.cli._cmd_demo import demo
 from conformance.cli._cmd_diff import diff
 from conformance.cli._cmd_gate import gate
@@ -29,7 +30,6 @@ from conformance.cli._cmd_validate import validate
 from conformance.cli._cmd_verify import verify
 from conformance.cli._errors import EXIT_SETUP
 from conformance.cli._families import describe, kit_error_families
-from conformance.reports._inert import terminal_text
 
 __all__ = ["app", "main"]
 

@@ -4,7 +4,7 @@ Colour follows rich's rules (``NO_COLOR`` disables it; a pipe or file gets none)
 output is not a terminal, tables are plain aligned columns and progress is one line per step, so
 logs and CI output stay greppable.
 
-Every text printed here passes :func:`~conformance.reports._inert.terminal_text` and is never
+Every text printed here passes :func:`~conformance._inert.terminal_text` and is never
 read as rich markup: an IUT's name or message cannot move the cursor, retitle the terminal or
 break a table, and prints the same on a terminal and in a pipe.
 """
@@ -16,7 +16,7 @@ import sys
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from conformance.reports._inert import terminal_text
+from conformance._inert import terminal_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence

@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from conformance.reports._inert import terminal_text
+from conformance._inert import terminal_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
+from conformance._inert import scrub
 from conformance.reports._diagrams import build_diagrams
 from conformance.reports._enums import SchemaEnumError
-from conformance.reports._inert import scrub
 from conformance.reports._svg import render_svg
 
 if TYPE_CHECKING:

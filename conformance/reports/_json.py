@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from conformance.reports._inert import scrub
+from conformance._inert import scrub
 
 if TYPE_CHECKING:
     from conformance.reports._model import Report

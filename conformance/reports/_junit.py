@@ -1,6 +1,6 @@
 """JUnit XML report: one testsuite per requirement, one testcase per scenario (and per step).
 
-Every name and message passes :func:`~conformance.reports._inert.xml_text` first, so the file
+Every name and message passes :func:`~conformance._inert.xml_text` first, so the file
 is well-formed XML whatever an IUT wrote (escape sequences, NUL, lone surrogates).
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
-from conformance.reports._inert import xml_text
+from conformance._inert import xml_text
 from conformance.reports._model import Status
 
 if TYPE_CHECKING:

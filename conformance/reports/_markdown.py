@@ -1,7 +1,7 @@
 """Markdown summary, fit for ``$GITHUB_STEP_SUMMARY``.
 
 Every piece of text that is not the kit's own wording goes through
-:func:`~conformance.reports._inert.markdown_text` or ``markdown_code``: no raw HTML, no broken
+:func:`~conformance._inert.markdown_text` or ``markdown_code``: no raw HTML, no broken
 code span, no broken table, whatever an IUT names itself or writes in a message.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from conformance.reports._inert import markdown_code, markdown_text
+from conformance._inert import markdown_code, markdown_text
 from conformance.reports._model import Status
 
 if TYPE_CHECKING:

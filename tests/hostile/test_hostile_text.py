@@ -22,6 +22,13 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from rich.console import Console
 
+from conformance._inert import (
+    markdown_code,
+    markdown_text,
+    scrub,
+    terminal_text,
+    xml_text,
+)
 from conformance.cli._output import Output
 from conformance.reports import (
     MutantRow,
@@ -35,13 +42,6 @@ from conformance.reports import (
     render_json,
     render_junit,
     render_markdown,
-)
-from conformance.reports._inert import (
-    markdown_code,
-    markdown_text,
-    scrub,
-    terminal_text,
-    xml_text,
 )
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
