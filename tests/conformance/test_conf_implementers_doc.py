@@ -172,7 +172,7 @@ def test_the_skip_reason_precedence_is_the_checks_precedence() -> None:
             if (intent, state) == ("DIAGNOSIS", "SUCCESS"):
                 continue
             prior = {"run_id": "p1", "session_id": "s", "seq": 1, "intent": intent, "state": state}
-            _, skipped = expected_previous_turn({"prior_runs": [prior]})
+            _, skipped = expected_previous_turn({"session_id": "s", "prior_runs": [prior]})
             assert skipped == [{"run_id": "p1", "reason": _documented_reason(intent, state)}], (
                 intent,
                 state,
