@@ -132,8 +132,11 @@ def _first_rejected(srdh_context: ScenarioContext, reason: str) -> None:
         and (e["data"]["step"], e["data"]["position"]) == (1, 0)
     ]
     found = [r["reason"] for r in rejected]
-    message = f"the first action was rejected as {found}, expected [{reason!r}]"
-    assert found == [reason], message  # noqa: S101 - a Then step asserts
+    first = checks.Findings("the first action's rejection", "R2.tool-call-identity")
+    first.expect(
+        found == [reason], f"the first action was rejected as {found}, expected [{reason!r}]"
+    )
+    first.result().require()
     checks.check_tool_call_identity(srdh_context.observation, srdh_context.ran_fixture).require()
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import shlex
 from dataclasses import dataclass
 from pathlib import Path  # noqa: TC003 - a dataclass field type
 from typing import TYPE_CHECKING
@@ -16,14 +17,28 @@ from conformance.adapters import (
     supervise_signals,
 )
 from conformance.cli._errors import CliSetupError
+from conformance.cli._failures import FailureContext, SpecIndex
 from conformance.cli._kit import kit_schemas_dir
 from conformance.cli._suite import run_conformance
-from conformance.reports import LEVELS, Report, Status, check_report_dir, write_reports
+from conformance.reports import (
+    LEVELS,
+    Report,
+    Status,
+    Versions,
+    check_report_dir,
+    matrix_from_results,
+    write_reports,
+)
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from conformance.cli._output import Output
 
-__all__ = ["RunOptions", "fold_violations", "run_against_iut"]
+__all__ = ["TERMINAL_MESSAGE_CHARS", "RunOptions", "fold_violations", "run_against_iut"]
+
+TERMINAL_MESSAGE_CHARS = 500
+"""A message longer than this is shortened on the terminal (never in the reports)."""
 
 
 def _adapter(
@@ -56,6 +71,42 @@ class RunOptions:
     report: Path | None
     timeout_s: float
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+    fixture: Path | None = None
+
+    def iut_args(self) -> str:
+        """The options naming the IUT, shell-quoted (for reproduce commands)."""
+        if self.iut_module is not None:
+            return f"--iut-module {shlex.quote(self.iut_module)}"
+        return f"--iut {shlex.quote(self.iut or '')}"
+
+
+class _Reference:
+    """The reference harness, started on first use, for the reference trace of a failure."""
+
+    def __init__(self) -> None:
+        self._adapter: Adapter | None = None
+
+    def __call__(self, fixture: dict[str, Any]) -> dict[str, Any] | None:
+        from conformance.adapters import AdapterError  # noqa: PLC0415 - cheap, local
+        from conformance.verify import REFERENCE_IUT  # noqa: PLC0415 - only on a failure
+
+        try:
+            if self._adapter is None:
+                self._adapter = InProcessAdapter(REFERENCE_IUT)
+            return self._adapter.run(fixture)
+        except (AdapterError, ImportError):
+            return None
+
+    def close(self) -> None:
+        if self._adapter is not None:
+            self._adapter.close()
+
+
+def _shorten(text: str, report: Path | None) -> str:
+    if len(text) <= TERMINAL_MESSAGE_CHARS:
+        return text
+    where = f"{report / 'report.json'}" if report is not None else "rerun with --report DIR"
+    return f"{text[: TERMINAL_MESSAGE_CHARS - 1]}… (full text: {where})"
 
 
 def fold_violations(report: Report, violations: list[ProtocolViolation]) -> Report:
@@ -98,6 +149,27 @@ def fold_violations(report: Report, violations: list[ProtocolViolation]) -> Repo
     return dataclasses.replace(report, requirements=requirements)
 
 
+def _run_fixture(adapter: Adapter, path: Path, context: FailureContext, out: Output) -> Report:
+    from conformance.cli._fixture_run import run_fixture  # noqa: PLC0415 - only with --fixture
+    from conformance.cli._kit import KIT_NAME, kit_version  # noqa: PLC0415 - idem
+
+    impl = dict(adapter.hello().get("implementation", {}))
+    verdict = run_fixture(adapter, path, context)
+    for note in verdict.notes:
+        out.line(note)
+    requirements = (verdict.requirement,)
+    rows, columns = matrix_from_results(requirements)
+    return Report(
+        title="srdh run --fixture",
+        kit=Versions(KIT_NAME, kit_version()),
+        iut=Versions(str(impl.get("name", "unknown")), str(impl.get("version", "unknown"))),
+        requirements=requirements,
+        matrix=rows,
+        matrix_columns=columns,
+        failures=(verdict.failure,) if verdict.failure is not None else (),
+    )
+
+
 def run_against_iut(options: RunOptions, out: Output) -> bool:
     """Run the suite against the IUT of ``options``; print the table; write reports.
 
@@ -119,26 +191,48 @@ def run_against_iut(options: RunOptions, out: Output) -> bool:
         raise CliSetupError(msg)
     if options.report is not None:
         check_report_dir(options.report)
+    if options.fixture is not None and (options.scenarios or options.level):
+        msg = "--fixture runs one fixture file; it cannot be combined with --scenario or --level"
+        raise CliSetupError(msg)
     adapter = _adapter(
         options.iut, options.iut_module, options.timeout_s, options.max_message_bytes
+    )
+    reference = _Reference()
+    context = FailureContext(
+        iut_args=options.iut_args(),
+        report_dir=options.report,
+        spec=SpecIndex.of_kit(),
+        reference=reference,
+        examples=options.examples,
     )
     with supervise_signals():
         try:
             adapter.hello()
             with out.status("running the conformance suite"):
-                result = run_conformance(
-                    adapter,
-                    scenario_ids=options.scenarios,
-                    level=level.upper() if level else None,
-                    examples=options.examples,
-                )
+                if options.fixture is not None:
+                    result = _run_fixture(adapter, options.fixture, context, out)
+                else:
+                    result = run_conformance(
+                        adapter,
+                        scenario_ids=options.scenarios,
+                        level=level.upper() if level else None,
+                        examples=options.examples,
+                        failures=context,
+                    )
         finally:
             adapter.close()
+            reference.close()
     warnings = tuple(getattr(adapter, "warnings", ()))
     result = fold_violations(result, list(getattr(adapter, "violations", ())))
     result = dataclasses.replace(result, warnings=warnings)
     rows = [
-        [r.requirement_id, r.level, s.scenario_id, s.status.value, s.message]
+        [
+            r.requirement_id,
+            r.level,
+            s.scenario_id,
+            s.status.value,
+            _shorten(s.message, options.report),
+        ]
         for r in result.requirements
         for s in r.scenarios
     ]
@@ -146,6 +240,12 @@ def run_against_iut(options: RunOptions, out: Output) -> bool:
     out.table(f"srdh run: {result.iut.name} {result.iut.version}", headers, rows)
     for warning in warnings:
         out.warning(warning)
+    for failure in result.failures:
+        rules = f" [{', '.join(failure.rule_ids)}]" if failure.rules else ""
+        out.line(f"failed: {failure.example_id}{rules}")
+        if failure.fixture_path and options.report is not None:
+            out.line(f"  fixture: {options.report / failure.fixture_path}")
+        out.line(f"  reproduce: {failure.reproduce}")
     must = result.compliance()["MUST"]
     verdict = "PASSED" if result.passed else "FAILED"
     out.line(f"run {verdict}: MUST {must.passed}/{must.requirements} requirements passed")

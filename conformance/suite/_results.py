@@ -18,12 +18,22 @@ class ExampleResult:
         nodeid: the pytest node id; ``outcome``: ``passed``, ``failed`` or ``skipped``.
         message: the failure message (the check's text) or the skip reason; ``""`` when passed.
         duration_s: wall time of setup + call + teardown, in seconds.
+        example_id: the example's fixture id (``<scenario>-example-<n>`` for an outline row).
+        step: the Gherkin step that failed (``Then …``), ``""`` when none did.
+        rules: the rule ids the failure message names, in order.
+        fixture: the Scenario Fixture the example ran (``None`` before its When step).
+        observations: the RunObservations it got, in order.
     """
 
     nodeid: str
     outcome: str
     message: str
     duration_s: float
+    example_id: str = ""
+    step: str = ""
+    rules: tuple[str, ...] = ()
+    fixture: dict[str, Any] | None = None
+    observations: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(slots=True)
@@ -66,9 +76,12 @@ class ScenarioResult:
             "examples": [
                 {
                     "nodeid": e.nodeid,
+                    "example_id": e.example_id,
                     "outcome": e.outcome,
                     "message": e.message,
                     "duration_s": round(e.duration_s, 3),
+                    "step": e.step,
+                    "rules": list(e.rules),
                 }
                 for e in self.examples
             ],

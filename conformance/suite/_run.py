@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,7 +26,9 @@ if TYPE_CHECKING:
 
     from conformance.adapters import Adapter
 
-__all__ = ["SuiteSetupError", "run_suite"]
+__all__ = ["SuiteSetupError", "run_suite", "split_example_ids"]
+
+_EXAMPLE_ID = re.compile(r"^(?P<scenario>.+)-example-(?P<row>[1-9][0-9]*)$")
 
 _HERE = Path(__file__).resolve().parent
 _BOUND_MODULE = _HERE / "_gherkin_suite.py"
@@ -52,6 +55,28 @@ class _Bootstrap:
     def pytest_configure(self, config: pytest.Config) -> None:
         if not config.pluginmanager.is_registered(plugin):
             config.pluginmanager.register(plugin, "srdh-conformance")
+
+
+def split_example_ids(ids: Iterable[str], known: set[str]) -> tuple[list[str], dict[str, set[str]]]:
+    """Split asked ids into scenario ids and, per scenario, the outline example ids asked.
+
+    ``<scenario id>-example-<n>`` (the fixture id of row ``n`` of a Scenario Outline) names one
+    example of a known scenario; it selects that scenario narrowed to the example. An id that is
+    itself a known scenario id stays a scenario id (and keeps every example).
+    """
+    scenarios: list[str] = []
+    examples: dict[str, set[str]] = {}
+    ids = list(ids)
+    for asked in ids:
+        match = _EXAMPLE_ID.match(asked)
+        if asked not in known and match is not None and match["scenario"] in known:
+            scenarios.append(match["scenario"])
+            examples.setdefault(match["scenario"], set()).add(asked)
+        else:
+            scenarios.append(asked)
+    for whole in set(ids) & known:
+        examples.pop(whole, None)  # the whole scenario was asked for as well
+    return list(dict.fromkeys(scenarios)), examples
 
 
 def _select(
@@ -90,7 +115,8 @@ def run_suite(
         adapter: the IUT adapter (:class:`~conformance.adapters.InProcessAdapter` or
             :class:`~conformance.adapters.StdioAdapter`); the caller keeps it and closes it.
         scenario_ids: only these scenario ids (``@scenario:`` tag, or the slug of an extension
-            scenario's name); ``None`` runs them all.
+            scenario's name) or example ids (``<scenario id>-example-<n>``, one row of a
+            Scenario Outline); ``None`` runs them all.
         level: only requirements at least this binding (``MUST``/``SHALL`` > ``SHOULD`` > ``MAY``).
         report: when given, the result's JSON (:meth:`SuiteResult.to_dict`) is written there.
 
@@ -102,9 +128,16 @@ def run_suite(
         SuiteSetupError: an unknown scenario id or level, or pytest failed before the scenarios.
         AdapterError: the IUT's hello failed.
     """
-    selected = _select(load_catalogue(), scenario_ids, level)
+    catalogue = load_catalogue()
+    examples: dict[str, set[str]] = {}
+    if scenario_ids is not None:
+        asked = list(scenario_ids)
+        scenario_ids, examples = split_example_ids(asked, {e.scenario_id for e in catalogue})
+    selected = _select(catalogue, scenario_ids, level)
     hello = adapter.hello()
-    collector = ResultCollector(adapter=adapter, wanted={e.scenario_id for e in selected})
+    collector = ResultCollector(
+        adapter=adapter, wanted={e.scenario_id for e in selected}, examples=examples
+    )
     args = [
         str(_BOUND_MODULE),
         "-c",
@@ -127,6 +160,11 @@ def run_suite(
     if exit_code in _SETUP_FAILURES:
         message = f"the suite did not run (pytest exit code {int(exit_code)}):\n{output.getvalue()}"
         raise SuiteSetupError(message)
+    missing = sorted(set().union(*examples.values()) - collector.seen_examples)
+    if missing:
+        known_examples = ", ".join(sorted(collector.seen_examples))
+        message = f"unknown example id(s) {', '.join(missing)}; known: {known_examples}"
+        raise SuiteSetupError(message)
     result = SuiteResult(
         implementation=dict(hello.get("implementation", {})),
         capabilities=list(hello.get("capabilities", [])),
@@ -148,7 +186,17 @@ def run_suite(
     for nodeid, outcome in collector.outcomes.items():
         scenario = result.scenario(outcome.scenario_id)
         scenario.examples.append(
-            ExampleResult(nodeid, outcome.outcome, outcome.message, outcome.duration_s)
+            ExampleResult(
+                nodeid,
+                outcome.outcome,
+                outcome.message,
+                outcome.duration_s,
+                example_id=outcome.example_id,
+                step=outcome.step,
+                rules=outcome.rules,
+                fixture=outcome.fixture,
+                observations=outcome.observations,
+            )
         )
     if report is not None:
         Path(report).write_text(json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8")
