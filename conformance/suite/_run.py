@@ -157,13 +157,13 @@ def run_suite(
         # pytest reports a collection error as INTERRUPTED too; only Ctrl-C prints this marker.
         message = "the suite was interrupted (Ctrl-C) before it finished; no results"
         raise SuiteSetupError(message)
-    if exit_code in _SETUP_FAILURES:
-        message = f"the suite did not run (pytest exit code {int(exit_code)}):\n{output.getvalue()}"
-        raise SuiteSetupError(message)
     missing = sorted(set().union(*examples.values()) - collector.seen_examples)
     if missing:
         known_examples = ", ".join(sorted(collector.seen_examples))
         message = f"unknown example id(s) {', '.join(missing)}; known: {known_examples}"
+        raise SuiteSetupError(message)
+    if exit_code in _SETUP_FAILURES:
+        message = f"the suite did not run (pytest exit code {int(exit_code)}):\n{output.getvalue()}"
         raise SuiteSetupError(message)
     result = SuiteResult(
         implementation=dict(hello.get("implementation", {})),
