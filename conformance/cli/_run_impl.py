@@ -35,7 +35,13 @@ if TYPE_CHECKING:
 
     from conformance.cli._output import Output
 
-__all__ = ["TERMINAL_MESSAGE_CHARS", "RunOptions", "fold_violations", "run_against_iut"]
+__all__ = [
+    "TERMINAL_MESSAGE_CHARS",
+    "RunOptions",
+    "fold_violations",
+    "make_adapter",
+    "run_against_iut",
+]
 
 TERMINAL_MESSAGE_CHARS = 500
 """A message longer than this is shortened on the terminal (never in the reports)."""
@@ -57,6 +63,20 @@ def _adapter(
         msg = "--iut: the IUT command is empty"
         raise CliSetupError(msg)
     return StdioAdapter(command, timeout_s, max_message_bytes=max_message_bytes)
+
+
+def make_adapter(
+    command: str | None,
+    module: str | None,
+    timeout_s: float,
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+) -> Adapter:
+    """The adapter of ``--iut CMD`` or ``--iut-module MOD:FACTORY`` (exactly one).
+
+    Raises:
+        CliSetupError: none or both given, an empty command, or a module without ``:``.
+    """
+    return _adapter(command, module, timeout_s, max_message_bytes)
 
 
 @dataclass(frozen=True)
