@@ -48,6 +48,12 @@ def run(  # noqa: PLR0913 - one parameter per documented option
     examples: Annotated[
         int | None, typer.Option("--examples", min=1, help="Generated examples per property.")
     ] = None,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            "--record", help="Write the NDJSON exchange with the IUT here (see srdh replay)."
+        ),
+    ] = None,
     report: Annotated[
         Path | None, typer.Option("--report", help="Write JSON, JUnit, Markdown, HTML here.")
     ] = None,
@@ -82,6 +88,7 @@ def run(  # noqa: PLR0913 - one parameter per documented option
         timeout_s=timeout,
         max_message_bytes=max_message_bytes,
         fixture=fixture,
+        record=record,
     )
     from conformance.cli._kit import kit_line  # noqa: PLC0415 - lazy: `srdh --help` stays fast
 

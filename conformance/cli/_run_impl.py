@@ -92,6 +92,21 @@ class RunOptions:
     timeout_s: float
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
     fixture: Path | None = None
+    record: Path | None = None
+
+    def recorded(self) -> dict[str, Any]:
+        """The options ``srdh replay`` needs, as written to the recording's ``run.json``."""
+        from conformance.cli._kit import KIT_NAME, kit_version  # noqa: PLC0415 - cheap
+
+        return {
+            "kit": {"name": KIT_NAME, "version": kit_version()},
+            "iut": self.iut,
+            "iut_module": self.iut_module,
+            "scenarios": list(self.scenarios),
+            "level": self.level,
+            "examples": self.examples,
+            "fixture": str(self.fixture) if self.fixture is not None else None,
+        }
 
     def iut_args(self) -> str:
         """The options naming the IUT, shell-quoted (for reproduce commands)."""
@@ -190,21 +205,7 @@ def _run_fixture(adapter: Adapter, path: Path, context: FailureContext, out: Out
     )
 
 
-def run_against_iut(options: RunOptions, out: Output) -> bool:
-    """Run the suite against the IUT of ``options``; print the table; write reports.
-
-    The IUT is always released before the table is printed: ``bye``, the end of its input, its
-    process group killed. How it ended never discards the results (a warning is printed and
-    kept in the reports); a message it sent after its answer fails the scenario it followed.
-    SIGINT, SIGTERM and SIGHUP end the IUT's process group before ``srdh`` stops.
-
-    Returns True when the run passed (every MUST requirement passed).
-
-    Raises:
-        CliSetupError: bad options. ReportDirError: unwritable report directory.
-        AdapterError: the IUT cannot start or broke the protocol. SuiteSetupError: unknown
-            scenario id.
-    """
+def _check_options(options: RunOptions) -> None:
     level = options.level
     if level is not None and level.upper() not in {*LEVELS, "SHALL"}:
         msg = f"--level {level!r}: expected one of {', '.join(LEVELS)} (SHALL = MUST)"
@@ -214,9 +215,63 @@ def run_against_iut(options: RunOptions, out: Output) -> bool:
     if options.fixture is not None and (options.scenarios or options.level):
         msg = "--fixture runs one fixture file; it cannot be combined with --scenario or --level"
         raise CliSetupError(msg)
-    adapter = _adapter(
-        options.iut, options.iut_module, options.timeout_s, options.max_message_bytes
-    )
+
+
+def _print_result(
+    result: Report, warnings: tuple[str, ...], options: RunOptions, out: Output
+) -> None:
+    """The results table (long messages shortened), warnings, and each failure's reproduce."""
+    rows = [
+        [
+            r.requirement_id,
+            r.level,
+            s.scenario_id,
+            s.status.value,
+            _shorten(s.message, options.report),
+        ]
+        for r in result.requirements
+        for s in r.scenarios
+    ]
+    headers = ["requirement", "level", "scenario", "status", "message"]
+    out.table(f"srdh run: {result.iut.name} {result.iut.version}", headers, rows)
+    for warning in warnings:
+        out.warning(warning)
+    for failure in result.failures:
+        rules = f" [{', '.join(failure.rule_ids)}]" if failure.rules else ""
+        out.line(f"failed: {failure.example_id}{rules}")
+        if failure.fixture_path and options.report is not None:
+            out.line(f"  fixture: {options.report / failure.fixture_path}")
+        out.line(f"  reproduce: {failure.reproduce}")
+
+
+def run_against_iut(options: RunOptions, out: Output, adapter: Adapter | None = None) -> bool:
+    """Run the suite against the IUT of ``options``; print the table; write reports.
+
+    The IUT is always released before the table is printed: ``bye``, the end of its input, its
+    process group killed. How it ended never discards the results (a warning is printed and
+    kept in the reports); a message it sent after its answer fails the scenario it followed.
+    SIGINT, SIGTERM and SIGHUP end the IUT's process group before ``srdh`` stops.
+    ``adapter`` replaces the IUT of ``options`` (``srdh replay`` passes a ReplayAdapter; the
+    options still name the recorded IUT for reproduce commands). With ``options.record`` the
+    exchange is written to that folder (:class:`~conformance.adapters.ExchangeRecorder`).
+
+    Returns True when the run passed (every MUST requirement passed).
+
+    Raises:
+        CliSetupError: bad options. ReportDirError: unwritable report directory.
+        AdapterError: the IUT cannot start or broke the protocol. SuiteSetupError: unknown
+            scenario id.
+    """
+    level = options.level
+    _check_options(options)
+    if adapter is None:
+        adapter = _adapter(
+            options.iut, options.iut_module, options.timeout_s, options.max_message_bytes
+        )
+    if options.record is not None:
+        from conformance.adapters import ExchangeRecorder  # noqa: PLC0415 - only with --record
+
+        adapter = ExchangeRecorder(adapter, options.record, options.recorded())
     reference = _Reference()
     context = FailureContext(
         iut_args=options.iut_args(),
@@ -245,31 +300,13 @@ def run_against_iut(options: RunOptions, out: Output) -> bool:
     warnings = tuple(getattr(adapter, "warnings", ()))
     result = fold_violations(result, list(getattr(adapter, "violations", ())))
     result = dataclasses.replace(result, warnings=warnings)
-    rows = [
-        [
-            r.requirement_id,
-            r.level,
-            s.scenario_id,
-            s.status.value,
-            _shorten(s.message, options.report),
-        ]
-        for r in result.requirements
-        for s in r.scenarios
-    ]
-    headers = ["requirement", "level", "scenario", "status", "message"]
-    out.table(f"srdh run: {result.iut.name} {result.iut.version}", headers, rows)
-    for warning in warnings:
-        out.warning(warning)
-    for failure in result.failures:
-        rules = f" [{', '.join(failure.rule_ids)}]" if failure.rules else ""
-        out.line(f"failed: {failure.example_id}{rules}")
-        if failure.fixture_path and options.report is not None:
-            out.line(f"  fixture: {options.report / failure.fixture_path}")
-        out.line(f"  reproduce: {failure.reproduce}")
+    _print_result(result, warnings, options, out)
     must = result.compliance()["MUST"]
     verdict = "PASSED" if result.passed else "FAILED"
     out.line(f"run {verdict}: MUST {must.passed}/{must.requirements} requirements passed")
     if options.report is not None:
         for path in write_reports(result, options.report, kit_schemas_dir()):
             out.line(f"wrote {path}")
+    if options.record is not None:
+        out.line(f"recorded the exchange in {options.record} (re-judge it: srdh replay DIR)")
     return result.passed
