@@ -22,6 +22,7 @@ from conformance.cli._kit import kit_schemas_dir
 from conformance.cli._suite import run_conformance
 from conformance.reports import (
     LEVELS,
+    Failure,
     Report,
     Status,
     Versions,
@@ -149,7 +150,8 @@ def fold_violations(report: Report, violations: list[ProtocolViolation]) -> Repo
 
     A violation names its request's fixture; the scenario is the fixture's ``scenario_id``, or
     else the scenario whose id is the longest prefix of the fixture id. A violation no scenario
-    claims fails every scenario (the IUT's stream could not be trusted after it).
+    claims fails every scenario (the IUT's stream could not be trusted after it). Each blamed
+    scenario also gets a structured :class:`~conformance.reports.Failure` (source ``protocol``).
     """
     if not violations:
         return report
@@ -181,7 +183,44 @@ def fold_violations(report: Report, violations: list[ProtocolViolation]) -> Repo
         )
         for r in report.requirements
     )
-    return dataclasses.replace(report, requirements=requirements)
+    failures = tuple(
+        Failure(
+            requirement_id=next(
+                (
+                    r.requirement_id
+                    for r in report.requirements
+                    for s in r.scenarios
+                    if s.scenario_id == scenario_id
+                ),
+                "",
+            ),
+            scenario_id=scenario_id,
+            example_id=violation.fixture_id,
+            source="protocol",
+            status=Status.ERROR,
+            check="the stdio protocol (docs/contracts.md): one observation per run, nothing else",
+            rules=(),
+            spec=(),
+            expected="exactly one answer per run message, and nothing after it",
+            observed=violation.reason,
+            message=f"protocol error ({violation.request_id}, fixture {violation.fixture_id}): "
+            f"{violation.reason}",
+        )
+        for violation in violations
+        for scenario_id in _blamed_on(violation, report)
+    )
+    return dataclasses.replace(
+        report, requirements=requirements, failures=report.failures + failures
+    )
+
+
+def _blamed_on(violation: ProtocolViolation, report: Report) -> list[str]:
+    """The scenario ids a late protocol violation fails (see :func:`fold_violations`)."""
+    ids = [s.scenario_id for r in report.requirements for s in r.scenarios]
+    if violation.scenario_id in ids:
+        return [violation.scenario_id]
+    prefixes = [i for i in ids if violation.fixture_id.startswith(i)]
+    return [max(prefixes, key=len)] if prefixes else ids
 
 
 def _run_fixture(adapter: Adapter, path: Path, context: FailureContext, out: Output) -> Report:

@@ -288,3 +288,42 @@ def test_a_passing_run_reports_no_failures(runner: CliRunner, tmp_path: Path) ->
     assert result.exit_code == EXIT_OK
     assert _report(directory)["failures"] == []
     assert not (directory / "fixtures").exists()
+
+
+def test_a_late_protocol_violation_becomes_a_structured_failure() -> None:
+    """A violation blamed on a scenario fails it (ERROR) and adds a protocol failure for it."""
+    from conformance.adapters import ProtocolViolation  # noqa: PLC0415 - only here
+    from conformance.cli._run_impl import fold_violations  # noqa: PLC0415 - only here
+    from conformance.reports import (  # noqa: PLC0415 - only here
+        Report,
+        RequirementResult,
+        ScenarioResult,
+        Status,
+        Versions,
+    )
+
+    scenarios = (
+        ScenarioResult("a-scenario", "A", Status.PASSED),
+        ScenarioResult("b-scenario", "B", Status.PASSED),
+    )
+    report = Report(
+        "srdh run",
+        Versions("k", "1"),
+        Versions("i", "1"),
+        (RequirementResult("req-1", "R", "MUST", scenarios),),
+    )
+    violation = ProtocolViolation("r7", "b-scenario-example-2", None, "a second observation")
+    folded = fold_violations(report, [violation])
+    (failure,) = folded.failures
+    assert (failure.requirement_id, failure.scenario_id, failure.example_id) == (
+        "req-1",
+        "b-scenario",
+        "b-scenario-example-2",
+    )
+    assert (failure.source, failure.status, failure.observed) == (
+        "protocol",
+        Status.ERROR,
+        "a second observation",
+    )
+    states = [s.status for s in folded.requirements[0].scenarios]
+    assert states == [Status.PASSED, Status.ERROR]
