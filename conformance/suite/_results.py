@@ -21,8 +21,8 @@ class ExampleResult:
         example_id: the example's fixture id (``<scenario>-example-<n>`` for an outline row).
         step: the Gherkin step that failed (``Then …``), ``""`` when none did.
         rules: the rule ids the failure message names, in order.
-        fixture: the Scenario Fixture the example ran (``None`` before its When step).
-        observations: the RunObservations it got, in order.
+        fixture: the Scenario Fixture a failed example ran (``None`` when it passed or made no Run).
+        observations: the RunObservations a failed example got, in order.
     """
 
     nodeid: str

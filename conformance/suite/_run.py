@@ -194,8 +194,9 @@ def run_suite(
                 example_id=outcome.example_id,
                 step=outcome.step,
                 rules=outcome.rules,
-                fixture=outcome.fixture,
-                observations=outcome.observations,
+                # the Run's data is kept only where a report needs it: a failing example
+                fixture=outcome.fixture if outcome.outcome == "failed" else None,
+                observations=outcome.observations if outcome.outcome == "failed" else (),
             )
         )
     if report is not None:
