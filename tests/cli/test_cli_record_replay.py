@@ -14,9 +14,12 @@ from typing import TYPE_CHECKING, Any
 from conformance.adapters import EXCHANGE_FILE, RUN_FILE
 from conformance.cli import EXIT_FAILED, EXIT_OK, EXIT_SETUP, app
 from contracts import validate_document
+from tests.cli.conftest import ROOT
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    import pytest
 
     from typer.testing import CliRunner
 
@@ -115,3 +118,24 @@ def test_replay_of_a_folder_that_is_no_recording_is_exit_2(
     result = runner.invoke(app, ["replay", str(tmp_path)])
     assert result.exit_code == EXIT_SETUP
     assert RUN_FILE in result.stderr
+
+
+def test_a_failed_run_is_recorded_and_fails_again_on_replay(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An IUT that raises on run: a `failure` line is recorded; replay fails with its reason."""
+    monkeypatch.syspath_prepend(str(ROOT / "tests" / "conformance" / "iuts"))
+    recording = tmp_path / "recording"
+    args = ["--scenario", SCENARIO, "--record", str(recording)]
+    result = runner.invoke(app, ["run", "--iut-module", "broken_factories:raises", *args])
+    assert result.exit_code == EXIT_FAILED
+    failures = [line for line in _lines(recording) if "failure" in line]
+    assert failures
+    assert "harness exploded" in failures[0]["failure"]
+    assert failures[0]["request_id"] == _lines(recording)[1]["message"]["request_id"]
+    replayed = runner.invoke(app, ["replay", str(recording), "--report", str(tmp_path / "r")])
+    assert replayed.exit_code == EXIT_FAILED
+    report = json.loads((tmp_path / "r" / "report.json").read_text("utf-8"))
+    (failure,) = report["failures"]
+    assert "(recorded) " in failure["message"]
+    assert "harness exploded" in failure["message"]
