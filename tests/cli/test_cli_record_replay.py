@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     import pytest
-
     from typer.testing import CliRunner
 
 SCENARIO = "duplicate-tool-call-id-is-proposed"
