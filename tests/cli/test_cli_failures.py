@@ -194,6 +194,9 @@ def test_the_html_report_shows_failures_first_and_a_drill_down(
     assert page.index('id="failures"') < page.index('id="compliance"')
     assert 'id="drill-down"' in page
     assert page.count('class="first-difference"') == 1
+    results = page.split('id="results"', 1)[1].split("</table>", 1)[0]
+    assert f'<a href="#drill-1"><code>{OUTLINE}</code></a>' in results
+    assert 'id="drill-1"' in page
 
 
 def test_a_property_failure_saves_its_shrunk_fixture_and_its_replay_command(
