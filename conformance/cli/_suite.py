@@ -17,7 +17,12 @@ from conformance.cli._failures import (
     safe_run,
 )
 from conformance.cli._suite_report import report_from_suite
-from conformance.properties import PROPERTIES, property_settings, run_property
+from conformance.properties import (
+    PROPERTIES,
+    property_settings,
+    property_test_id,
+    run_property,
+)
 from conformance.reports import Report, RequirementResult, ScenarioResult, Status
 from conformance.suite import run_suite
 from conformance.verify import requirements_from_suite
@@ -70,14 +75,19 @@ def merge_properties(
 
 
 def split_property_ids(ids: tuple[str, ...]) -> tuple[tuple[str, ...], set[str]]:
-    """Replace property ids (``<scenario id>-property``) by their scenario ids.
+    """Replace property ids by their scenario ids.
+
+    A property id is ``<scenario id>-property`` (as failures name it) or the property test's
+    pytest node id (as the traceability matrix shows it).
 
     Returns the ids to run in the suite and the scenario ids whose property was asked for.
     """
     wanted: set[str] = set()
     suite_ids: list[str] = []
     for asked in ids:
-        owner = next((s for s in PROPERTIES if property_example_id(s) == asked), None)
+        owner = next(
+            (s for s in PROPERTIES if asked in {property_example_id(s), property_test_id(s)}), None
+        )
         if owner is None:
             suite_ids.append(asked)
         else:

@@ -330,3 +330,20 @@ def test_a_late_protocol_violation_becomes_a_structured_failure() -> None:
     )
     states = [s.status for s in folded.requirements[0].scenarios]
     assert states == [Status.PASSED, Status.ERROR]
+
+
+def test_scenario_ids_name_scenarios_outline_rows_and_properties() -> None:
+    """Example ids narrow a known scenario; property ids (both forms) select scenario+property."""
+    from conformance.cli._suite import split_property_ids  # noqa: PLC0415 - only here
+    from conformance.properties import property_test_id  # noqa: PLC0415 - only here
+    from conformance.suite import split_example_ids  # noqa: PLC0415 - only here
+
+    known = {OUTLINE, PROPERTY_SCENARIO}
+    assert split_example_ids([EXAMPLE], known) == ([OUTLINE], {OUTLINE: {EXAMPLE}})
+    assert split_example_ids([EXAMPLE, OUTLINE], known) == ([OUTLINE], {})
+    assert split_example_ids(["nope-example-1"], known) == (["nope-example-1"], {})
+    for asked in (f"{PROPERTY_SCENARIO}-property", property_test_id(PROPERTY_SCENARIO)):
+        assert split_property_ids((asked, OUTLINE)) == (
+            (PROPERTY_SCENARIO, OUTLINE),
+            {PROPERTY_SCENARIO},
+        )
