@@ -138,3 +138,35 @@ def test_a_failed_run_is_recorded_and_fails_again_on_replay(
     (failure,) = report["failures"]
     assert "(recorded) " in failure["message"]
     assert "harness exploded" in failure["message"]
+
+
+def test_a_property_run_replays_to_the_same_failures(runner: CliRunner, tmp_path: Path) -> None:
+    """Properties are derandomized: replay regenerates (and shrinks) the recorded fixtures."""
+    recording = tmp_path / "recording"
+    iut = "reference_harness.mutants:duplicate_overwrites_invocation"
+    selection = ["--scenario", f"{SCENARIO}-property", "--examples", "5"]
+    first = tmp_path / "first"
+    result = runner.invoke(
+        app,
+        [
+            "run",
+            "--iut-module",
+            iut,
+            *selection,
+            "--record",
+            str(recording),
+            "--report",
+            str(first),
+        ],
+    )
+    assert result.exit_code == EXIT_FAILED
+    again = tmp_path / "again"
+    replayed = runner.invoke(app, ["replay", str(recording), "--report", str(again)])
+    assert replayed.exit_code == EXIT_FAILED
+
+    def summary(directory: Path) -> list[tuple[str, list[str], str]]:
+        report = json.loads((directory / "report.json").read_text("utf-8"))
+        return [(f["example_id"], f["rule_ids"], f["observed"]) for f in report["failures"]]
+
+    assert summary(again) == summary(first)
+    assert [f[0] for f in summary(first)] == [SCENARIO, f"{SCENARIO}-property"]
