@@ -347,3 +347,33 @@ def test_scenario_ids_name_scenarios_outline_rows_and_properties() -> None:
             (PROPERTY_SCENARIO, OUTLINE),
             {PROPERTY_SCENARIO},
         )
+
+
+def test_a_fixture_without_a_scenario_is_judged_by_the_global_invariants(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """An extension fixture run with --fixture: a rewriting harness breaks a global invariant."""
+    path = (
+        ROOT
+        / "conformance"
+        / "fixtures"
+        / "a-released-diagnosis-draft-is-the-agent-s-own-draft.json"
+    )
+    directory = tmp_path / "report"
+    mutant = "harness_rewrites_draft"
+    result = _run(
+        runner,
+        "--iut-module",
+        f"reference_harness.mutants:{mutant}",
+        "--fixture",
+        str(path),
+        "--report",
+        str(directory),
+    )
+    assert result.exit_code == EXIT_FAILED
+    failure = _only_failure(directory)
+    assert failure["source"] == "fixture"
+    assert failure["check"] == "Then every global invariant holds"
+    assert failure["rule_ids"] == [MUTANTS[mutant].rule_id]
+    assert failure["requirement_id"] == MUTANTS[mutant].requirement_id
+    assert (directory / failure["fixture_path"]).is_file()
