@@ -16,6 +16,14 @@ late protocol errors kept as :class:`ProtocolViolation` values.
 """
 
 from conformance.adapters._errors import AdapterError, ProtocolViolation
+from conformance.adapters._exchange import (
+    EXCHANGE_FILE,
+    RUN_FILE,
+    ExchangeRecorder,
+    RecordingError,
+    ReplayAdapter,
+    read_run_options,
+)
 from conformance.adapters._inprocess import InProcessAdapter
 from conformance.adapters._process import kill_all_children, supervise_signals
 from conformance.adapters._protocol import PROTOCOL_VERSION, Adapter, message_problems
@@ -30,17 +38,23 @@ from conformance.adapters._stdio import (
 __all__ = [
     "DEFAULT_MAX_MESSAGE_BYTES",
     "DEFAULT_TIMEOUT_S",
+    "EXCHANGE_FILE",
     "MAX_MESSAGE_DEPTH",
     "PROTOCOL_VERSION",
+    "RUN_FILE",
     "Adapter",
     "AdapterError",
+    "ExchangeRecorder",
     "InProcessAdapter",
     "ProtocolViolation",
     "RecordingAdapter",
+    "RecordingError",
+    "ReplayAdapter",
     "StdioAdapter",
     "adapter_from_options",
     "kill_all_children",
     "message_problems",
+    "read_run_options",
     "supervise_signals",
 ]
 

@@ -21,6 +21,7 @@ from conformance._inert import terminal_text
 from conformance.cli._cmd_demo import demo
 from conformance.cli._cmd_diff import diff
 from conformance.cli._cmd_gate import gate
+from conformance.cli._cmd_replay import replay
 from conformance.cli._cmd_run import run
 from conformance.cli._cmd_selftest import selftest
 from conformance.cli._cmd_serve import serve
@@ -98,6 +99,7 @@ def _root(
 
 app.command("verify")(verify)
 app.command("run")(run)
+app.command("replay")(replay)
 app.command("gate")(gate)
 app.command("diff")(diff)
 app.command("demo")(demo)

@@ -27,13 +27,32 @@ def run(  # noqa: PLR0913 - one parameter per documented option
         str | None, typer.Option("--iut-module", help="Python IUT factory, MODULE:FACTORY.")
     ] = None,
     scenario: Annotated[
-        list[str] | None, typer.Option("--scenario", help="Run only this scenario id (repeat).")
+        list[str] | None,
+        typer.Option(
+            "--scenario",
+            help="Run only this scenario, outline example (SCENARIO-example-N) or property "
+            "(SCENARIO-property) id (repeat).",
+        ),
+    ] = None,
+    fixture: Annotated[
+        Path | None,
+        typer.Option(
+            "--fixture",
+            help="Run one Scenario Fixture file (e.g. a report's fixtures/ID.json) with every "
+            "check that applies.",
+        ),
     ] = None,
     level: Annotated[
         str | None, typer.Option("--level", help="Run only requirements of this RFC 2119 level.")
     ] = None,
     examples: Annotated[
         int | None, typer.Option("--examples", min=1, help="Generated examples per property.")
+    ] = None,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            "--record", help="Write the NDJSON exchange with the IUT here (see srdh replay)."
+        ),
     ] = None,
     report: Annotated[
         Path | None, typer.Option("--report", help="Write JSON, JUnit, Markdown, HTML here.")
@@ -68,6 +87,8 @@ def run(  # noqa: PLR0913 - one parameter per documented option
         report=report,
         timeout_s=timeout,
         max_message_bytes=max_message_bytes,
+        fixture=fixture,
+        record=record,
     )
     from conformance.cli._kit import kit_line  # noqa: PLC0415 - lazy: `srdh --help` stays fast
 

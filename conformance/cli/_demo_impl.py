@@ -12,9 +12,12 @@ from conformance.verify import REFERENCE_IUT
 from contracts import load_document
 
 if TYPE_CHECKING:
+    from conformance.adapters import Adapter
     from conformance.cli._output import Output
 
-__all__ = ["run_demo"]
+__all__ = ["compare_rows", "run_demo", "run_demo_against"]
+
+_MARK = "◀ first difference"
 
 
 def _looks_like_file(scenario: str) -> bool:
@@ -66,3 +69,63 @@ def run_demo(scenario: str, out: Output) -> bool:
         adapter.close()
     errors = [_show(out, fixture, observation) for fixture, observation in adapter.runs]
     return any(errors)
+
+
+def compare_rows(
+    reference: tuple[str, ...], observed: tuple[str, ...]
+) -> tuple[list[list[str]], int | None]:
+    """Rows ``[#, reference, IUT, mark]`` of two normalized traces; the first difference marked.
+
+    Returns the rows and the index of the first difference (``None`` when the traces agree).
+    """
+    first: int | None = None
+    rows = []
+    for index in range(max(len(reference), len(observed))):
+        ref = reference[index] if index < len(reference) else "(end)"
+        seen = observed[index] if index < len(observed) else "(end)"
+        mark = ""
+        if first is None and ref != seen:
+            first, mark = index, _MARK
+        rows.append([str(index), ref, seen, mark])
+    return rows, first
+
+
+def run_demo_against(scenario: str, iut: Adapter, out: Output) -> bool:
+    """Run ``scenario`` (a suite scenario id or a fixture file) on the reference and on ``iut``.
+
+    Prints each Run's normalized trace on both, side by side, the first difference marked.
+    Returns True when a trace differs or an observation carries an error.
+
+    Raises:
+        SuiteSetupError: an unknown scenario id. ContractError: an invalid fixture file.
+        AdapterError: an IUT broke the protocol.
+    """
+    from conformance.cli._failures import trace_lines  # noqa: PLC0415 - only with --iut
+
+    reference = RecordingAdapter(InProcessAdapter(REFERENCE_IUT))
+    try:
+        if _looks_like_file(scenario):
+            _from_file(Path(scenario), reference)
+        else:
+            run_suite(reference, scenario_ids=[scenario])
+    finally:
+        reference.close()
+    if not reference.runs:
+        out.line(f"{scenario} checks contract data; it makes no Run to compare")
+        return False
+    iut.hello()
+    differs = False
+    for fixture, expected in reference.runs:
+        observed = iut.run(fixture)
+        rows, first = compare_rows(trace_lines(expected), trace_lines(observed))
+        title = f"fixture {fixture.get('fixture_id')}: reference harness against the IUT"
+        out.table(title, ["#", "reference", "IUT", ""], rows)
+        if first is None:
+            out.line("the normalized traces are identical")
+        else:
+            out.line(f"first difference at event {first}: {rows[first][1]} | {rows[first][2]}")
+        error = observed.get("error")
+        if error:
+            out.line(f"IUT error: {error.get('code')}: {error.get('message')}")
+        differs = differs or first is not None or bool(error)
+    return differs

@@ -21,6 +21,7 @@ LAZY_FAMILIES = (
     ("contracts", "ContractError"),
     ("conformance.gate", "GateSetupError"),
     ("conformance.adapters", "AdapterError"),
+    ("conformance.adapters", "RecordingError"),
     ("conformance.suite", "SuiteSetupError"),
     ("conformance.suite", "CatalogueError"),
     ("reference_harness.openai", "ConfigError"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import shlex
 from dataclasses import dataclass
 from pathlib import Path  # noqa: TC003 - a dataclass field type
 from typing import TYPE_CHECKING
@@ -16,14 +17,35 @@ from conformance.adapters import (
     supervise_signals,
 )
 from conformance.cli._errors import CliSetupError
+from conformance.cli._failures import FailureContext, SpecIndex
 from conformance.cli._kit import kit_schemas_dir
 from conformance.cli._suite import run_conformance
-from conformance.reports import LEVELS, Report, Status, check_report_dir, write_reports
+from conformance.reports import (
+    LEVELS,
+    Failure,
+    Report,
+    Status,
+    Versions,
+    check_report_dir,
+    matrix_from_results,
+    write_reports,
+)
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from conformance.cli._output import Output
 
-__all__ = ["RunOptions", "fold_violations", "run_against_iut"]
+__all__ = [
+    "TERMINAL_MESSAGE_CHARS",
+    "RunOptions",
+    "fold_violations",
+    "make_adapter",
+    "run_against_iut",
+]
+
+TERMINAL_MESSAGE_CHARS = 500
+"""A message longer than this is shortened on the terminal (never in the reports)."""
 
 
 def _adapter(
@@ -44,6 +66,20 @@ def _adapter(
     return StdioAdapter(command, timeout_s, max_message_bytes=max_message_bytes)
 
 
+def make_adapter(
+    command: str | None,
+    module: str | None,
+    timeout_s: float,
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+) -> Adapter:
+    """The adapter of ``--iut CMD`` or ``--iut-module MOD:FACTORY`` (exactly one).
+
+    Raises:
+        CliSetupError: none or both given, an empty command, or a module without ``:``.
+    """
+    return _adapter(command, module, timeout_s, max_message_bytes)
+
+
 @dataclass(frozen=True)
 class RunOptions:
     """The options of ``srdh run`` (see its help)."""
@@ -56,6 +92,57 @@ class RunOptions:
     report: Path | None
     timeout_s: float
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+    fixture: Path | None = None
+    record: Path | None = None
+
+    def recorded(self) -> dict[str, Any]:
+        """The options ``srdh replay`` needs, as written to the recording's ``run.json``."""
+        from conformance.cli._kit import KIT_NAME, kit_version  # noqa: PLC0415 - cheap
+
+        return {
+            "kit": {"name": KIT_NAME, "version": kit_version()},
+            "iut": self.iut,
+            "iut_module": self.iut_module,
+            "scenarios": list(self.scenarios),
+            "level": self.level,
+            "examples": self.examples,
+            "fixture": str(self.fixture) if self.fixture is not None else None,
+        }
+
+    def iut_args(self) -> str:
+        """The options naming the IUT, shell-quoted (for reproduce commands)."""
+        if self.iut_module is not None:
+            return f"--iut-module {shlex.quote(self.iut_module)}"
+        return f"--iut {shlex.quote(self.iut or '')}"
+
+
+class _Reference:
+    """The reference harness, started on first use, for the reference trace of a failure."""
+
+    def __init__(self) -> None:
+        self._adapter: Adapter | None = None
+
+    def __call__(self, fixture: dict[str, Any]) -> dict[str, Any] | None:
+        from conformance.adapters import AdapterError  # noqa: PLC0415 - cheap, local
+        from conformance.verify import REFERENCE_IUT  # noqa: PLC0415 - only on a failure
+
+        try:
+            if self._adapter is None:
+                self._adapter = InProcessAdapter(REFERENCE_IUT)
+            return self._adapter.run(fixture)
+        except (AdapterError, ImportError):
+            return None
+
+    def close(self) -> None:
+        if self._adapter is not None:
+            self._adapter.close()
+
+
+def _shorten(text: str, report: Path | None) -> str:
+    if len(text) <= TERMINAL_MESSAGE_CHARS:
+        return text
+    where = f"{report / 'report.json'}" if report is not None else "rerun with --report DIR"
+    return f"{text[: TERMINAL_MESSAGE_CHARS - 1]}… (full text: {where})"
 
 
 def fold_violations(report: Report, violations: list[ProtocolViolation]) -> Report:
@@ -63,7 +150,8 @@ def fold_violations(report: Report, violations: list[ProtocolViolation]) -> Repo
 
     A violation names its request's fixture; the scenario is the fixture's ``scenario_id``, or
     else the scenario whose id is the longest prefix of the fixture id. A violation no scenario
-    claims fails every scenario (the IUT's stream could not be trusted after it).
+    claims fails every scenario (the IUT's stream could not be trusted after it). Each blamed
+    scenario also gets a structured :class:`~conformance.reports.Failure` (source ``protocol``).
     """
     if not violations:
         return report
@@ -95,16 +183,116 @@ def fold_violations(report: Report, violations: list[ProtocolViolation]) -> Repo
         )
         for r in report.requirements
     )
-    return dataclasses.replace(report, requirements=requirements)
+    failures = tuple(
+        Failure(
+            requirement_id=next(
+                (
+                    r.requirement_id
+                    for r in report.requirements
+                    for s in r.scenarios
+                    if s.scenario_id == scenario_id
+                ),
+                "",
+            ),
+            scenario_id=scenario_id,
+            example_id=violation.fixture_id,
+            source="protocol",
+            status=Status.ERROR,
+            check="the stdio protocol (docs/contracts.md): one observation per run, nothing else",
+            rules=(),
+            spec=(),
+            expected="exactly one answer per run message, and nothing after it",
+            observed=violation.reason,
+            message=f"protocol error ({violation.request_id}, fixture {violation.fixture_id}): "
+            f"{violation.reason}",
+        )
+        for violation in violations
+        for scenario_id in _blamed_on(violation, report)
+    )
+    return dataclasses.replace(
+        report, requirements=requirements, failures=report.failures + failures
+    )
 
 
-def run_against_iut(options: RunOptions, out: Output) -> bool:
+def _blamed_on(violation: ProtocolViolation, report: Report) -> list[str]:
+    """The scenario ids a late protocol violation fails (see :func:`fold_violations`)."""
+    ids = [s.scenario_id for r in report.requirements for s in r.scenarios]
+    if violation.scenario_id in ids:
+        return [violation.scenario_id]
+    prefixes = [i for i in ids if violation.fixture_id.startswith(i)]
+    return [max(prefixes, key=len)] if prefixes else ids
+
+
+def _run_fixture(adapter: Adapter, path: Path, context: FailureContext, out: Output) -> Report:
+    from conformance.cli._fixture_run import run_fixture  # noqa: PLC0415 - only with --fixture
+    from conformance.cli._kit import KIT_NAME, kit_version  # noqa: PLC0415 - idem
+
+    impl = dict(adapter.hello().get("implementation", {}))
+    verdict = run_fixture(adapter, path, context)
+    for note in verdict.notes:
+        out.line(note)
+    requirements = (verdict.requirement,)
+    rows, columns = matrix_from_results(requirements)
+    return Report(
+        title="srdh run --fixture",
+        kit=Versions(KIT_NAME, kit_version()),
+        iut=Versions(str(impl.get("name", "unknown")), str(impl.get("version", "unknown"))),
+        requirements=requirements,
+        matrix=rows,
+        matrix_columns=columns,
+        failures=(verdict.failure,) if verdict.failure is not None else (),
+    )
+
+
+def _check_options(options: RunOptions) -> None:
+    level = options.level
+    if level is not None and level.upper() not in {*LEVELS, "SHALL"}:
+        msg = f"--level {level!r}: expected one of {', '.join(LEVELS)} (SHALL = MUST)"
+        raise CliSetupError(msg)
+    if options.report is not None:
+        check_report_dir(options.report)
+    if options.fixture is not None and (options.scenarios or options.level):
+        msg = "--fixture runs one fixture file; it cannot be combined with --scenario or --level"
+        raise CliSetupError(msg)
+
+
+def _print_result(
+    result: Report, warnings: tuple[str, ...], options: RunOptions, out: Output
+) -> None:
+    """The results table (long messages shortened), warnings, and each failure's reproduce."""
+    rows = [
+        [
+            r.requirement_id,
+            r.level,
+            s.scenario_id,
+            s.status.value,
+            _shorten(s.message, options.report),
+        ]
+        for r in result.requirements
+        for s in r.scenarios
+    ]
+    headers = ["requirement", "level", "scenario", "status", "message"]
+    out.table(f"srdh run: {result.iut.name} {result.iut.version}", headers, rows)
+    for warning in warnings:
+        out.warning(warning)
+    for failure in result.failures:
+        rules = f" [{', '.join(failure.rule_ids)}]" if failure.rules else ""
+        out.line(f"failed: {failure.example_id}{rules}")
+        if failure.fixture_path and options.report is not None:
+            out.line(f"  fixture: {options.report / failure.fixture_path}")
+        out.line(f"  reproduce: {failure.reproduce}")
+
+
+def run_against_iut(options: RunOptions, out: Output, adapter: Adapter | None = None) -> bool:
     """Run the suite against the IUT of ``options``; print the table; write reports.
 
     The IUT is always released before the table is printed: ``bye``, the end of its input, its
     process group killed. How it ended never discards the results (a warning is printed and
     kept in the reports); a message it sent after its answer fails the scenario it followed.
     SIGINT, SIGTERM and SIGHUP end the IUT's process group before ``srdh`` stops.
+    ``adapter`` replaces the IUT of ``options`` (``srdh replay`` passes a ReplayAdapter; the
+    options still name the recorded IUT for reproduce commands). With ``options.record`` the
+    exchange is written to that folder (:class:`~conformance.adapters.ExchangeRecorder`).
 
     Returns True when the run passed (every MUST requirement passed).
 
@@ -114,42 +302,50 @@ def run_against_iut(options: RunOptions, out: Output) -> bool:
             scenario id.
     """
     level = options.level
-    if level is not None and level.upper() not in {*LEVELS, "SHALL"}:
-        msg = f"--level {level!r}: expected one of {', '.join(LEVELS)} (SHALL = MUST)"
-        raise CliSetupError(msg)
-    if options.report is not None:
-        check_report_dir(options.report)
-    adapter = _adapter(
-        options.iut, options.iut_module, options.timeout_s, options.max_message_bytes
+    _check_options(options)
+    if adapter is None:
+        adapter = _adapter(
+            options.iut, options.iut_module, options.timeout_s, options.max_message_bytes
+        )
+    if options.record is not None:
+        from conformance.adapters import ExchangeRecorder  # noqa: PLC0415 - only with --record
+
+        adapter = ExchangeRecorder(adapter, options.record, options.recorded())
+    reference = _Reference()
+    context = FailureContext(
+        iut_args=options.iut_args(),
+        report_dir=options.report,
+        spec=SpecIndex.of_kit(),
+        reference=reference,
+        examples=options.examples,
     )
     with supervise_signals():
         try:
             adapter.hello()
             with out.status("running the conformance suite"):
-                result = run_conformance(
-                    adapter,
-                    scenario_ids=options.scenarios,
-                    level=level.upper() if level else None,
-                    examples=options.examples,
-                )
+                if options.fixture is not None:
+                    result = _run_fixture(adapter, options.fixture, context, out)
+                else:
+                    result = run_conformance(
+                        adapter,
+                        scenario_ids=options.scenarios,
+                        level=level.upper() if level else None,
+                        examples=options.examples,
+                        failures=context,
+                    )
         finally:
             adapter.close()
+            reference.close()
     warnings = tuple(getattr(adapter, "warnings", ()))
     result = fold_violations(result, list(getattr(adapter, "violations", ())))
     result = dataclasses.replace(result, warnings=warnings)
-    rows = [
-        [r.requirement_id, r.level, s.scenario_id, s.status.value, s.message]
-        for r in result.requirements
-        for s in r.scenarios
-    ]
-    headers = ["requirement", "level", "scenario", "status", "message"]
-    out.table(f"srdh run: {result.iut.name} {result.iut.version}", headers, rows)
-    for warning in warnings:
-        out.warning(warning)
+    _print_result(result, warnings, options, out)
     must = result.compliance()["MUST"]
     verdict = "PASSED" if result.passed else "FAILED"
     out.line(f"run {verdict}: MUST {must.passed}/{must.requirements} requirements passed")
     if options.report is not None:
         for path in write_reports(result, options.report, kit_schemas_dir()):
             out.line(f"wrote {path}")
+    if options.record is not None:
+        out.line(f"recorded the exchange in {options.record} (re-judge it: srdh replay DIR)")
     return result.passed

@@ -12,12 +12,15 @@ from conformance.reports._junit import render_junit
 from conformance.reports._markdown import render_markdown
 from conformance.reports._model import (
     LEVELS,
+    FailedRule,
+    Failure,
     LevelCompliance,
     MatrixRow,
     MutantRow,
     Report,
     RequirementResult,
     ScenarioResult,
+    SpecSentence,
     Status,
     StepResult,
     Versions,
@@ -26,17 +29,22 @@ from conformance.reports._model import (
 )
 from conformance.reports._svg import render_svg
 from conformance.reports._writer import (
+    FIXTURES_DIR,
     REPORT_FILES,
     ReportDirError,
     check_report_dir,
+    fixture_file_name,
     write_reports,
 )
 
 __all__ = [
+    "FIXTURES_DIR",
     "LEVELS",
     "REPORT_FILES",
     "Diagram",
     "Edge",
+    "FailedRule",
+    "Failure",
     "LevelCompliance",
     "MatrixRow",
     "MutantRow",
@@ -45,11 +53,13 @@ __all__ = [
     "RequirementResult",
     "ScenarioResult",
     "SchemaEnumError",
+    "SpecSentence",
     "Status",
     "StepResult",
     "Versions",
     "build_diagrams",
     "check_report_dir",
+    "fixture_file_name",
     "matrix_from_results",
     "normalize_level",
     "property_enum",

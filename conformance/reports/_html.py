@@ -30,7 +30,9 @@ class _Figure:
 def render_html(report: Report, schemas_dir: Path) -> str:
     """One self-contained HTML page for ``report``.
 
-    It holds compliance, verify steps, results, the traceability matrix, and an inline SVG per
+    Failures come first (each with its fields in full), then compliance, verify steps, results
+    (a failing scenario links to its drill-down: the IUT's trace against the reference's), the
+    traceability matrix, and an inline SVG per
     state diagram (invocation lifecycle, Run states, release pipeline) built from the enums of
     the schemas in ``schemas_dir``.
 
@@ -54,4 +56,9 @@ def render_html(report: Report, schemas_dir: Path) -> str:
         error = str(exc)
     template = env.get_template("report.html.j2")
     # Jinja autoescapes every value; scrub keeps lone surrogates from breaking UTF-8.
-    return scrub(template.render(report=report, diagrams=figures, diagram_error=error))
+    # scenario id -> the number of its first failure's drill-down section
+    drill: dict[str, int] = {}
+    for number, failure in enumerate(report.failures, start=1):
+        drill.setdefault(failure.scenario_id, number)
+    page = template.render(report=report, diagrams=figures, diagram_error=error, drill=drill)
+    return scrub(page)

@@ -8,9 +8,56 @@ from typing import TYPE_CHECKING, Any
 from conformance._inert import scrub
 
 if TYPE_CHECKING:
-    from conformance.reports._model import Report
+    from conformance.reports._model import Failure, Report, SpecSentence
 
-__all__ = ["render_json", "report_to_dict"]
+__all__ = ["failure_to_dict", "render_json", "report_to_dict"]
+
+
+def _sentence(sentence: SpecSentence) -> dict[str, object]:
+    return {
+        "text": sentence.text,
+        "file": sentence.file,
+        "line": sentence.line,
+        "location": sentence.location,
+    }
+
+
+def failure_to_dict(failure: Failure) -> dict[str, object]:
+    """One failure as JSON-ready data, untruncated.
+
+    Shape: ``{requirement_id, scenario_id, example_id, source, status, check, rule_ids[],
+    rules[{rule_id, summary, sentences[{text, file, line, location}], observed[]}],
+    spec[{text, file, line, location}], expected, observed, message, fixture_path, reproduce,
+    observed_trace[], reference_trace[], first_difference}`` (``first_difference`` is an index
+    into the traces or ``null``).
+    """
+    return {
+        "requirement_id": failure.requirement_id,
+        "scenario_id": failure.scenario_id,
+        "example_id": failure.example_id,
+        "source": failure.source,
+        "status": failure.status.value,
+        "check": failure.check,
+        "rule_ids": list(failure.rule_ids),
+        "rules": [
+            {
+                "rule_id": r.rule_id,
+                "summary": r.summary,
+                "sentences": [_sentence(s) for s in r.sentences],
+                "observed": list(r.observed),
+            }
+            for r in failure.rules
+        ],
+        "spec": [_sentence(s) for s in failure.spec],
+        "expected": failure.expected,
+        "observed": failure.observed,
+        "message": failure.message,
+        "fixture_path": failure.fixture_path,
+        "reproduce": failure.reproduce,
+        "observed_trace": list(failure.observed_trace),
+        "reference_trace": list(failure.reference_trace),
+        "first_difference": failure.first_difference,
+    }
 
 
 def report_to_dict(report: Report) -> dict[str, object]:
@@ -21,7 +68,8 @@ def report_to_dict(report: Report) -> dict[str, object]:
     requirements{<requirement id>: {name, level, status, scenarios{<scenario id>: {name, status,
     seconds, message, examples, optional[]}}}}, steps[{name, status, detail, seconds}],
     mutants[{name, kind, requirement_id, killed, killed_by}],
-    matrix[{requirement_id, scenario_id, scenario_name, cells}], warnings[string]}``.
+    matrix[{requirement_id, scenario_id, scenario_name, cells}], warnings[string],
+    failures[...]}`` (see :func:`failure_to_dict`; nothing in it is truncated).
     """
     return {
         "title": report.title,
@@ -86,6 +134,7 @@ def report_to_dict(report: Report) -> dict[str, object]:
             for m in report.matrix
         ],
         "warnings": list(report.warnings),
+        "failures": [failure_to_dict(f) for f in report.failures],
     }
 
 

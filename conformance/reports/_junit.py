@@ -10,24 +10,33 @@ import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
 from conformance._inert import xml_text
+from conformance.reports._failure_text import failure_text
 from conformance.reports._model import Status
 
 if TYPE_CHECKING:
-    from conformance.reports._model import Report
+    from conformance.reports._model import Failure, Report
 
 __all__ = ["render_junit"]
 
 
-def _case(suite: ET.Element, classname: str, name: str, outcome: tuple[Status, str, float]) -> None:
+def _case(
+    suite: ET.Element,
+    classname: str,
+    name: str,
+    outcome: tuple[Status, str, float],
+    failures: tuple[Failure, ...] = (),
+) -> None:
     status, message, seconds = outcome
+    details = "\n\n".join(xml_text(failure_text(f)) for f in failures)
     classname, name, message = xml_text(classname), xml_text(name), xml_text(message)
     case = ET.SubElement(suite, "testcase", classname=classname, name=name, time=f"{seconds:.3f}")
+    body = "\n\n".join(part for part in (message or status.value, details) if part)
     if status in {Status.FAILED, Status.NOT_TESTED}:
         tag = ET.SubElement(case, "failure", type=status.value, message=message or status.value)
-        tag.text = message or status.value
+        tag.text = body
     elif status is Status.ERROR:
         tag = ET.SubElement(case, "error", type=status.value, message=message or status.value)
-        tag.text = message or status.value
+        tag.text = body
 
 
 def render_junit(report: Report) -> str:
@@ -38,6 +47,9 @@ def render_junit(report: Report) -> str:
 
     A NOT_TESTED scenario is a ``<failure>`` (a MUST that cannot be tested is a failure).
     Warnings (``report.warnings``) are the ``<system-err>`` of an empty ``warnings`` suite.
+    A failing scenario's ``<failure>`` text carries, after the message, every structured
+    failure of its examples (example id, rules, spec sentences with ``file:line``, expected,
+    observed, fixture and reproduce command), in full.
     """
     root = ET.Element("testsuites", name=xml_text(report.title))
     for req in report.requirements:
@@ -56,7 +68,13 @@ def render_junit(report: Report) -> str:
         ET.SubElement(props, "property", name="level", value=xml_text(req.level))
         ET.SubElement(props, "property", name="requirement", value=xml_text(req.name))
         for sc in req.scenarios:
-            _case(suite, req.requirement_id, sc.scenario_id, (sc.status, sc.message, sc.seconds))
+            found = tuple(
+                f
+                for f in report.failures
+                if f.scenario_id == sc.scenario_id and f.requirement_id == req.requirement_id
+            )
+            outcome = (sc.status, sc.message, sc.seconds)
+            _case(suite, req.requirement_id, sc.scenario_id, outcome, found)
     if report.steps:
         failed = sum(s.status is not Status.PASSED for s in report.steps)
         suite = ET.SubElement(

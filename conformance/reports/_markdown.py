@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from conformance._inert import markdown_code, markdown_text
+from conformance.reports._failure_text import failure_fields
 from conformance.reports._model import Status
 
 if TYPE_CHECKING:
-    from conformance.reports._model import Report
+    from conformance.reports._model import Failure, Report
 
 __all__ = ["render_markdown"]
 
@@ -33,8 +34,24 @@ def _code(text: str) -> str:
     return markdown_code(text, in_table=True)
 
 
+_CODE_FIELDS = {"example", "requirement", "scenario", "fixture", "reproduce"}
+
+
+def _failure(failure: Failure) -> list[str]:
+    """One failure as a heading and a list; each value a code span or escaped text."""
+    lines = ["", f"#### {_ICON[failure.status]} {markdown_code(failure.example_id)}", ""]
+    for label, values in failure_fields(failure):
+        render = markdown_code if label in _CODE_FIELDS else markdown_text
+        if len(values) == 1:
+            lines.append(f"- **{label}**: {render(values[0])}")
+        else:
+            lines.append(f"- **{label}**:")
+            lines += [f"  - {render(value)}" for value in values]
+    return lines
+
+
 def render_markdown(report: Report) -> str:
-    """A Markdown summary: verdict, versions, compliance per level, steps, requirements."""
+    """A Markdown summary: verdict, versions, compliance, failures in full, steps, requirements."""
     verdict = "PASSED" if report.passed else "FAILED"
     lines = [
         f"## {markdown_text(report.title)}: {verdict}",
@@ -52,6 +69,10 @@ def render_markdown(report: Report) -> str:
         lines.append(
             f"| {level} | {c.requirements} | {c.passed} | {c.failed} | {c.not_tested} | {mark} |"
         )
+    if report.failures:
+        lines += ["", f"### Failures ({len(report.failures)})"]
+        for failure in report.failures:
+            lines += _failure(failure)
     if report.steps:
         lines += ["", "| step | status | detail | seconds |", "|---|---|---|---|"]
         lines += [

@@ -12,12 +12,15 @@ from dataclasses import dataclass, field
 
 __all__ = [
     "LEVELS",
+    "FailedRule",
+    "Failure",
     "LevelCompliance",
     "MatrixRow",
     "MutantRow",
     "Report",
     "RequirementResult",
     "ScenarioResult",
+    "SpecSentence",
     "Status",
     "StepResult",
     "Versions",
@@ -152,6 +155,109 @@ class LevelCompliance:
 
 
 @dataclass(frozen=True)
+class SpecSentence:
+    """Where a spec sentence is written.
+
+    Attributes:
+        text: the sentence (or the fragment of it a rule quotes), verbatim.
+        file: the spec file, relative to the repository root (``openspec/specs/…/spec.md``);
+            ``""`` when the spec is not beside the kit (an installed wheel).
+        line: its 1-based line in ``file``; 0 when not found.
+    """
+
+    text: str
+    file: str = ""
+    line: int = 0
+
+    @property
+    def location(self) -> str:
+        """``file:line``, or ``""`` when unknown."""
+        return f"{self.file}:{self.line}" if self.file and self.line else ""
+
+
+@dataclass(frozen=True)
+class FailedRule:
+    """One rule (check id) a failing example broke.
+
+    Attributes:
+        rule_id: the stable rule id ``R<n>.<slug>`` (:mod:`conformance.checks._rules`).
+        summary: what the rule requires (the expected behaviour).
+        sentences: the spec sentences the rule tests, with their location.
+        observed: the check's finding lines for this rule, in full (what the IUT did).
+    """
+
+    rule_id: str
+    summary: str
+    sentences: tuple[SpecSentence, ...]
+    observed: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Everything needed to act on one failing example, untruncated.
+
+    Attributes:
+        requirement_id: the requirement's id; ``scenario_id``: the scenario's id.
+        example_id: the failing example: the fixture id (``<scenario>-example-<n>`` for an
+            outline row), ``<scenario>-property`` for a property, or the fixture file's id.
+        source: ``scenario`` (Gherkin), ``property`` (Hypothesis, shrunk), ``fixture``
+            (``srdh run --fixture``) or ``protocol`` (the IUT broke the stdio protocol).
+        status: FAILED, or ERROR when the check could not run.
+        check: what judged it: the failing Gherkin step, or the property's Then sentence.
+        rules: the rules broken, each with its spec sentences and findings.
+        spec: the spec scenario's location, then every rule sentence's.
+        expected: what the spec requires here (one line per rule or the failing step).
+        observed: what the IUT did (the check's findings, or the error), in full.
+        message: the full failure message.
+        fixture: the Scenario Fixture that was run (``None`` when none was: a contract check).
+        fixture_path: where the report folder holds ``fixture`` (relative, ``fixtures/<id>.json``),
+            ``""`` when there is no fixture.
+        reproduce: a shell command that re-runs this one example against the same IUT.
+        observed_trace: the IUT's trace as timeline lines (``seq TYPE details``).
+        reference_trace: the reference harness's trace of the same fixture, same form.
+    """
+
+    requirement_id: str
+    scenario_id: str
+    example_id: str
+    source: str
+    status: Status
+    check: str
+    rules: tuple[FailedRule, ...]
+    spec: tuple[SpecSentence, ...]
+    expected: str
+    observed: str
+    message: str
+    fixture: dict[str, object] | None = None
+    fixture_path: str = ""
+    reproduce: str = ""
+    observed_trace: tuple[str, ...] = ()
+    reference_trace: tuple[str, ...] = ()
+
+    @property
+    def rule_ids(self) -> tuple[str, ...]:
+        """The broken rule ids, in order."""
+        return tuple(r.rule_id for r in self.rules)
+
+    @property
+    def first_difference(self) -> int | None:
+        """Index of the first line where the observed and reference traces differ.
+
+        ``None`` when they are equal or there is no reference trace.
+        """
+        if not self.reference_trace:
+            return None
+        for index, (seen, ref) in enumerate(
+            zip(self.observed_trace, self.reference_trace, strict=False)
+        ):
+            if seen != ref:
+                return index
+        if len(self.observed_trace) != len(self.reference_trace):
+            return min(len(self.observed_trace), len(self.reference_trace))
+        return None
+
+
+@dataclass(frozen=True)
 class Report:
     """Everything a report says.
 
@@ -166,6 +272,7 @@ class Report:
         mutants: the mutant self-test's verdicts (``srdh verify``; empty otherwise).
         warnings: things worth knowing that did not change a result (e.g. the IUT did not
             exit after ``bye``), one line each.
+        failures: one entry per failing example, in full (:class:`Failure`).
     """
 
     title: str
@@ -177,6 +284,7 @@ class Report:
     matrix_columns: tuple[str, ...] = field(default=())
     mutants: tuple[MutantRow, ...] = ()
     warnings: tuple[str, ...] = ()
+    failures: tuple[Failure, ...] = ()
 
     def compliance(self) -> dict[str, LevelCompliance]:
         """Per level (MUST, SHOULD, MAY): how many requirements passed, failed, were not tested."""

@@ -19,7 +19,7 @@ from conformance.suite._results import (
     ScenarioResult,
     SuiteResult,
 )
-from conformance.suite._run import SuiteSetupError, run_suite
+from conformance.suite._run import SuiteSetupError, run_suite, split_example_ids
 
 __all__ = [
     "LEVEL_STRENGTH",
@@ -36,4 +36,5 @@ __all__ = [
     "fixture_json",
     "load_catalogue",
     "run_suite",
+    "split_example_ids",
 ]

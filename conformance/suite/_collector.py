@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from conformance.bdd import scenario_identity
+from conformance.bdd import ScenarioContext, scenario_identity
 from conformance.bdd.plugin import ADAPTER_KEY
+from conformance.checks import rule_ids_in
 
 if TYPE_CHECKING:
     from collections.abc import Generator
@@ -28,6 +29,15 @@ class Outcome:
     duration_s: float = 0.0
     optional: list[str] = field(default_factory=list)
     """Optional (RFC 2119 MAY) behaviours a Then step found not implemented (as declared)."""
+    example_id: str = ""
+    step: str = ""
+    fixture: dict[str, Any] | None = None
+    observations: tuple[dict[str, Any], ...] = ()
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The rule ids the failure message names, in order (empty unless failed)."""
+        return tuple(rule_ids_in(self.message)) if self.outcome == "failed" else ()
 
 
 def message_of(call: pytest.CallInfo[None]) -> str:
@@ -43,11 +53,18 @@ def message_of(call: pytest.CallInfo[None]) -> str:
 
 @dataclass
 class ResultCollector:
-    """Keeps only the ``wanted`` scenario ids, stashes the adapter, and records every item."""
+    """Keeps only the ``wanted`` scenario ids, stashes the adapter, and records every item.
+
+    ``examples`` narrows a scenario to some of its examples: scenario id -> the example
+    (fixture) ids to keep (``<scenario>-example-<n>`` of an outline); a scenario not in it keeps
+    every example. ``seen_examples`` lists every example id collected for a wanted scenario.
+    """
 
     adapter: Adapter
     wanted: set[str]
+    examples: dict[str, set[str]] = field(default_factory=dict)
     outcomes: dict[str, Outcome] = field(default_factory=dict)
+    seen_examples: set[str] = field(default_factory=set)
 
     def pytest_configure(self, config: pytest.Config) -> None:
         """Hand the caller's adapter to the plugin's ``iut`` fixture."""
@@ -59,10 +76,15 @@ class ResultCollector:
         """Deselect the scenarios that were not asked for."""
         kept, dropped = [], []
         for item in items:
-            _, scenario_id, _ = scenario_identity(item)
+            _, scenario_id, example_id = scenario_identity(item)
             if scenario_id in self.wanted:
+                self.seen_examples.add(example_id)
+            only = self.examples.get(str(scenario_id))
+            if scenario_id in self.wanted and (only is None or example_id in only):
                 kept.append(item)
-                self.outcomes[item.nodeid] = Outcome(scenario_id=str(scenario_id))
+                self.outcomes[item.nodeid] = Outcome(
+                    scenario_id=str(scenario_id), example_id=example_id
+                )
             else:
                 dropped.append(item)
         items[:] = kept
@@ -88,3 +110,28 @@ class ResultCollector:
                 outcome.outcome = "skipped"
                 outcome.message = message_of(call)
         return report
+
+    def _keep_context(self, request: pytest.FixtureRequest) -> None:
+        outcome = self.outcomes.get(request.node.nodeid)
+        if outcome is None or "srdh_context" not in request.fixturenames:
+            return
+        context = request.getfixturevalue("srdh_context")
+        if isinstance(context, ScenarioContext) and context.fixture is not None:
+            outcome.fixture = context.fixture
+            outcome.observations = tuple(context.observations)
+
+    def pytest_bdd_after_step(self, request: pytest.FixtureRequest) -> None:
+        """Keep the fixture and observations of the example after each step."""
+        self._keep_context(request)
+
+    def pytest_bdd_step_error(
+        self,
+        request: pytest.FixtureRequest,
+        step: Any,  # noqa: ANN401 - pytest-bdd's Step (pluggy passes only the named arguments)
+    ) -> None:
+        """Remember the Gherkin step that failed (``Then …``) and what the example ran."""
+        outcome = self.outcomes.get(request.node.nodeid)
+        self._keep_context(request)
+        if outcome is not None and not outcome.step:
+            kind = str(getattr(step, "type", "") or getattr(step, "keyword", ""))
+            outcome.step = f"{kind.capitalize()} {step.name}".strip()

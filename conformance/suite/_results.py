@@ -20,6 +20,11 @@ class ExampleResult:
         duration_s: wall time of setup + call + teardown, in seconds.
         optional: optional (RFC 2119 MAY) behaviours the IUT declares it does not implement,
             which the scenario judged by the declared policy instead (never a failure).
+        example_id: the example's fixture id (``<scenario>-example-<n>`` for an outline row).
+        step: the Gherkin step that failed (``Then …``), ``""`` when none did.
+        rules: the rule ids the failure message names, in order.
+        fixture: the Scenario Fixture a failed example ran (``None`` when it passed or made no Run).
+        observations: the RunObservations a failed example got, in order.
     """
 
     nodeid: str
@@ -27,6 +32,11 @@ class ExampleResult:
     message: str
     duration_s: float
     optional: tuple[str, ...] = ()
+    example_id: str = ""
+    step: str = ""
+    rules: tuple[str, ...] = ()
+    fixture: dict[str, Any] | None = None
+    observations: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(slots=True)
@@ -75,9 +85,12 @@ class ScenarioResult:
             "examples": [
                 {
                     "nodeid": e.nodeid,
+                    "example_id": e.example_id,
                     "outcome": e.outcome,
                     "message": e.message,
                     "duration_s": round(e.duration_s, 3),
+                    "step": e.step,
+                    "rules": list(e.rules),
                 }
                 for e in self.examples
             ],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,7 +26,16 @@ if TYPE_CHECKING:
 
     from conformance.adapters import Adapter
 
-__all__ = ["SETUP_FAILURES", "Bootstrap", "SuiteSetupError", "nested_args", "run_suite"]
+__all__ = [
+    "SETUP_FAILURES",
+    "Bootstrap",
+    "SuiteSetupError",
+    "nested_args",
+    "run_suite",
+    "split_example_ids",
+]
+
+_EXAMPLE_ID = re.compile(r"^(?P<scenario>.+)-example-(?P<row>[1-9][0-9]*)$")
 
 _HERE = Path(__file__).resolve().parent
 _BOUND_MODULE = _HERE / "_gherkin_suite.py"
@@ -72,6 +82,28 @@ def nested_args() -> list[str]:
     ]
 
 
+def split_example_ids(ids: Iterable[str], known: set[str]) -> tuple[list[str], dict[str, set[str]]]:
+    """Split asked ids into scenario ids and, per scenario, the outline example ids asked.
+
+    ``<scenario id>-example-<n>`` (the fixture id of row ``n`` of a Scenario Outline) names one
+    example of a known scenario; it selects that scenario narrowed to the example. An id that is
+    itself a known scenario id stays a scenario id (and keeps every example).
+    """
+    scenarios: list[str] = []
+    examples: dict[str, set[str]] = {}
+    ids = list(ids)
+    for asked in ids:
+        match = _EXAMPLE_ID.match(asked)
+        if asked not in known and match is not None and match["scenario"] in known:
+            scenarios.append(match["scenario"])
+            examples.setdefault(match["scenario"], set()).add(asked)
+        else:
+            scenarios.append(asked)
+    for whole in set(ids) & known:
+        examples.pop(whole, None)  # the whole scenario was asked for as well
+    return list(dict.fromkeys(scenarios)), examples
+
+
 def _select(
     catalogue: list[ScenarioEntry], scenario_ids: Iterable[str] | None, level: str | None
 ) -> list[ScenarioEntry]:
@@ -108,7 +140,8 @@ def run_suite(
         adapter: the IUT adapter (:class:`~conformance.adapters.InProcessAdapter` or
             :class:`~conformance.adapters.StdioAdapter`); the caller keeps it and closes it.
         scenario_ids: only these scenario ids (``@scenario:`` tag, or the slug of an extension
-            scenario's name); ``None`` runs them all.
+            scenario's name) or example ids (``<scenario id>-example-<n>``, one row of a
+            Scenario Outline); ``None`` runs them all.
         level: only requirements at least this binding (``MUST``/``SHALL`` > ``SHOULD`` > ``MAY``).
         report: when given, the result's JSON (:meth:`SuiteResult.to_dict`) is written there.
 
@@ -120,9 +153,16 @@ def run_suite(
         SuiteSetupError: an unknown scenario id or level, or pytest failed before the scenarios.
         AdapterError: the IUT's hello failed.
     """
-    selected = _select(load_catalogue(), scenario_ids, level)
+    catalogue = load_catalogue()
+    examples: dict[str, set[str]] = {}
+    if scenario_ids is not None:
+        asked = list(scenario_ids)
+        scenario_ids, examples = split_example_ids(asked, {e.scenario_id for e in catalogue})
+    selected = _select(catalogue, scenario_ids, level)
     hello = adapter.hello()
-    collector = ResultCollector(adapter=adapter, wanted={e.scenario_id for e in selected})
+    collector = ResultCollector(
+        adapter=adapter, wanted={e.scenario_id for e in selected}, examples=examples
+    )
     args = nested_args()
     output = io.StringIO()
     with contextlib.redirect_stdout(output):
@@ -130,6 +170,11 @@ def run_suite(
     if exit_code == pytest.ExitCode.INTERRUPTED and "KeyboardInterrupt" in output.getvalue():
         # pytest reports a collection error as INTERRUPTED too; only Ctrl-C prints this marker.
         message = "the suite was interrupted (Ctrl-C) before it finished; no results"
+        raise SuiteSetupError(message)
+    missing = sorted(set().union(*examples.values()) - collector.seen_examples)
+    if missing:
+        known_examples = ", ".join(sorted(collector.seen_examples))
+        message = f"unknown example id(s) {', '.join(missing)}; known: {known_examples}"
         raise SuiteSetupError(message)
     if exit_code in SETUP_FAILURES:
         message = f"the suite did not run (pytest exit code {int(exit_code)}):\n{output.getvalue()}"
@@ -161,6 +206,12 @@ def run_suite(
                 outcome.message,
                 outcome.duration_s,
                 tuple(outcome.optional),
+                example_id=outcome.example_id,
+                step=outcome.step,
+                rules=outcome.rules,
+                # the Run's data is kept only where a report needs it: a failing example
+                fixture=outcome.fixture if outcome.outcome == "failed" else None,
+                observations=outcome.observations if outcome.outcome == "failed" else (),
             )
         )
     if report is not None:

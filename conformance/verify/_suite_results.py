@@ -16,7 +16,6 @@ if TYPE_CHECKING:
 __all__ = ["SuiteResultLike", "describe_error", "requirements_from_suite"]
 
 _STATUS = {"passed": Status.PASSED, "failed": Status.FAILED}
-_MAX_MESSAGE = 500
 
 
 class _ExampleLike(Protocol):
@@ -60,9 +59,9 @@ class SuiteResultLike(Protocol):
 
 
 def _message(scenario: _ScenarioLike) -> str:
+    """Every example's message on one line, in full (a terminal shortens it, not the report)."""
     notes = [f"optional, not implemented: {n}" for n in getattr(scenario, "optional", ())]
-    text = " | ".join(" ".join(m.split()) for m in [*scenario.messages, *notes])
-    return text if len(text) <= _MAX_MESSAGE else text[: _MAX_MESSAGE - 1] + "…"
+    return " | ".join(" ".join(m.split()) for m in [*scenario.messages, *notes])
 
 
 def requirements_from_suite(result: SuiteResultLike) -> tuple[RequirementResult, ...]:

@@ -113,6 +113,7 @@ _TEMPLATE_TAGS = {
     "html", "head", "meta", "title", "style", "body", "h1", "h2", "p", "code", "span", "table",
     "tr", "th", "td", "ul", "li", "figure", "figcaption", "svg", "g", "defs", "marker", "path",
     "rect", "text", "line", "polyline", "polygon", "tspan", "circle", "ellipse", "a",
+    "div", "h3", "dl", "dt", "dd", "section", "details", "summary", "colgroup", "col",
 }  # fmt: skip
 
 

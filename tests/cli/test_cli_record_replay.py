@@ -1,0 +1,172 @@
+"""`srdh run --record DIR` writes the NDJSON exchange; `srdh replay DIR` re-judges it alone.
+
+The replay starts no IUT (the recorded IUT's script is deleted first) and judges with the kit's
+checks, not with stored verdicts: a recorded observation edited to break a rule fails replay
+with that rule's id.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+from conformance.adapters import EXCHANGE_FILE, RUN_FILE
+from conformance.cli import EXIT_FAILED, EXIT_OK, EXIT_SETUP, app
+from contracts import validate_document
+from tests.cli.conftest import ROOT
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    import pytest
+    from typer.testing import CliRunner
+
+SCENARIO = "duplicate-tool-call-id-is-proposed"
+
+
+def _record(runner: CliRunner, tmp_path: Path, *args: str) -> Path:
+    script = tmp_path / "iut.py"
+    script.write_text(
+        "import runpy\nrunpy.run_module('reference_harness.stdio', run_name='__main__')\n",
+        encoding="utf-8",
+    )
+    recording = tmp_path / "recording"
+    result = runner.invoke(
+        app,
+        ["run", "--iut", f"{sys.executable} {script}", "--record", str(recording), *args],
+    )
+    assert result.exit_code == EXIT_OK, result.output
+    script.unlink()  # replay must not need the IUT
+    return recording
+
+
+def _lines(recording: Path) -> list[dict[str, Any]]:
+    text = (recording / EXCHANGE_FILE).read_text("utf-8")
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def test_the_recording_is_the_adapter_message_exchange(runner: CliRunner, tmp_path: Path) -> None:
+    """Every line carries a valid adapter message: hello, then a run and its observation."""
+    recording = _record(runner, tmp_path, "--scenario", SCENARIO)
+    lines = _lines(recording)
+    assert [line["seq"] for line in lines] == list(range(1, len(lines) + 1))
+    kinds = [(line["from"], line["message"]["type"]) for line in lines]
+    assert kinds == [("iut", "hello"), ("kit", "run"), ("iut", "observation")]
+    for line in lines:
+        assert validate_document(line["message"], "adapter-message") == []
+    assert json.loads((recording / RUN_FILE).read_text("utf-8"))["scenarios"] == [SCENARIO]
+
+
+def test_replay_judges_the_recording_without_the_iut(runner: CliRunner, tmp_path: Path) -> None:
+    """The recording of a conforming IUT replays green, its script gone."""
+    recording = _record(runner, tmp_path, "--scenario", SCENARIO)
+    result = runner.invoke(app, ["replay", str(recording), "--report", str(tmp_path / "r")])
+    assert result.exit_code == EXIT_OK, result.output
+    report = json.loads((tmp_path / "r" / "report.json").read_text("utf-8"))
+    (requirement,) = report["requirements"].values()
+    assert requirement["scenarios"][SCENARIO]["status"] == "PASSED"
+
+
+def test_replay_rejudges_an_edited_observation(runner: CliRunner, tmp_path: Path) -> None:
+    """Dropping the TOOL_CALL_REJECTED event from the recorded trace fails the rule on replay."""
+    recording = _record(runner, tmp_path, "--scenario", SCENARIO)
+    lines = _lines(recording)
+    observation = lines[2]["message"]["observation"]
+    observation["trace"] = [e for e in observation["trace"] if e["type"] != "TOOL_CALL_REJECTED"]
+    for seq, event in enumerate(observation["trace"], start=1):
+        event["seq"] = seq
+    (recording / EXCHANGE_FILE).write_text(
+        "".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8"
+    )
+    result = runner.invoke(app, ["replay", str(recording), "--report", str(tmp_path / "r")])
+    assert result.exit_code == EXIT_FAILED, result.output
+    report = json.loads((tmp_path / "r" / "report.json").read_text("utf-8"))
+    (failure,) = report["failures"]
+    assert failure["rule_ids"] == ["R2.tool-call-identity"]
+    assert "--iut" in failure["reproduce"]
+
+
+def test_a_fixture_missing_from_the_recording_fails_its_scenario(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """Without the run/observation pair, the scenario fails naming the missing fixture."""
+    recording = _record(runner, tmp_path, "--scenario", SCENARIO)
+    hello = _lines(recording)[0]
+    (recording / EXCHANGE_FILE).write_text(json.dumps(hello) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(recording)])
+    assert result.exit_code == EXIT_FAILED
+    assert "is not in the recording" in result.stdout
+
+
+def test_a_malformed_recording_is_refused_with_its_line(runner: CliRunner, tmp_path: Path) -> None:
+    """A line that is not strict JSON: exit 2 naming the file and the line."""
+    recording = _record(runner, tmp_path, "--scenario", SCENARIO)
+    path = recording / EXCHANGE_FILE
+    path.write_text(path.read_text("utf-8") + '{"seq": NaN}\n', encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(recording)])
+    assert result.exit_code == EXIT_SETUP
+    assert f"{path}:4: /seq: not JSON: NaN" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_replay_of_a_folder_that_is_no_recording_is_exit_2(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """No run.json: one line naming it, exit 2."""
+    result = runner.invoke(app, ["replay", str(tmp_path)])
+    assert result.exit_code == EXIT_SETUP
+    assert RUN_FILE in result.stderr
+
+
+def test_a_failed_run_is_recorded_and_fails_again_on_replay(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An IUT that raises on run: a `failure` line is recorded; replay fails with its reason."""
+    monkeypatch.syspath_prepend(str(ROOT / "tests" / "conformance" / "iuts"))
+    recording = tmp_path / "recording"
+    args = ["--scenario", SCENARIO, "--record", str(recording)]
+    result = runner.invoke(app, ["run", "--iut-module", "broken_factories:raises", *args])
+    assert result.exit_code == EXIT_FAILED
+    failures = [line for line in _lines(recording) if "failure" in line]
+    assert failures
+    assert "harness exploded" in failures[0]["failure"]
+    assert failures[0]["request_id"] == _lines(recording)[1]["message"]["request_id"]
+    replayed = runner.invoke(app, ["replay", str(recording), "--report", str(tmp_path / "r")])
+    assert replayed.exit_code == EXIT_FAILED
+    report = json.loads((tmp_path / "r" / "report.json").read_text("utf-8"))
+    (failure,) = report["failures"]
+    assert "(recorded) " in failure["message"]
+    assert "harness exploded" in failure["message"]
+
+
+def test_a_property_run_replays_to_the_same_failures(runner: CliRunner, tmp_path: Path) -> None:
+    """Properties are derandomized: replay regenerates (and shrinks) the recorded fixtures."""
+    recording = tmp_path / "recording"
+    iut = "reference_harness.mutants:duplicate_overwrites_invocation"
+    selection = ["--scenario", f"{SCENARIO}-property", "--examples", "5"]
+    first = tmp_path / "first"
+    result = runner.invoke(
+        app,
+        [
+            "run",
+            "--iut-module",
+            iut,
+            *selection,
+            "--record",
+            str(recording),
+            "--report",
+            str(first),
+        ],
+    )
+    assert result.exit_code == EXIT_FAILED
+    again = tmp_path / "again"
+    replayed = runner.invoke(app, ["replay", str(recording), "--report", str(again)])
+    assert replayed.exit_code == EXIT_FAILED
+
+    def summary(directory: Path) -> list[tuple[str, list[str], str]]:
+        report = json.loads((directory / "report.json").read_text("utf-8"))
+        return [(f["example_id"], f["rule_ids"], f["observed"]) for f in report["failures"]]
+
+    assert summary(again) == summary(first)
+    assert [f[0] for f in summary(first)] == [SCENARIO, f"{SCENARIO}-property"]
