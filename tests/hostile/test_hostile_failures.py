@@ -27,7 +27,7 @@ from conformance.reports import (
     render_junit,
     render_markdown,
 )
-from conformance.reports._inert import scrub, xml_text
+from conformance._inert import scrub, xml_text
 from tests.hostile.test_hostile_text import (
     _SUMMARY_TAGS,
     _TEMPLATE_TAGS,
