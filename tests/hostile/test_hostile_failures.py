@@ -13,6 +13,7 @@ import xml.etree.ElementTree as ET
 from hypothesis import given, settings
 from markdown_it import MarkdownIt
 
+from conformance._inert import scrub, xml_text
 from conformance.reports import (
     FailedRule,
     Failure,
@@ -27,7 +28,6 @@ from conformance.reports import (
     render_junit,
     render_markdown,
 )
-from conformance._inert import scrub, xml_text
 from tests.hostile.test_hostile_text import (
     _SUMMARY_TAGS,
     _TEMPLATE_TAGS,
