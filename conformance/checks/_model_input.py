@@ -242,9 +242,18 @@ def _prior_needles(fixture: dict[str, Any]) -> list[tuple[str, str]]:
         needles.extend(
             (str(run.get("run_id")), text)
             for text in texts
-            if isinstance(text, str) and len(text) >= _MIN_NEEDLE and text not in allowed
+            if _is_prose(text) and text not in allowed
         )
     return needles
+
+
+def _is_prose(text: object) -> bool:
+    """A needle worth looking for: words of a person or a model, not an enum value or an id.
+
+    Contract vocabulary (``DIAGNOSIS_DRAFT``, ``OBSERVATION``) and ids (``call_1``) legitimately
+    reach models through the Verified Snapshot and tool messages; they hold no white space.
+    """
+    return isinstance(text, str) and len(text) >= _MIN_NEEDLE and any(c.isspace() for c in text)
 
 
 def _raw_needles(fixture: dict[str, Any]) -> list[str]:

@@ -20,12 +20,12 @@ are exactly as strict as the spec and no stricter.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from conformance.checks._oracle import PresentedCall, expected_identity
+from contracts import loads_strict
 
 __all__ = [
     "ExpectedInvocation",
@@ -499,7 +499,7 @@ def _text_verdict(attempt: int, kind: str, text: str) -> ExpectedVerdict:
         return ExpectedVerdict(attempt, valid=False, by_tool_calls=True, kind=kind)
     if kind == "raw":
         try:
-            json.loads(text)
+            loads_strict(text)
         except ValueError:
             return ExpectedVerdict(attempt, valid=False, kind=kind)
     return ExpectedVerdict(attempt, None, kind=kind)

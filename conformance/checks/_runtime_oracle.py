@@ -18,8 +18,9 @@ sheet, DESIGN sections 5-7), never from a Harness's output:
 from __future__ import annotations
 
 import copy
-import json
 from typing import TYPE_CHECKING, Any, Final
+
+from contracts import loads_strict
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Mapping
@@ -109,7 +110,7 @@ def _verdict_value(turn: Mapping[str, Any]) -> tuple[bool, Any]:
     if turn.get("kind") == "verdict":
         return True, turn.get("verdict")
     try:
-        return True, json.loads(str(turn.get("text", "")))
+        return True, loads_strict(str(turn.get("text", "")))
     except ValueError:
         return False, None
 
