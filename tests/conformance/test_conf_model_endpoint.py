@@ -121,17 +121,17 @@ def test_endpoint_answers_a_blocked_turn_late_after_three_model_call_timeouts():
 def test_endpoint_holds_a_blocked_turn_until_the_client_gives_up():
     """A block_until_cancelled turn is not answered before the client's own timeout ends the call.
 
-    The hold bound (3 times 2 s) is far beyond the client's 0.2 s timeout: an endpoint answering
-    early (before the Harness's model_call_timeout_ms could fire) fails this test.
+    The client gives up after model_call_timeout_ms, as a Harness does; the hold bound is three
+    of those, so an endpoint answering earlier (the Harness's timeout never firing) fails here.
     """
-    fixture = _fixture(router=[BLOCKED_ROUTER], limits={"model_call_timeout_ms": 2000})
+    fixture = _fixture(router=[BLOCKED_ROUTER], limits={"model_call_timeout_ms": 500})
     with ModelEndpoint(fixture) as endpoint:
         with pytest.raises(httpx.ReadTimeout):
-            _post(endpoint.descriptor()["router"]["base_url"], {"messages": []}, timeout=0.2)
+            _post(endpoint.descriptor()["router"]["base_url"], {"messages": []}, timeout=0.5)
         while endpoint.requests()[0]["answer"] == "NOT_ANSWERED":  # the hold sees the hang-up
             threading.Event().wait(0.01)
     assert [r["answer"] for r in endpoint.requests()] == ["CLIENT_CLOSED"]
-    assert endpoint.max_hold_s == pytest.approx(6.0)
+    assert endpoint.max_hold_s == pytest.approx(1.5)
 
 
 def test_endpoint_answers_a_draft_and_tool_calls_turn_with_both_in_one_message():
