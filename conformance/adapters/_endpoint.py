@@ -44,7 +44,9 @@ class EndpointSession:
         """Add the endpoint's ``model_requests`` (and script errors) to ``observation``.
 
         A script the IUT's requests exhausted is ``SCRIPT_EXHAUSTED``, turns left over are
-        ``SCRIPT_UNCONSUMED`` (unless the IUT already reported an error).
+        ``SCRIPT_UNCONSUMED`` (unless the IUT already reported an error, or the observed Run
+        ended ``CANCELLED``: a cancellation stops the Run wherever it happens, so its later
+        turns are never asked for, as for the in-fixture scripted ports; contracts.md).
 
         Raises:
             AdapterError: the IUT's observation carries ``model_requests`` (the kit's own field).
@@ -59,11 +61,22 @@ class EndpointSession:
         exhausted, left = self.endpoint.script_problems()
         if "error" not in observed and exhausted:
             observed["error"] = {"code": "SCRIPT_EXHAUSTED", "message": exhausted[0][:_MESSAGE_MAX]}
-        elif "error" not in observed and left:
+        elif "error" not in observed and left and not _cancelled_run(observed):
             detail = ", ".join(f"{component}: {n} turn(s) left" for component, n in left.items())
             message = f"model endpoint script not consumed: {detail}"
             observed["error"] = {"code": "SCRIPT_UNCONSUMED", "message": message[:_MESSAGE_MAX]}
         return observed
+
+
+def _cancelled_run(observation: dict[str, Any]) -> bool:
+    """Whether the observed Run (its ``runs`` row of ``run_id``) ended ``CANCELLED``."""
+    runs = observation.get("runs")
+    return isinstance(runs, list) and any(
+        isinstance(row, dict)
+        and row.get("run_id") == observation.get("run_id")
+        and row.get("state") == "CANCELLED"
+        for row in runs
+    )
 
 
 @contextlib.contextmanager

@@ -4,14 +4,16 @@ A fixture turn (contract sheet: ``RouterTurn``, ``AgentTurn``, ``ReviewTurn``) b
 :data:`Reply`:
 
 * :class:`Message` — an assistant message: ``content`` text and/or tool calls (both at once when
-  a ``tool_calls`` turn carries ``content``), always with a ``reasoning_content`` field carrying a
-  chain-of-thought canary, as reasoning servers send it (it must never reach a later model call
-  or any output);
+  a ``tool_calls`` turn carries ``content``, or for a ``draft_and_tool_calls`` turn: the draft's
+  JSON text and the tool calls, which an OpenAI-compatible client reads as its tool calls),
+  always with a ``reasoning_content`` field carrying a chain-of-thought canary, as reasoning
+  servers send it (it must never reach a later model call or any output);
 * :class:`Status` — an HTTP error status with an OpenAI error body (``error: UNAVAILABLE`` is 503
   unless the turn names another ``http_status``: 429, 500, 502, 503 or 504);
 * :class:`Hold` — ``error: TIMEOUT`` holds the request until the client gives up (its HTTP
-  timeout) and never answers; ``block_until_cancelled`` holds it until the client gives up or
-  ``late_after_s`` passes, then answers its ``then`` turn late.
+  timeout) and never answers; ``block_until_cancelled`` holds it until the client gives up (the
+  Harness's own ``model_call_timeout_ms``, or the Run's cancellation) or the endpoint's hold bound
+  (3 times ``model_call_timeout_ms``) passes, then answers its ``then`` turn late.
 """
 
 from __future__ import annotations
@@ -51,10 +53,12 @@ class Status:
 
 @dataclass(frozen=True, slots=True)
 class Hold:
-    """Hold the request; answer ``then`` after ``late`` (never, when ``then`` is ``None``)."""
+    """Hold the request until the client hangs up or the hold bound passes, then answer ``then``.
+
+    ``then`` is ``None`` for a never-answered ``error: TIMEOUT`` turn.
+    """
 
     then: Reply | None
-    late: bool
 
 
 Reply: TypeAlias = "Message | Status | Hold"
@@ -82,9 +86,11 @@ def render(turn: Mapping[str, object], reasoning: str) -> Reply:
 
     ``intent`` → content ``{"intent": …}``; ``draft`` / ``knowledge_answer`` / ``verdict`` → the
     JSON text of the value; ``raw`` → the text as is; ``tool_calls`` → tool calls with ids exactly
-    as scripted (absent stays absent) and the turn's ``content`` text if it has one; ``error`` →
+    as scripted (absent stays absent) and the turn's ``content`` text if it has one;
+    ``draft_and_tool_calls`` → the draft's JSON text as content *and* those tool calls; ``error`` →
     :class:`Status` (UNAVAILABLE) or a never-answered :class:`Hold` (TIMEOUT);
-    ``block_until_cancelled`` → a late :class:`Hold`; ``ignore_cancellation`` → its ``then``.
+    ``block_until_cancelled`` → a :class:`Hold` answering its ``then`` late;
+    ``ignore_cancellation`` → its ``then``.
 
     Raises:
         ValueError: an unknown ``kind``, or a wrapper turn without a ``then`` object.
@@ -100,20 +106,22 @@ def render(turn: Mapping[str, object], reasoning: str) -> Reply:
     if isinstance(kind, str) and kind in contents:
         return Message(contents[kind](), (), reasoning)
     match kind:
-        case "tool_calls":
+        case "tool_calls" | "draft_and_tool_calls":
             calls = turn.get("tool_calls")
             listed = [c for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
             content = turn.get("content")
             text = content if isinstance(content, str) else None
+            if kind == "draft_and_tool_calls":
+                text = _json_text(turn.get("draft"))
             return Message(text, tuple(_tool_call(call) for call in listed), reasoning)
         case "error" if turn.get("error") == "TIMEOUT":
-            return Hold(None, late=False)
+            return Hold(None)
         case "error":
             status = turn.get("http_status", _DEFAULT_STATUS)
             code = status if isinstance(status, int) and status in _STATUSES else _DEFAULT_STATUS
             return Status(code, "scripted model failure")
         case "block_until_cancelled":
-            return Hold(render(_then(turn), reasoning), late=True)
+            return Hold(render(_then(turn), reasoning))
         case "ignore_cancellation":
             return render(_then(turn), reasoning)
         case _:

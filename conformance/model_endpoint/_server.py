@@ -13,7 +13,9 @@ SemanticGuard       ``/semantic-guard/v1/chat/completions``    ``srdh-semantic-g
 ==================  =========================================  ======================
 
 Every request to a component's path consumes that component's next fixture turn
-(:mod:`~conformance.model_endpoint._replies`) and is recorded (``ModelRequest``: messages, tool
+(:mod:`~conformance.model_endpoint._replies`; once the Diagnosis Agent's ``agent`` turns are used
+up, its requests get the fixture's ``decoy_agent_turns`` in order, which are never reported
+unconsumed) and is recorded (``ModelRequest``: messages, tool
 names, stream flag, what was answered), so SDK and HTTP retries are visible as extra requests.
 Answers are JSON or, when the request says ``"stream": true``, server-sent events
 (:mod:`~conformance.model_endpoint._bodies`); every response closes its connection.
@@ -69,8 +71,8 @@ MAX_BODY_BYTES: Final = 32 * 1024 * 1024
 _POLL_S: Final = 0.02
 _RETRY_AFTER_MS: Final = 10
 _SOCKET_TIMEOUT_S: Final = 10.0
-_LATE_SHARE: Final = 0.25
 _HOLD_SHARE: Final = 3.0
+_HOLD_MAX_S: Final = 60.0
 _DEFAULT_TIMEOUT_MS: Final = 5000
 _PATHS: Final = {f"/{prefix}/v1/chat/completions": c for c, (_, prefix, _m) in COMPONENTS.items()}
 
@@ -83,21 +85,26 @@ class ModelEndpoint:
 
     Args:
         fixture: a valid Scenario Fixture; its ``router``, ``agent`` and ``semantic_guard`` turns
-            are the scripts, its ``limits.model_call_timeout_ms`` (default 5000) sets the holds:
-            a late answer comes after a quarter of it, a never-answered request is dropped after
-            three times it.
+            are the scripts (``decoy_agent_turns`` follow ``agent``), its
+            ``limits.model_call_timeout_ms`` (default 5000) sets :attr:`max_hold_s`.
+
+    Attributes:
+        max_hold_s: how long a held request waits for its client to hang up (seconds):
+            3 times ``model_call_timeout_ms``, at most 60 s, as the in-fixture scripted ports. A
+            ``block_until_cancelled`` turn is then answered (late), a ``TIMEOUT`` turn dropped.
     """
 
     def __init__(self, fixture: Mapping[str, Any]) -> None:
         """Create a stopped endpoint scripted with ``fixture``'s model turns."""
         limits = fixture.get("limits") or {}
         timeout_s = int(limits.get("model_call_timeout_ms", _DEFAULT_TIMEOUT_MS)) / 1000
-        self.late_after_s = timeout_s * _LATE_SHARE
-        self.max_hold_s = timeout_s * _HOLD_SHARE
+        self.max_hold_s = min(_HOLD_MAX_S, timeout_s * _HOLD_SHARE)
         self._scripts: dict[str, deque[Mapping[str, Any]]] = {
             component: deque(t for t in fixture.get(key, []) if isinstance(t, dict))
             for component, key in _FIXTURE_KEYS.items()
         }
+        decoys = fixture.get("decoy_agent_turns", [])
+        self._decoys: deque[Mapping[str, Any]] = deque(t for t in decoys if isinstance(t, dict))
         self._served: dict[str, int] = dict.fromkeys(COMPONENTS, 0)
         self._requests: list[dict[str, Any]] = []
         self._exhausted: list[str] = []
@@ -200,10 +207,13 @@ class ModelEndpoint:
             index = len(self._requests) - 1
             self._served[component] += 1
             served = self._served[component]
-            if not self._scripts[component]:
+            script = self._scripts[component]
+            if not script and component == "DIAGNOSIS_AGENT" and self._decoys:
+                script = self._decoys
+            if not script:
                 self._exhausted.append(f"{component}: request {served} has no scripted turn")
                 return index, None
-            turn = self._scripts[component].popleft()
+            turn = script.popleft()
         reasoning = f"{COT_CANARY} {component.lower()} {served}: private reasoning"
         return index, render(turn, reasoning)
 
@@ -266,8 +276,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _answer(self, reply: Reply, *, model: str, stream: bool) -> str:
         endpoint = self.endpoint
         while isinstance(reply, Hold):
-            bound = endpoint.late_after_s if reply.late else endpoint.max_hold_s
-            outcome = self._hold(bound)
+            outcome = self._hold(endpoint.max_hold_s)
             if outcome != "ELAPSED" or reply.then is None:
                 self.close_connection = True
                 return "CLIENT_CLOSED" if outcome == "CLOSED" else "NOT_ANSWERED"

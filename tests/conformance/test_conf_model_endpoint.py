@@ -102,14 +102,63 @@ def test_endpoint_holds_a_timeout_turn_until_the_client_gives_up():
     assert [r["answer"] for r in endpoint.requests()] == ["CLIENT_CLOSED"]
 
 
-def test_endpoint_answers_a_blocked_turn_late():
-    """block_until_cancelled is answered after a quarter of model_call_timeout_ms."""
-    turn = {"kind": "block_until_cancelled", "then": {"kind": "intent", "intent": "DIAGNOSIS"}}
-    fixture = _fixture(router=[turn], limits={"model_call_timeout_ms": 200})
+BLOCKED_ROUTER = {
+    "kind": "block_until_cancelled",
+    "then": {"kind": "intent", "intent": "DIAGNOSIS"},
+}
+
+
+def test_endpoint_answers_a_blocked_turn_late_after_three_model_call_timeouts():
+    """A client that never gives up gets the ``then`` turn after 3 model-call timeouts."""
+    fixture = _fixture(router=[BLOCKED_ROUTER], limits={"model_call_timeout_ms": 40})
     with ModelEndpoint(fixture) as endpoint:
         body = _post(endpoint.descriptor()["router"]["base_url"], {"messages": []}).json()
     assert json.loads(body["choices"][0]["message"]["content"]) == {"intent": "DIAGNOSIS"}
-    assert endpoint.late_after_s == pytest.approx(0.05)
+    assert endpoint.max_hold_s == pytest.approx(3 * 40 / 1000)
+    assert [r["answer"] for r in endpoint.requests()] == ["ANSWERED"]
+
+
+def test_endpoint_holds_a_blocked_turn_until_the_client_gives_up():
+    """A block_until_cancelled turn is not answered before the client's own timeout ends the call.
+
+    The client gives up after model_call_timeout_ms, as a Harness does; the hold bound is three
+    of those, so an endpoint answering earlier (the Harness's timeout never firing) fails here.
+    """
+    fixture = _fixture(router=[BLOCKED_ROUTER], limits={"model_call_timeout_ms": 500})
+    with ModelEndpoint(fixture) as endpoint:
+        with pytest.raises(httpx.ReadTimeout):
+            _post(endpoint.descriptor()["router"]["base_url"], {"messages": []}, timeout=0.5)
+        while endpoint.requests()[0]["answer"] == "NOT_ANSWERED":  # the hold sees the hang-up
+            threading.Event().wait(0.01)
+    assert [r["answer"] for r in endpoint.requests()] == ["CLIENT_CLOSED"]
+    assert endpoint.max_hold_s == pytest.approx(1.5)
+
+
+def test_endpoint_answers_a_draft_and_tool_calls_turn_with_both_in_one_message():
+    """draft_and_tool_calls: the draft's JSON text as content and the tool calls, in one message."""
+    draft = {"analysis_kind": "DIAGNOSIS", "summary": "s"}
+    turn = {"kind": "draft_and_tool_calls", "draft": draft, "tool_calls": TOOL_TURN["tool_calls"]}
+    with ModelEndpoint(_fixture(agent=[turn])) as endpoint:
+        url = endpoint.descriptor()["diagnosis_agent"]["base_url"]
+        body = _post(url, {"model": "m", "messages": []}).json()
+    message = body["choices"][0]["message"]
+    assert json.loads(message["content"]) == draft
+    assert [c["id"] for c in message["tool_calls"]] == ["call_1"]
+    assert body["choices"][0]["finish_reason"] == "tool_calls"
+
+
+def test_endpoint_answers_decoy_agent_turns_after_the_agent_turns_and_never_reports_them():
+    """decoy_agent_turns answer in order once ``agent`` is used up; left-over decoys are fine."""
+    decoys = [{"kind": "raw", "text": "decoy 1"}, {"kind": "raw", "text": "decoy 2"}]
+    decoys.append({"kind": "raw", "text": "decoy 3"})
+    fixture = _fixture(agent=[{"kind": "raw", "text": "agent"}], decoy_agent_turns=decoys)
+    with ModelEndpoint(fixture) as endpoint:
+        url = endpoint.descriptor()["diagnosis_agent"]["base_url"]
+        texts = [_post(url, {"messages": []}).json() for _ in range(3)]
+        problems = endpoint.script_problems()
+    contents = [body["choices"][0]["message"]["content"] for body in texts]
+    assert contents == ["agent", "decoy 1", "decoy 2"]
+    assert problems == ([], {})
 
 
 def test_endpoint_counts_every_http_request_of_a_retrying_sdk():
@@ -241,3 +290,18 @@ def test_stdio_reference_runs_over_the_kit_endpoint():
     review = [r for r in observation["model_requests"] if r["component"] == "SEMANTIC_GUARD"]
     assert [(r["tools"], r["stream"], r["answer"]) for r in review] == [([], True, "ANSWERED")]
     checks.check_model_inputs(observation, load_fixture(observation["fixture_id"])).require()
+
+
+@pytest.mark.parametrize(
+    ("state", "expected"), [("CANCELLED", None), ("PUBLISHED", "SCRIPT_UNCONSUMED")]
+)
+def test_endpoint_session_excuses_unconsumed_turns_only_for_a_cancelled_run(state, expected):
+    """Turns left after a Run that ended CANCELLED are no error; after any other end they are."""
+    from conformance.adapters._endpoint import endpoint_session  # noqa: PLC0415
+
+    fixture = _fixture(router=[{"kind": "intent", "intent": "DIAGNOSIS"}])
+    observation = {"run_id": "r1", "runs": [{"run_id": "r1", "state": state}]}
+    with endpoint_session(frozenset({"MODEL_ENDPOINT"}), fixture) as session:
+        observed = session.attach(observation)
+    assert observed.get("error", {}).get("code") == expected
+    assert observed["model_requests"] == []
