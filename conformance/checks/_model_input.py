@@ -17,7 +17,7 @@ model-call attempt). Expectations come from the fixture and the spec, never from
     Requirement 7, "exclude fallback, failed and cancelled Runs from Diagnosis previous-turn
     selection": no model call receives text of an earlier Run other than the selected previous
     turn (failed, cancelled, fallback, running, knowledge-query and other sessions' Runs: user
-    texts and published texts).
+    texts and published texts; contract enum values such as ``DIAGNOSIS_DRAFT`` are not texts).
 ``R4.no-raw-payload-to-model``
     Requirement 4, "without exposing chain-of-thought or raw Tool payloads": no model call receives
     a backend row beyond ``max_items``, the part of a row beyond ``max_item_chars``, or a tool
@@ -34,6 +34,7 @@ model-call attempt). Expectations come from the fixture and the spec, never from
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any, Final, NamedTuple
 
@@ -67,6 +68,8 @@ _RAW: Final = "R4.no-raw-payload-to-model"
 _COT: Final = "R4.no-chain-of-thought"
 _R9: Final = "R9.one-http-attempt-per-model-attempt"
 _MIN_NEEDLE: Final = 8
+_ENUM_CONSTANT: Final = re.compile(r"[A-Z][A-Z0-9_]*")
+"""A contract enum value (``DIAGNOSIS_DRAFT``): vocabulary, not an earlier Run's text."""
 _WINDOW: Final = 24
 _DEFAULTS: Final = {"max_items": 20, "max_item_chars": 2000}
 
@@ -242,7 +245,10 @@ def _prior_needles(fixture: dict[str, Any]) -> list[tuple[str, str]]:
         needles.extend(
             (str(run.get("run_id")), text)
             for text in texts
-            if isinstance(text, str) and len(text) >= _MIN_NEEDLE and text not in allowed
+            if isinstance(text, str)
+            and len(text) >= _MIN_NEEDLE
+            and not _ENUM_CONSTANT.fullmatch(text)
+            and text not in allowed
         )
     return needles
 
