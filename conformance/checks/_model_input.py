@@ -17,7 +17,7 @@ model-call attempt). Expectations come from the fixture and the spec, never from
     Requirement 7, "exclude fallback, failed and cancelled Runs from Diagnosis previous-turn
     selection": no model call receives text of an earlier Run other than the selected previous
     turn (failed, cancelled, fallback, running, knowledge-query and other sessions' Runs: user
-    texts and published texts).
+    texts and published texts; contract enum values such as ``DIAGNOSIS_DRAFT`` are not texts).
 ``R4.no-raw-payload-to-model``
     Requirement 4, "without exposing chain-of-thought or raw Tool payloads": no model call receives
     a backend row beyond ``max_items``, the part of a row beyond ``max_item_chars``, or a tool

@@ -105,6 +105,25 @@ def test_agent_context_must_hold_no_other_earlier_run(observed, run_id):
     _broken(checks.check_model_inputs(observation, fixture), "R7.previous-turn-context-only")
 
 
+def test_an_earlier_runs_enum_values_are_not_its_text(observed):
+    """A contract enum value (DIAGNOSIS_DRAFT) of an excluded Run may reach a model; its text not.
+
+    Every Run's published result says ``kind: DIAGNOSIS_DRAFT``; a model input naming that
+    vocabulary leaks nothing of the excluded Run, while its free text does.
+    """
+    fixture, observation = copy.deepcopy(
+        observed["only-the-selected-previous-turn-reaches-the-diagnosis-agent"]
+    )
+    excluded = next(r for r in fixture["prior_runs"] if r["run_id"] == "other-session-run-1")
+    excluded["published_result"] = {"kind": "DIAGNOSIS_DRAFT", "note": "excluded run's own words"}
+    fixture["prior_runs"] = [excluded]  # no selected Run whose text would allow the enum value
+    agent = _calls(observation, "DIAGNOSIS_AGENT")[0]
+    agent["messages"].insert(1, {"role": "user", "content": "kind: DIAGNOSIS_DRAFT"})
+    checks.check_model_inputs(observation, fixture).require()
+    agent["messages"].insert(1, {"role": "user", "content": "excluded run's own words"})
+    _broken(checks.check_model_inputs(observation, fixture), "R7.previous-turn-context-only")
+
+
 def test_agent_context_may_hold_the_selected_previous_turn(observed):
     """The selected previous turn's text is allowed (it is already in the reference's context)."""
     fixture, observation = observed["only-the-selected-previous-turn-reaches-the-diagnosis-agent"]
