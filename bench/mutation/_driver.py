@@ -125,6 +125,15 @@ def _spans(tree: ast.AST, names: tuple[str, ...]) -> tuple[list[_Span], list[_Sp
     return functions, annotations, typing_lines
 
 
+def _bare_star(lines: list[str], start: tuple[int, int]) -> bool:
+    """Whether ``start`` is a keyword-only marker ``*`` (then ``,`` or ``)``), not ``a * b``."""
+    line_no, col = start
+    if not 1 <= line_no <= len(lines):
+        return False
+    line = lines[line_no - 1]
+    return line[col : col + 1] == "*" and line[col + 1 :].lstrip()[:1] in {",", ")"}
+
+
 def _inside(start: tuple[int, int], end: tuple[int, int], spans: list[_Span]) -> bool:
     return any(lo <= start and end <= hi for lo, hi in spans)
 
@@ -132,10 +141,11 @@ def _inside(start: tuple[int, int], end: tuple[int, int], spans: list[_Span]) ->
 def _plan(db: WorkDB, targets: tuple[Target, ...], copy_root: Path) -> _Plan:
     plan = _Plan()
     by_path = {str(copy_root / PACKAGE / t.path): t for t in targets}
+    sources = {path: Path(path).read_text(encoding="utf-8") for path in by_path}
     spans = {
-        path: _spans(ast.parse(Path(path).read_text(encoding="utf-8")), target.functions)
-        for path, target in by_path.items()
+        path: _spans(ast.parse(sources[path]), target.functions) for path, target in by_path.items()
     }
+    lines = {path: source.splitlines() for path, source in sources.items()}
     for item in db.work_items:
         (mutation,) = item.mutations
         target = by_path[str(mutation.module_path)]
@@ -147,6 +157,8 @@ def _plan(db: WorkDB, targets: tuple[Target, ...], copy_root: Path) -> _Plan:
             reason = "inside an annotation (not evaluated, PEP 563)"
         elif mutation.start_pos[0] in typing_lines:
             reason = "on an `if TYPE_CHECKING:` line"
+        elif _bare_star(lines[str(mutation.module_path)], mutation.start_pos):
+            reason = "the bare `*` of a signature (Cosmic Ray takes it for an operator)"
         if reason is None:
             plan.items.append(item)
         else:
@@ -267,11 +279,16 @@ def run(options: Options) -> dict[str, Any]:  # noqa: C901, PLR0915 - one linear
                 ):
                     if mutated is None:
                         return None
-                    command = _killer_command(
-                        worker_root, result_file, scenarios, options.message_timeout_s
-                    )
-                    outcome, output = run_tests(command, options.mutant_timeout_s)
                     diff = "\n".join(_make_diff(original, mutated, relative))
+                    try:
+                        compile(mutated, str(module_path), "exec")
+                    except SyntaxError as error:
+                        outcome, output = TestOutcome.INCOMPETENT, f"SyntaxError: {error}"
+                    else:
+                        command = _killer_command(
+                            worker_root, result_file, scenarios, options.message_timeout_s
+                        )
+                        outcome, output = run_tests(command, options.mutant_timeout_s)
                 verdict: dict[str, Any] = {}
                 if result_file.exists():
                     verdict = json.loads(result_file.read_text(encoding="utf-8"))
@@ -279,6 +296,7 @@ def run(options: Options) -> dict[str, Any]:  # noqa: C901, PLR0915 - one linear
                     "job_id": item.job_id,
                     "module": relative,
                     "line": mutation.start_pos[0],
+                    "column": mutation.start_pos[1],
                     "operator": mutation.operator_name,
                     "occurrence": mutation.occurrence,
                     "definition": mutation.definition_name,
@@ -309,7 +327,11 @@ def run(options: Options) -> dict[str, Any]:  # noqa: C901, PLR0915 - one linear
                     return
                 output = record.pop("output")
                 records.append(record)
-                test_outcome = {"survived": TestOutcome.SURVIVED, "error": TestOutcome.INCOMPETENT}
+                test_outcome = {
+                    "survived": TestOutcome.SURVIVED,
+                    "error": TestOutcome.INCOMPETENT,
+                    "incompetent": TestOutcome.INCOMPETENT,
+                }
                 db.set_result(
                     item.job_id,
                     WorkResult(
@@ -373,6 +395,8 @@ def _write(out: Path, document: dict[str, Any]) -> None:
 
 
 def _status(outcome: TestOutcome, output: str | None, verdict: dict[str, Any]) -> str:
+    if outcome == TestOutcome.INCOMPETENT:
+        return "incompetent"  # the mutated module does not compile: not a test of the suite
     if outcome == TestOutcome.KILLED and output == "timeout":
         return "timeout"
     if not verdict:

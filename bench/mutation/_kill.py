@@ -29,7 +29,7 @@ __all__ = ["KILLER_SETUP_ERROR", "iut_command", "iut_env", "kill", "main"]
 KILLER_SETUP_ERROR = 2
 """Exit status when the killer could not run the suite at all."""
 
-_RULE = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9._:-]*)\]")
+_RULE = re.compile(r"\[(R\d+\.[a-z0-9.-]+)\]")
 _MESSAGE_CHARS = 600
 
 
