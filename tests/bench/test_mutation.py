@@ -13,7 +13,7 @@ import shutil
 import pytest
 
 from bench.mutation._config import TARGETS, package_root
-from bench.mutation._driver import select_targets
+from bench.mutation._driver import _bare_star, select_targets
 from bench.mutation._kill import kill
 
 DUPLICATE_SCENARIO = "duplicate-tool-call-id-is-proposed"
@@ -67,3 +67,11 @@ def test_the_killer_passes_the_unbroken_copy(copy_root):
     verdict = kill(copy_root, scenario_ids=[DUPLICATE_SCENARIO], timeout_s=30.0)
 
     assert not verdict["killed"], verdict
+
+
+def test_the_bare_star_of_a_signature_is_not_taken_for_an_operator():
+    lines = ["def f(a, *, b):", "    return a * b", "def g(*)"]
+    assert _bare_star(lines, (1, 9))
+    assert not _bare_star(lines, (2, 13))
+    assert _bare_star(lines, (3, 6))
+    assert not _bare_star(lines, (9, 0))
