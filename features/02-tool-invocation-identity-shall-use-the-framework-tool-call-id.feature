@@ -35,6 +35,7 @@ Feature: Tool invocation identity SHALL use the framework Tool Call ID
       | "   "                        | INVALID_ID |
       | "call\u0000x"                | INVALID_ID |
       | a 300-character ID           | INVALID_ID |
+      | a 129-character ID           | INVALID_ID |
       | " call_1 "                   | INVALID_ID |
       | "\uff43\uff41\uff4c\uff4c_1" | INVALID_ID |
       | 42                           | INVALID_ID |
