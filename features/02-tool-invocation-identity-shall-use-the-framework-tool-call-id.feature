@@ -38,6 +38,27 @@ Feature: Tool invocation identity SHALL use the framework Tool Call ID
       | " call_1 "                   | INVALID_ID |
       | "\uff43\uff41\uff4c\uff4c_1" | INVALID_ID |
       | 42                           | INVALID_ID |
+      | a 129-character ID           | INVALID_ID |
+
+  @extension @requirement:tool-invocation-identity-shall-use-the-framework-tool-call-id
+  Scenario Outline: A Tool Call ID at a bound of its grammar is accepted
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID <presented>
+    And in step 1 the agent calls query_metrics with the Tool Call ID "call_ok"
+    And each search_logs execution returns a different matching line
+    And each query_metrics execution returns a different matching line
+    And the agent then submits a draft observing "call_ok"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then every action is accepted and executed under the Tool Call ID it presented
+    And every global invariant holds
+
+    Examples:
+      | presented          |
+      | "a"                |
+      | "7"                |
+      | a 128-character ID |
+      | "A.b:c-d_e"        |
 
   @extension @requirement:tool-invocation-identity-shall-use-the-framework-tool-call-id
   Scenario: Two calls in one step share a Tool Call ID

@@ -26,6 +26,17 @@ Feature: Invocation status and evidence status SHALL be independent
     And every global invariant holds
 
   @extension @requirement:invocation-status-and-evidence-status-shall-be-independent
+  Scenario: A NEGATIVE_OBSERVATION narrowed to one instant of its query is released
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And search_logs finds nothing
+    And the agent then submits a draft with a NEGATIVE_OBSERVATION on "call_1" narrowed to one instant
+    And the SemanticGuard supports the draft
+    When a Diagnosis Draft cites a NO_EVIDENCE Tool result
+    Then the Analysis kind MUST be NEGATIVE_OBSERVATION and MUST remain bounded to the Tool query scope
+    And every global invariant holds
+
+  @extension @requirement:invocation-status-and-evidence-status-shall-be-independent
   Scenario: A backend answers with an in-band error
     Given a user asks "Why is checkout failing?"
     And in step 1 the agent calls search_logs with the Tool Call ID "call_1"

@@ -92,6 +92,10 @@ _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
         lambda b, g: b.negative_draft(quoted(g[0])[0], widen=_widening(g[1])),
     ),
     (
+        re.compile(r'a draft with a NEGATIVE_OBSERVATION on (".+") narrowed to one instant'),
+        lambda b, g: b.negative_draft(quoted(g[0])[0], instant=True),
+    ),
+    (
         re.compile(r'a draft with three analyses citing (".+")'),
         lambda b, g: b.three_analyses_draft(quoted(g[0])),
     ),

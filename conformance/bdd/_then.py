@@ -93,6 +93,9 @@ THEN_CHECKS: dict[str, _Check] = {
     "the action is accepted and executed, because duplicates are judged within one Run": (
         lambda c: checks.check_tool_call_identity(c.observation, c.ran_fixture)
     ),
+    "every action is accepted and executed under the Tool Call ID it presented": lambda c: (
+        checks.check_tool_call_identity(c.observation, c.ran_fixture)
+    ),
     "EvidenceGuard rejects both drafts for citing ERROR evidence and the Run falls back with "
     "EVIDENCE_VALIDATION_FAILED and no verified sources": lambda c: _both(
         checks.check_rejected_twice_fallback(c.observation),

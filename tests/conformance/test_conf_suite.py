@@ -77,7 +77,7 @@ def test_selected_scenarios_pass_and_are_reported(adapter_for, tmp_path):
     assert sorted(requirement.scenarios) == sorted(selected)
     assert result.scenario(DUPLICATE).outcome == "passed"
     outline = result.scenario(selected[1])
-    assert len(outline.examples) == 9  # six field-case rows, then padded, look-alike, numeric
+    assert len(outline.examples) == 10  # six field-case rows, padded, look-alike, numeric, long
     assert outline.outcome == "passed"
     written = json.loads(report.read_text(encoding="utf-8"))
     assert written["requirements"][TOOL_ID_REQUIREMENT]["scenarios"][DUPLICATE]["outcome"] == (
