@@ -113,7 +113,8 @@ def test_outline_covers_field_case_three():
 
 
 def test_outline_covers_normalised_id_variants():
-    """The outline also rejects ids a framework might normalise: padded, look-alike, numeric."""
+    """The outline also rejects ids a framework might normalise (padded, look-alike, numeric) and
+    one over the grammar's 128-character bound."""
     feature = _feature(2, REQUIREMENTS[1])
     outline = next(s for s in _scenarios(feature) if s["keyword"] == "Scenario Outline")
     rows = [[c["value"] for c in row["cells"]] for row in outline["examples"][0]["tableBody"]]
@@ -121,6 +122,7 @@ def test_outline_covers_normalised_id_variants():
         ['" call_1 "', "INVALID_ID"],
         ['"\\uff43\\uff41\\uff4c\\uff4c_1"', "INVALID_ID"],
         ["42", "INVALID_ID"],
+        ["a 129-character ID", "INVALID_ID"],
     ]
 
 
