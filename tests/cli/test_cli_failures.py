@@ -109,11 +109,13 @@ def test_the_failing_fixture_is_saved_in_the_report_folder(lying_run: tuple[Any,
 def test_the_rule_is_the_one_the_mutant_breaks_with_its_spec_sentences(
     lying_run: tuple[Any, Path],
 ) -> None:
-    """The rule id is the mutant's; each rule sentence's file:line holds that sentence."""
+    """The mutant's rule id comes first (a failing Then step also names every broken global
+    invariant after it); each rule sentence's file:line holds that sentence."""
     failure = _only_failure(lying_run[1])
     rule_id = MUTANTS[MISSING_ID].rule_id
-    assert failure["rule_ids"] == [rule_id]
-    (rule,) = failure["rules"]
+    assert failure["rule_ids"][0] == rule_id
+    assert [r["rule_id"] for r in failure["rules"]] == failure["rule_ids"]
+    rule = failure["rules"][0]
     assert rule["summary"] == RULES[rule_id].summary
     assert [s["text"] for s in rule["sentences"]] == list(RULES[rule_id].sentences)
     for sentence in rule["sentences"]:
@@ -130,11 +132,13 @@ def test_the_rule_is_the_one_the_mutant_breaks_with_its_spec_sentences(
 def test_expected_and_observed_are_the_rule_and_the_findings(lying_run: tuple[Any, Path]) -> None:
     """Expected states the rule; observed holds every finding line of the message, in full."""
     failure = _only_failure(lying_run[1])
-    rule_id = failure["rule_ids"][0]
-    assert failure["expected"] == f"[{rule_id}] {RULES[rule_id].summary}"
+    assert failure["expected"] == "\n".join(
+        f"[{rule_id}] {RULES[rule_id].summary}" for rule_id in failure["rule_ids"]
+    )
     findings = re.findall(r"^\s*- \[(R\d+\.[a-z0-9-]+)\] (.*)$", failure["message"], re.MULTILINE)
     assert findings
-    assert failure["observed"] == "\n".join(f"[{r}] {text}" for r, text in findings)
+    by_rule = [f"[{r}] {text}" for rule in failure["rule_ids"] for r, text in findings if r == rule]
+    assert failure["observed"] == "\n".join(by_rule)
     assert "MISSING_ID" in failure["observed"]
 
 
