@@ -50,6 +50,7 @@ from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkItem, WorkResul
 from bench.mutation._config import PACKAGE, TARGETS, Target, package_root
 from bench.mutation._kill import iut_command, iut_env, kill
 from bench.mutation._order import ORDER_ENV
+from contracts import load_json_file
 
 __all__ = ["Options", "run", "select_targets"]
 
@@ -291,7 +292,7 @@ def run(options: Options) -> dict[str, Any]:  # noqa: C901, PLR0915 - one linear
                         outcome, output = run_tests(command, options.mutant_timeout_s)
                 verdict: dict[str, Any] = {}
                 if result_file.exists():
-                    verdict = json.loads(result_file.read_text(encoding="utf-8"))
+                    verdict = load_json_file(result_file)
                 return {
                     "job_id": item.job_id,
                     "module": relative,

@@ -8,11 +8,12 @@ suite's order. A missing or unreadable file leaves the order unchanged.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import pytest
+
+from contracts import load_json_file
 
 ORDER_ENV = "SRDH_MUTATION_ORDER"
 """Names the JSON file of node ids to run first."""
@@ -23,7 +24,7 @@ def _priority() -> dict[str, int]:
     if not name:
         return {}
     try:
-        ids = json.loads(Path(name).read_text(encoding="utf-8"))
+        ids = load_json_file(Path(name))
     except (OSError, ValueError):
         return {}
     if not isinstance(ids, list):
