@@ -1,10 +1,19 @@
-"""The freeze lock: a frozen schema may change only together with its ``$id`` version.
+"""The freeze lock: what a frozen schema validates may change only together with its ``$id``.
 
-``schemas/freeze.lock.json`` maps every frozen schema's ``$id`` to the SHA-256 of its RFC 8785
-canonical JSON. Usage::
+``schemas/freeze.lock.json`` holds two SHA-256 digests (of RFC 8785 canonical JSON) per frozen
+schema, keyed by its ``$id``:
 
-    python -m contracts.freeze --check    # exit 1 naming every schema changed under a frozen $id
-    python -m contracts.freeze --update   # rewrite the lock from the current schemas
+- ``schemas``: the *validation* part, the schema without its annotation keywords (``title``,
+  ``description``, ``examples``, ``$comment``; :mod:`contracts._annotations`). A change here is a
+  contract change: it needs a new ``$id`` version, and ``--update`` refuses to record it.
+- ``annotations``: the whole schema. A change only here (a new ``title`` for code generators, a
+  reworded ``description``) is non-breaking: ``--check`` reports it until ``--update`` records it.
+
+Usage::
+
+    python -m contracts.freeze --check    # exit 1 naming every changed or unrecorded schema
+    python -m contracts.freeze --update   # record annotations and new $ids; refuse a changed
+                                          # validation part under a frozen $id
 
 A schema whose ``$id`` is not in the lock (a new contract, or one bumped ``v1`` -> ``v2``) passes
 ``--check`` with a note; ``--update`` freezes it (requirement "Contract set is frozen").
@@ -13,7 +22,9 @@ The kit's own protocol schemas (:data:`PROTOCOL_SCHEMAS`: the adapter messages, 
 Fixture and the Run Observation) are versioned by the stdio protocol version instead of their
 ``$id``: their lock key is ``<$id>#protocol-<version>``, with the version taken from the
 ``hello`` message's ``protocol_version`` const in ``adapter-message.schema.json``. Changing one of
-them therefore needs a protocol version bump, which every IUT sees in the handshake.
+them therefore needs a protocol version bump, which every IUT sees in the handshake. Because the
+lock cannot know whether that version was released, ``--update`` records a protocol schema's
+changed validation part (printing it): bump ``protocol_version`` once a version is released.
 """
 
 from __future__ import annotations
@@ -25,13 +36,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from contracts._annotations import strip_annotations
 from contracts._canonical import digest
 from contracts._paths import schema_dir
 from contracts._strict_json import load_json_file
 
 __all__ = [
     "PROTOCOL_SCHEMAS",
+    "FreezeError",
     "FreezeReport",
+    "Lock",
     "check",
     "compute_lock",
     "default_lock_path",
@@ -62,13 +76,30 @@ def protocol_version(schemas: Path) -> str:
     return version
 
 
-def compute_lock(schemas: Path) -> dict[str, str]:
-    """Return ``{key: canonical sha256}`` for every ``*.schema.json`` in ``schemas``.
+@dataclass(frozen=True)
+class Lock:
+    """The two digest maps of a freeze lock (see the module docstring).
+
+    Attributes:
+        validation: key -> digest of the schema without annotation keywords.
+        annotations: key -> digest of the whole schema.
+    """
+
+    validation: dict[str, str]
+    annotations: dict[str, str]
+
+
+class FreezeError(Exception):
+    """``--update`` refused: a frozen ``$id``'s validation part changed (``str()`` names them)."""
+
+
+def compute_lock(schemas: Path) -> Lock:
+    """Return the :class:`Lock` of every ``*.schema.json`` in ``schemas``.
 
     The key is the schema's ``$id``; for a :data:`PROTOCOL_SCHEMAS` member it is
     ``<$id>#protocol-<version>`` (see :func:`protocol_version`).
     """
-    lock = {}
+    validation, annotations = {}, {}
     version: str | None = None
     for path in sorted(schemas.glob("*.schema.json")):
         schema = load_json_file(path, canonical=True)  # digested (RFC 8785)
@@ -76,8 +107,9 @@ def compute_lock(schemas: Path) -> dict[str, str]:
         if path.name.removesuffix(".schema.json") in PROTOCOL_SCHEMAS:
             version = version or protocol_version(schemas)
             key = f"{key}#protocol-{version}"
-        lock[key] = digest(schema)
-    return dict(sorted(lock.items()))
+        validation[key] = digest(strip_annotations(schema))
+        annotations[key] = digest(schema)
+    return Lock(dict(sorted(validation.items())), dict(sorted(annotations.items())))
 
 
 @dataclass
@@ -85,25 +117,27 @@ class FreezeReport:
     """The outcome of :func:`check`.
 
     Attributes:
-        changed: ``$id``s whose content changed while the ``$id`` stayed (errors).
-        unfrozen: ``$id``s not in the lock yet (new or bumped; notes).
-        retired: ``$id``s in the lock with no schema any more (notes).
+        changed: keys whose validation part changed while the ``$id`` stayed (errors).
+        annotated: keys whose annotations changed but not their validation part (non-breaking;
+            errors of ``--check`` until ``--update`` records them).
+        unfrozen: keys not in the lock yet (new or bumped; notes).
+        retired: keys in the lock with no schema any more (notes).
     """
 
     changed: list[str] = field(default_factory=list)
+    annotated: list[str] = field(default_factory=list)
     unfrozen: list[str] = field(default_factory=list)
     retired: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        """True when no frozen schema changed under its frozen ``$id``."""
-        return not self.changed
+        """True when the lock records every frozen schema as it is (nothing changed)."""
+        return not self.changed and not self.annotated
 
 
-def _read_lock(lock_path: Path) -> dict[str, str]:
+def _read_lock(lock_path: Path) -> Lock:
     loaded = load_json_file(lock_path)
-    frozen: dict[str, str] = loaded["schemas"]
-    return frozen
+    return Lock(dict(loaded["schemas"]), dict(loaded.get("annotations", {})))
 
 
 def check(schemas: Path | None = None, lock_path: Path | None = None) -> FreezeReport:
@@ -114,22 +148,60 @@ def check(schemas: Path | None = None, lock_path: Path | None = None) -> FreezeR
     """
     current = compute_lock(schemas or schema_dir())
     frozen = _read_lock(lock_path or default_lock_path())
+    changed = [
+        k
+        for k in current.validation
+        if frozen.validation.get(k, current.validation[k]) != current.validation[k]
+    ]
     return FreezeReport(
-        changed=[i for i in current if i in frozen and frozen[i] != current[i]],
-        unfrozen=[i for i in current if i not in frozen],
-        retired=[i for i in frozen if i not in current],
+        changed=changed,
+        annotated=[
+            k
+            for k in current.annotations
+            if k in frozen.validation
+            and k not in changed
+            and frozen.annotations.get(k) != current.annotations[k]
+        ],
+        unfrozen=[k for k in current.validation if k not in frozen.validation],
+        retired=[k for k in frozen.validation if k not in current.validation],
     )
 
 
-def update(schemas: Path | None = None, lock_path: Path | None = None) -> dict[str, str]:
-    """Rewrite the lock from the current schemas and return its ``schemas`` map."""
-    current = compute_lock(schemas or schema_dir())
-    document = {
-        "description": "RFC 8785 canonical SHA-256 of every frozen schema, keyed by $id. "
-        "Regenerate with: python -m contracts.freeze --update",
-        "schemas": current,
-    }
+def update(schemas: Path | None = None, lock_path: Path | None = None) -> Lock:
+    """Rewrite the lock from the current schemas and return it.
+
+    Annotation changes and new keys are recorded; so is a protocol schema's changed validation
+    part (its key names the protocol version; see the module docstring).
+
+    Raises:
+        FreezeError: a schema frozen under its ``$id`` (not a protocol schema) changed what it
+            validates; nothing is written.
+    """
     target = lock_path or default_lock_path()
+    current = compute_lock(schemas or schema_dir())
+    if target.is_file():
+        frozen = _read_lock(target)
+        refused = [
+            k
+            for k, value in current.validation.items()
+            if "#protocol-" not in k and frozen.validation.get(k, value) != value
+        ]
+        if refused:
+            names = ", ".join(refused)
+            message = (
+                f"{names}: what the schema validates changed under a frozen $id; bump the "
+                "version in $id (e.g. v1 -> v2) instead of re-freezing it. Only title, "
+                "description, examples and $comment may change under a frozen $id"
+            )
+            raise FreezeError(message)
+    document = {
+        "description": "RFC 8785 canonical SHA-256 per frozen schema, keyed by $id: 'schemas' "
+        "digests what the schema validates (annotation keywords title, description, examples, "
+        "$comment removed), 'annotations' the whole schema. Regenerate with: "
+        "python -m contracts.freeze --update",
+        "schemas": current.validation,
+        "annotations": current.annotations,
+    }
     target.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
     return current
 
@@ -144,8 +216,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lock", type=Path, default=None, help="lock file")
     args = parser.parse_args(argv)
     if args.update:
-        frozen = update(args.schemas, args.lock)
-        sys.stdout.write(f"froze {len(frozen)} schemas\n")
+        try:
+            frozen = update(args.schemas, args.lock)
+        except FreezeError as error:
+            sys.stderr.write(f"{error}\n")
+            return 1
+        sys.stdout.write(f"froze {len(frozen.validation)} schemas\n")
         return 0
     try:
         report = check(args.schemas, args.lock)
@@ -156,9 +232,14 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     for schema_id in report.changed:
         sys.stderr.write(
-            f"{schema_id}: content changed but its version did not (bump the version in "
+            f"{schema_id}: what it validates changed but its version did not (bump the version in "
             "$id, e.g. v1 -> v2, or for a protocol schema the hello protocol_version; "
             "then run --update)\n"
+        )
+    for schema_id in report.annotated:
+        sys.stderr.write(
+            f"{schema_id}: annotations changed (title, description, examples or $comment; "
+            "non-breaking): record them with --update\n"
         )
     for schema_id in report.unfrozen:
         sys.stdout.write(f"{schema_id}: not frozen yet (run --update)\n")

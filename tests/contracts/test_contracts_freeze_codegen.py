@@ -7,8 +7,11 @@ import shutil
 import subprocess
 import sys
 
+import pytest
+
 import contracts
 from contracts import codegen, freeze
+from contracts._annotations import strip_annotations
 
 TARGET = "safe-fallback"
 
@@ -34,23 +37,83 @@ def _edit(folder, mutate):
 def test_contracts_committed_lock_matches_the_schemas():
     """The committed schemas are exactly the frozen ones."""
     report = freeze.check()
-    assert report.ok, report.changed
+    assert report.ok, (report.changed, report.annotated)
     assert report.unfrozen == []
     assert report.retired == []
 
 
-def test_contracts_changed_schema_with_same_id_fails_naming_it(tmp_path):
-    """Changing a frozen schema without bumping its $id fails the check and names the schema."""
+def _run_freeze(folder, lock, action):
+    command = [sys.executable, "-m", "contracts.freeze", action]
+    command += ["--schemas", str(folder), "--lock", str(lock)]
+    return subprocess.run(command, capture_output=True, text=True, check=False)  # noqa: S603 - fixed argv
+
+
+@pytest.mark.parametrize(
+    ("keyword", "value"),
+    [("enum", ["EVIDENCE_VALIDATION_FAILED"]), ("type", "integer"), ("description", None)],
+)
+def test_contracts_changed_validation_with_same_id_fails_and_update_refuses(
+    tmp_path, keyword, value
+):
+    """What a frozen schema validates changed under its $id: --check fails, --update refuses.
+
+    The rows change ``enum`` or ``type`` of a definition, or (``None``) drop a required property.
+    """
     folder, lock = _copy_schemas(tmp_path)
-    schema = _edit(folder, lambda s: s["properties"]["fallback_type"].update(description="x"))
+
+    def mutate(schema):
+        if value is None:
+            schema["required"] = schema["required"][1:]
+        else:
+            schema["$defs"]["FallbackType"][keyword] = value
+
+    schema = _edit(folder, mutate)
     report = freeze.check(folder, lock)
     assert report.changed == [schema["$id"]]
-    command = [sys.executable, "-m", "contracts.freeze", "--check"]
-    command += ["--schemas", str(folder), "--lock", str(lock)]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)  # noqa: S603 - fixed argv
+    assert not report.ok
+    done = _run_freeze(folder, lock, "--check")
     assert done.returncode == 1
     assert schema["$id"] in done.stderr
     assert "Traceback" not in done.stderr
+    before = lock.read_bytes()
+    refused = _run_freeze(folder, lock, "--update")
+    assert refused.returncode == 1
+    assert schema["$id"] in refused.stderr
+    assert "v1 -> v2" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    assert lock.read_bytes() == before  # nothing written
+
+
+@pytest.mark.parametrize("keyword", ["title", "description", "examples", "$comment"])
+def test_contracts_annotation_change_is_reported_and_recorded_by_update(tmp_path, keyword):
+    """A new or reworded annotation under a frozen $id: --check names it, --update records it."""
+    folder, lock = _copy_schemas(tmp_path)
+    schema = _edit(folder, lambda s: s["properties"]["fallback_type"].update({keyword: ["x"]}))
+    report = freeze.check(folder, lock)
+    assert report.changed == []
+    assert report.annotated == [schema["$id"]]
+    done = _run_freeze(folder, lock, "--check")
+    assert done.returncode == 1
+    assert "annotations changed" in done.stderr
+    assert schema["$id"] in done.stderr
+    recorded = _run_freeze(folder, lock, "--update")
+    assert recorded.returncode == 0, recorded.stderr
+    assert freeze.check(folder, lock).ok
+
+
+def test_contracts_a_property_named_like_an_annotation_is_validation(tmp_path):
+    """Only keywords in schema positions are annotations: a property named title is data."""
+    folder, lock = _copy_schemas(tmp_path)
+
+    def add_property(schema):
+        schema["properties"]["title"] = {"type": "string"}
+
+    schema = _edit(folder, add_property)
+    assert freeze.check(folder, lock).changed == [schema["$id"]]
+    stripped = strip_annotations(
+        {"title": "T", "properties": {"title": {"title": "x", "enum": ["title"]}}}
+    )
+    assert stripped == {"properties": {"title": {"enum": ["title"]}}}
 
 
 def test_contracts_reformatting_a_schema_is_not_a_change(tmp_path):
@@ -107,7 +170,7 @@ def test_contracts_protocol_schema_is_locked_by_protocol_version(tmp_path):
     folder, lock = _copy_schemas(tmp_path)
     fixture = folder / "scenario-fixture.schema.json"
     schema = json.loads(fixture.read_text())
-    schema["description"] = "changed"
+    schema["required"] = [*schema["required"], "x_new"]
     fixture.write_text(json.dumps(schema))
     version = freeze.protocol_version(folder)
     report = freeze.check(folder, lock)
@@ -120,3 +183,15 @@ def test_contracts_protocol_schema_is_locked_by_protocol_version(tmp_path):
     assert report.ok
     assert len(report.unfrozen) == len(freeze.PROTOCOL_SCHEMAS)
     assert all(key.endswith("#protocol-9.9") for key in report.unfrozen)
+
+
+def test_contracts_update_records_a_protocol_schema_change_under_its_version(tmp_path):
+    """A protocol schema is locked by protocol version; --update records it (not yet released)."""
+    folder, lock = _copy_schemas(tmp_path)
+    fixture = folder / "scenario-fixture.schema.json"
+    schema = json.loads(fixture.read_text())
+    schema["required"] = [*schema["required"], "x_new"]
+    fixture.write_text(json.dumps(schema))
+    assert not freeze.check(folder, lock).ok
+    freeze.update(folder, lock)
+    assert freeze.check(folder, lock).ok
