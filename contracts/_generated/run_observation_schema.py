@@ -4,8 +4,8 @@
 from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Any
-from contracts._base import ContractModel
 from pydantic import ConfigDict, Field, RootModel, StrictBool, StrictInt, StrictStr
+from contracts._base import ContractModel
 from . import (
     diagnosis_run_schema,
     published_result_schema,
@@ -14,7 +14,7 @@ from . import (
 )
 
 
-class Event(StrEnum):
+class ClientFrameEvent(StrEnum):
     """
     SSE event name.
     """
@@ -32,7 +32,7 @@ class ClientFrame(ContractModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    event: Event
+    event: Annotated[ClientFrameEvent, Field(title="ClientFrameEvent")]
     """
     SSE event name.
     """
@@ -42,7 +42,7 @@ class ClientFrame(ContractModel):
     """
 
 
-class Code(StrEnum):
+class ObservationErrorCode(StrEnum):
     """
     Error code.
     """
@@ -60,7 +60,7 @@ class ObservationError(ContractModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    code: Code
+    code: Annotated[ObservationErrorCode, Field(title="ObservationErrorCode")]
     """
     Error code.
     """
@@ -148,7 +148,7 @@ class ModelCall(ContractModel):
     """
 
 
-class Answer(StrEnum):
+class ModelRequestAnswer(StrEnum):
     """
     What the endpoint did: sent the scripted answer, an HTTP error status, held it until the client closed the connection, or stopped before answering.
     """
@@ -187,7 +187,7 @@ class ModelRequest(ContractModel):
     """
     Whether a streamed answer was asked for.
     """
-    answer: Answer
+    answer: Annotated[ModelRequestAnswer, Field(title="ModelRequestAnswer")]
     """
     What the endpoint did: sent the scripted answer, an HTTP error status, held it until the client closed the connection, or stopped before answering.
     """

@@ -416,7 +416,7 @@ class ToolCallRejectedEvent(ContractModel):
     """
 
 
-class Attempt(Enum):
+class DraftAttempt(Enum):
     """
     1 = first submission, 2 = after the structural repair.
     """
@@ -928,7 +928,7 @@ class DraftSubmittedData(ContractModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    attempt: Attempt
+    attempt: Annotated[DraftAttempt, Field(title="DraftAttempt")]
     """
     1 = first submission, 2 = after the structural repair.
     """
@@ -978,7 +978,7 @@ class EvidenceValidationData(ContractModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    attempt: Attempt
+    attempt: Annotated[DraftAttempt, Field(title="DraftAttempt")]
     """
     1 = first submission, 2 = after the structural repair.
     """

@@ -45,7 +45,7 @@ class RouterRawTurn(ContractModel):
     """
 
 
-class Error(StrEnum):
+class ModelTurnError(StrEnum):
     """
     The failure.
     """
@@ -54,7 +54,7 @@ class Error(StrEnum):
     TIMEOUT = "TIMEOUT"
 
 
-class HttpStatus(IntEnum):
+class ModelTurnHttpStatus(IntEnum):
     """
     Over the kit's model endpoint, the HTTP status an UNAVAILABLE answer gets (default 503); scripted ports ignore it.
     """
@@ -78,11 +78,11 @@ class RouterErrorTurn(ContractModel):
     """
     Turn kind discriminator.
     """
-    error: Error
+    error: Annotated[ModelTurnError, Field(title="ModelTurnError")]
     """
     The failure.
     """
-    http_status: HttpStatus | None = None
+    http_status: Annotated[ModelTurnHttpStatus | None, Field(title="ModelTurnHttpStatus")] = None
     """
     Over the kit's model endpoint, the HTTP status an UNAVAILABLE answer gets (default 503); scripted ports ignore it.
     """
@@ -176,11 +176,11 @@ class AgentErrorTurn(ContractModel):
     """
     Turn kind discriminator.
     """
-    error: Error
+    error: Annotated[ModelTurnError, Field(title="ModelTurnError")]
     """
     The failure.
     """
-    http_status: HttpStatus | None = None
+    http_status: Annotated[ModelTurnHttpStatus | None, Field(title="ModelTurnHttpStatus")] = None
     """
     Over the kit's model endpoint, the HTTP status an UNAVAILABLE answer gets (default 503); scripted ports ignore it.
     """
@@ -256,11 +256,11 @@ class ReviewErrorTurn(ContractModel):
     """
     Turn kind discriminator.
     """
-    error: Error
+    error: Annotated[ModelTurnError, Field(title="ModelTurnError")]
     """
     The failure.
     """
-    http_status: HttpStatus | None = None
+    http_status: Annotated[ModelTurnHttpStatus | None, Field(title="ModelTurnHttpStatus")] = None
     """
     Over the kit's model endpoint, the HTTP status an UNAVAILABLE answer gets (default 503); scripted ports ignore it.
     """
