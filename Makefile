@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 export OPENSPEC_TELEMETRY := 0
 
-.PHONY: setup verify test lint typecheck openspec-validate codegen bench clean
+.PHONY: setup verify test lint typecheck typescript openspec-validate codegen bench clean
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -23,8 +23,8 @@ node_modules/.installed: package.json package-lock.json
 verify: setup
 	$(BIN)/srdh verify .
 
-## The tests: lint, types, the official OpenSpec CLI, then pytest (warnings are errors).
-test: setup lint typecheck openspec-validate
+## The tests: lint, types, the TypeScript types, the official OpenSpec CLI, then pytest (warnings are errors).
+test: setup lint typecheck typescript openspec-validate
 	$(BIN)/python -m pytest -n 2
 
 lint: setup
@@ -34,12 +34,18 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy
 
+## The generated TypeScript types (types/typescript) compile with tsc --strict; drift and the
+## example documents are checked by tests/contracts/test_contracts_typescript.py.
+typescript: setup
+	node_modules/.bin/tsc -p types/typescript/tsconfig.json
+
 openspec-validate: setup
 	node_modules/.bin/openspec validate --all --strict --no-interactive
 
-## Regenerate the Pydantic models from schemas/ (CI fails when the committed ones drift).
+## Regenerate the Pydantic models and the TypeScript types from schemas/ (CI fails on drift).
 codegen: setup
 	$(BIN)/python -m contracts.codegen
+	$(BIN)/python -m contracts.codegen_typescript
 
 bench: setup
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
