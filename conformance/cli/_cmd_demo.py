@@ -37,7 +37,10 @@ def demo(
     With --iut (or --iut-module), every fixture also runs on that IUT and the two normalized
     traces are printed side by side, the first difference marked; exit 1 when they differ.
     """
+    from conformance.cli._kit import announce, kit_line, kit_spec_line  # noqa: PLC0415 - lazy
+
     out = Output()
+    announce(out, (kit_line(), kit_spec_line()))
     if iut is not None or iut_module is not None:
         from conformance.adapters import supervise_signals  # noqa: PLC0415 - lazy
         from conformance.cli._demo_impl import run_demo_against  # noqa: PLC0415 - lazy

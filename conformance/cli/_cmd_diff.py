@@ -34,7 +34,17 @@ def diff(
     producers, loosening what it EMITS breaks consumers; an unknown contract is BOTH. Exit 1 when
     any change is breaking, 0 when all are compatible.
     """
+    from conformance.cli._kit import announce, kit_line  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
     out = Output()
+    announce(
+        out,
+        (
+            kit_line(),
+            f"old: {old.resolve()}; new: {new.resolve()}; rules and directions: the kit's",
+        ),
+        machine=as_json,
+    )
     directions, default = contract_directions()
     if direction is not None:
         directions, default = {}, direction

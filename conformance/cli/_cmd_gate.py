@@ -43,6 +43,7 @@ def gate(
 
     out.line(f"{kit_line()}; phase plan {default_plan_path()}")
     out.line(f"repository: {root}")
+    out.line(f"spec: {root / 'openspec'}")
     out.line(f"stage {decision.stage}: {verdict}")
     if decision.reasons:
         rows = [[r.code, r.stage, r.message] for r in decision.reasons]

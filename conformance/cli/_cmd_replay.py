@@ -26,10 +26,10 @@ def replay(
     not hold fails its scenario (the kit's suite changed since the recording). Exit 0 when every
     MUST requirement passed, 1 when one failed, 2 for a missing or malformed recording.
     """
-    from conformance.cli._kit import kit_line  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+    from conformance.cli._kit import announce, kit_line, kit_spec_line  # noqa: PLC0415 - lazy
     from conformance.cli._replay_impl import replay_recording  # noqa: PLC0415 - lazy
 
     out = Output()
-    out.line(kit_line())
+    announce(out, (kit_line(), kit_spec_line()))
     if not replay_recording(recording, report, out):
         raise typer.Exit(EXIT_FAILED)

@@ -90,11 +90,10 @@ def run(  # noqa: PLR0913 - one parameter per documented option
         fixture=fixture,
         record=record,
     )
-    from conformance.cli._kit import kit_line  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+    from conformance.cli._kit import announce, kit_line, kit_spec_line  # noqa: PLC0415 - lazy
 
     out = Output()
-    out.line(
-        kit_line()
-    )  # which kit judges: its features, checks and fixtures are the spec's mirror
+    # which kit judges: its features, checks and fixtures are the spec's mirror
+    announce(out, (kit_line(), kit_spec_line()))
     if not run_against_iut(options, out):
         raise typer.Exit(EXIT_FAILED)

@@ -36,7 +36,10 @@ def selftest(
     mutant stops at its first kill; --full lists every killer, with the same verdicts). Exit 1
     when a mutant survived or the reference failed, 2 for an unknown mutant name.
     """
+    from conformance.cli._kit import announce, kit_line, kit_spec_line  # noqa: PLC0415 - lazy
     from conformance.cli._selftest_impl import run_and_print  # noqa: PLC0415 - lazy: `srdh --help` stays fast
 
-    if not run_and_print(tuple(mutant or ()), examples, Output(), full=full, jobs=jobs):
+    out = Output()
+    announce(out, (kit_line(), kit_spec_line()))
+    if not run_and_print(tuple(mutant or ()), examples, out, full=full, jobs=jobs):
         raise typer.Exit(EXIT_FAILED)

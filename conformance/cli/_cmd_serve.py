@@ -57,7 +57,11 @@ def serve(
     OpenAIConfig.from_env()  # a missing SRDH_OPENAI_* variable fails before the URL is announced
     token = os.environ.get(TOKEN_VARIABLE) or secrets.token_urlsafe(32)
     hosts = tuple(dict.fromkeys([*DEFAULT_ALLOWED_HOSTS, host, *(allow_host or ())]))
-    err = Output().err
+    from conformance.cli._kit import announce, kit_line  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
+    output = Output()
+    announce(output, (kit_line(), f"spec: {repo.resolve() / 'openspec'}"), machine=True)
+    err = output.err
     err.print(f"srdh serve: http://{host}:{port} public entry {entry}", markup=False)
     if not os.environ.get(TOKEN_VARIABLE):
         err.print(f"srdh serve: internal entry token {token} (set {TOKEN_VARIABLE})", markup=False)

@@ -28,9 +28,12 @@ def lint(repo: _Repo = Path()) -> None:
     Prints one line per issue (path:line: LEVEL CODE message). Exit 1 if any item is invalid.
     """
     out = Output()
+    from conformance.cli._kit import announce, kit_line  # noqa: PLC0415 - lazy
     from conformance.openspec import lint_items  # noqa: PLC0415 - lazy: `srdh --help` stays fast
 
-    items = lint_items(require_openspec(repo), strict=True)
+    require_openspec(repo)
+    announce(out, (kit_line(), f"spec: {repo.resolve() / 'openspec'}"))
+    items = lint_items(repo, strict=True)
     issues = [issue for item in items for issue in item.issues]
     for issue in issues:
         out.line(str(issue))
@@ -96,9 +99,12 @@ def show(
 ) -> None:
     """Show the requirements and scenarios of REPO/openspec (ids, levels, names)."""
     out = Output()
+    from conformance.cli._kit import announce, kit_line  # noqa: PLC0415 - lazy
     from conformance.openspec import load_tree  # noqa: PLC0415 - lazy: `srdh --help` stays fast
 
-    tree = load_tree(require_openspec(repo))
+    require_openspec(repo)
+    announce(out, (kit_line(), f"spec: {repo.resolve() / 'openspec'}"), machine=as_json)
+    tree = load_tree(repo)
     if as_json:
         out.json(tree_to_dict(tree))
         return

@@ -44,12 +44,17 @@ def trace(
     Drift is a scenario renamed, reworded, missing, unimplemented or failing; a MUST/SHALL
     sentence no check rule tests; a rule fragment that matches no sentence or several; two
     feature scenarios sharing a name. SHOULD/MAY sentences without a check are listed as notes.
-    Exit 1 on drift.
+    The first lines name the kit, the spec and the Gherkin mirror read (REPO/features, else the
+    kit's), on standard error with --json. Exit 1 on drift.
     """
+    from conformance.cli._kit import announce, kit_line, repo_spec_lines  # noqa: PLC0415 - lazy
     from conformance.cli._matrix import build_matrix_rows  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+    from conformance.verify import features_for  # noqa: PLC0415 - lazy: `srdh --help` stays fast
 
     out = Output()
-    matrix = build_matrix_rows(require_openspec(repo))
+    require_openspec(repo)
+    announce(out, (kit_line(), *repo_spec_lines(repo)), machine=as_json)
+    matrix = build_matrix_rows(repo, features=features_for(repo))
     if as_json:
         out.line(json.dumps(matrix.document, indent=2))
         if matrix.problems:

@@ -29,6 +29,7 @@ def validate(
     missing or not a regular file, or no contract can be determined.
     """
     from conformance.cli._documents import contract_for, iter_documents  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+    from conformance.cli._kit import announce, kit_line, kit_schemas_dir  # noqa: PLC0415 - lazy
     from contracts import CONTRACTS, validate_document  # noqa: PLC0415 - lazy: `srdh --help` stays fast
 
     out = Output()
@@ -38,6 +39,7 @@ def validate(
     checked = invalid = 0
     for path in files:
         _check_file(path)
+    announce(out, (kit_line(), f"schemas: the kit's {kit_schemas_dir().resolve()}"))
     for doc in (doc for path in files for doc in iter_documents(path)):
         checked += 1
         where = f"{doc.file}:{doc.line}"

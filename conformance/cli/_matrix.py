@@ -34,15 +34,22 @@ class MatrixView:
     document: dict[str, object] | None = None
 
 
-def build_matrix_rows(repo: Path, results: SuiteResult | None = None) -> MatrixView:
+def build_matrix_rows(
+    repo: Path, results: SuiteResult | None = None, *, features: Path | None = None
+) -> MatrixView:
     """Build the matrix of ``repo`` (with the suite's ``results`` when given).
+
+    ``features`` is the Gherkin mirror folder (default ``repo/features``).
 
     Raises:
         CliSetupError: a part of the kit the matrix reads is not installed.
         ParseError: a spec file cannot be read.
     """
     try:
-        matrix = build_matrix(repo, results=results)
+        if features is None:
+            matrix = build_matrix(repo, results=results)
+        else:
+            matrix = build_matrix(repo, results=results, features=str(features))
     except ImportError as exc:
         msg = f"the traceability matrix is not available: {exc}"
         raise CliSetupError(msg) from None

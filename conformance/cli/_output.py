@@ -70,6 +70,10 @@ class Output:
         self.out.file.write(_json.dumps(value, indent=2, ensure_ascii=True) + "\n")
         self.out.file.flush()
 
+    def note(self, text: str) -> None:
+        """Print one informational line on standard error (when standard output is data)."""
+        self.err.print(_text(terminal_text(text)))
+
     def error(self, text: str) -> None:
         """Print one diagnostic line on standard error, prefixed ``srdh: error:``."""
         self.err.print(_text(f"srdh: error: {terminal_text(text)}"))

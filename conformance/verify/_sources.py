@@ -23,6 +23,7 @@ __all__ = [
     "KitSources",
     "MixedSourcesError",
     "SourcePlan",
+    "describe_copy",
     "features_for",
     "kit_sources",
     "plan_sources",
@@ -124,6 +125,17 @@ def _first_difference(mine: dict[str, str], kits: dict[str, str]) -> str | None:
         if mine[name] != kits[name]:
             return f"{name} differs"
     return None
+
+
+def describe_copy(mine: Path, kits: Path) -> str:
+    """Say whether folder ``mine`` equals the kit's copy ``kits``, in words.
+
+    ``identical to the kit's <kits>`` or ``differs from the kit's <kits>: <first difference>``.
+    """
+    difference = _first_difference(_digests(mine), _digests(kits))
+    if difference is None:
+        return f"identical to the kit's {kits}"
+    return f"differs from the kit's {kits}: {difference}"
 
 
 def plan_sources(repo: Path, kit: KitSources | None = None) -> SourcePlan:

@@ -269,7 +269,10 @@ def test_plain_output_has_no_escape_codes_and_no_box_drawing(
     assert result.exit_code == EXIT_OK
     assert "\x1b[" not in result.stdout
     assert "│" not in result.stdout
-    assert result.stdout.splitlines()[1].split() == ["requirement", "level", "scenario"]
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("kit: ")
+    assert lines[1] == f"spec: {spec_repo.resolve() / 'openspec'}"
+    assert lines[3].split() == ["requirement", "level", "scenario"]
 
 
 def test_an_unreadable_spec_is_one_line_and_exit_2(runner: CliRunner, spec_repo: Path) -> None:

@@ -59,7 +59,9 @@ def test_demo_by_scenario_id_shows_the_suite_s_fixture(runner: CliRunner) -> Non
     """A spec scenario id runs that suite scenario; its Run's timeline shows the rejection."""
     result = runner.invoke(app, ["demo", "duplicate-tool-call-id-is-proposed"])
     assert result.exit_code == EXIT_OK, result.output
-    assert result.stdout.startswith("scenario duplicate-tool-call-id-is-proposed: passed")
+    kit, spec, first = result.stdout.splitlines()[:3]
+    assert (kit.split()[0], spec.split()[0]) == ("kit:", "spec:")
+    assert first.startswith("scenario duplicate-tool-call-id-is-proposed: passed")
     assert any(
         "TOOL_CALL_REJECTED" in ln and "reason=DUPLICATE_ID" in ln
         for ln in result.stdout.splitlines()
