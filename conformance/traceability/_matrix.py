@@ -11,8 +11,9 @@ declares it lacks, and is then reported as a note.
 
 from __future__ import annotations
 
+from difflib import SequenceMatcher
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from conformance.openspec import Requirement, Scenario, load_tree
 from conformance.traceability._features import FeatureScenario, read_features
@@ -23,6 +24,7 @@ from conformance.traceability._sentences import (
     mutants_by_rule,
     spec_sentences,
 )
+from conformance.traceability._snippets import step_snippet
 from conformance.traceability._steps import (
     StepDefinition,
     bind_step,
@@ -58,6 +60,10 @@ def _relative(path: Path, repo: Path) -> str:
         return path.as_posix()
 
 
+RENAME_SIMILARITY: Final = 0.8
+"""Least similarity (difflib ratio) of When/Then texts for an orphan mirror to count as renamed."""
+
+
 class _Builder:
     def __init__(
         self, repo: Path, definitions: Sequence[StepDefinition], properties: Mapping[str, str]
@@ -67,6 +73,9 @@ class _Builder:
         self.properties = properties
         self.issues: list[TraceIssue] = []
         self.notes: list[str] = []
+        self.spec_ids: frozenset[str] = frozenset()
+        self.spec_names: frozenset[str] = frozenset()
+        self.claimed: set[tuple[str, int]] = set()
 
     def issue(self, code: str, message: str, location: str, scenario_id: str = "") -> None:
         self.issues.append(TraceIssue(code, message, location, scenario_id))
@@ -80,6 +89,9 @@ class _Builder:
         by_name = [f for f in features if f.name == scenario.name and f not in by_tag]
         candidates = by_tag + by_name
         if not candidates:
+            renamed = self.find_renamed(scenario, features)
+            if renamed is not None:
+                return renamed
             self.issue(
                 "TRACE_NO_MIRROR",
                 f"spec Scenario {scenario.name!r} ({scenario.id}) has no feature scenario tagged "
@@ -98,6 +110,57 @@ class _Builder:
             )
         mirror = candidates[0]
         self.check_mirror(requirement, scenario, mirror)
+        return mirror
+
+    def find_renamed(
+        self, scenario: Scenario, features: Sequence[FeatureScenario]
+    ) -> FeatureScenario | None:
+        """An orphan mirror whose When/Then steps are the spec Scenario's: it was renamed.
+
+        An orphan is a feature scenario whose ``@scenario`` tag names no spec Scenario (or that
+        has none, and whose name is no spec Scenario's name), not yet taken by another. The
+        steps must be the same or at least :data:`RENAME_SIMILARITY` alike. Reports
+        ``TRACE_RENAMED_SCENARIO`` saying what to change and returns the mirror, else ``None``.
+        """
+        spec = _spec_groups(scenario)
+        wanted = "\n".join(spec["when"] + spec["then"])
+        best: tuple[float, FeatureScenario] | None = None
+        for feature in features:
+            tags = feature.tag_values("scenario")
+            orphan = (not tags and feature.name not in self.spec_names) or (
+                bool(tags) and not set(tags) & self.spec_ids
+            )
+            if not orphan or (feature.path, feature.line) in self.claimed:
+                continue
+            when = [s.text for s in feature.steps if s.type == "when"]
+            then = [s.text for s in feature.steps if s.type == "then"][: len(spec["then"])]
+            ratio = SequenceMatcher(None, wanted, "\n".join(when + then)).ratio()
+            if ratio >= RENAME_SIMILARITY and (best is None or ratio > best[0]):
+                best = (ratio, feature)
+        if best is None:
+            return None
+        ratio, mirror = best
+        self.claimed.add((mirror.path, mirror.line))
+        old = ",".join(mirror.tag_values("scenario")) or "(none)"
+        steps = "the same When/Then steps" if ratio == 1 else f"When/Then steps {ratio:.0%} alike"
+        todo = [
+            f"rename it `Scenario: {scenario.name}`",
+            f"retag it @scenario:{scenario.id}",
+        ]
+        todo += [
+            f"rename the key {key!r} of PROPERTY_TESTS (conformance/properties) to {scenario.id!r}"
+            for key in mirror.tag_values("scenario")
+            if key in self.properties
+        ]
+        todo.append("regenerate the fixtures (python -m conformance.fixtures)")
+        self.issue(
+            "TRACE_RENAMED_SCENARIO",
+            f"spec Scenario {scenario.name!r} ({scenario.id}) looks renamed from the mirror "
+            f"{mirror.name!r} (@scenario:{old}), which has {steps}; to follow the rename: "
+            + "; ".join(todo),
+            mirror.location,
+            scenario.id,
+        )
         return mirror
 
     def spec_location(self, scenario: Scenario) -> str:
@@ -168,13 +231,17 @@ class _Builder:
                 key = (step.line, step.text)
                 if key not in bindings:
                     bindings[key] = bind_step(step, self.definitions)
+        written = {step.line: step.text for step in scenario.steps}
         for binding in bindings.values():
             where = f"{scenario.path}:{binding.line}"
             if not binding.definitions:
+                snippet = step_snippet(binding.keyword, written.get(binding.line, binding.text))
                 self.issue(
                     "TRACE_UNIMPLEMENTED_STEP",
                     f"no step definition matches {binding.keyword.capitalize()} "
-                    f"{binding.text!r} (scenario {scenario.name!r})",
+                    f"{binding.text!r} (scenario {scenario.name!r}); a definition to start "
+                    f"from (conformance/bdd/, with `from pytest_bdd import given, when, then, "
+                    f"parsers`):\n{snippet}",
                     where,
                     scenario_id,
                 )
@@ -282,6 +349,8 @@ def build_matrix(  # noqa: PLR0913 - keyword-only inputs, each defaulting to the
     builder = _Builder(root, step_definitions(modules), properties)
     tree = load_tree(root)
     requirements = [r for spec in tree.specs.values() for r in spec.requirements]
+    builder.spec_ids = frozenset(s.id for r in requirements for s in r.scenarios)
+    builder.spec_names = frozenset(s.name for r in requirements for s in r.scenarios)
     if not requirements:
         builder.issue(
             "TRACE_SPEC_MISSING", "no requirement found under openspec/specs", "openspec/specs"

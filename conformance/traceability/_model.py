@@ -27,6 +27,8 @@ ISSUE_CODES: Final = {
     "TRACE_FEATURE_UNREADABLE": "a .feature file cannot be parsed as Gherkin",
     "TRACE_NO_MIRROR": "a spec Scenario has no feature scenario mirroring it",
     "TRACE_RENAMED_MIRROR": "the mirror's name differs from the spec Scenario's name",
+    "TRACE_RENAMED_SCENARIO": "a spec Scenario was renamed: an orphan mirror has its When/Then "
+    "steps (the message says what to change)",
     "TRACE_REWORDED_MIRROR": "the mirror's When/Then text differs from the spec's WHEN/THEN",
     "TRACE_MISSING_SPEC_TAG": "a mirror lacks the @spec tag",
     "TRACE_WRONG_IDS": "a mirror's @requirement/@scenario tags do not name its spec Scenario",

@@ -276,6 +276,8 @@ def test_trace_every_issue_code_has_a_test():
         "TRACE_NO_PROPERTY",
         "TRACE_AMBIGUOUS_STEP",
         "TRACE_MUST_NOT_TESTED",
+        # produced by test_trace_rename_and_snippets.py
+        "TRACE_RENAMED_SCENARIO",
         # produced by test_trace_sentences.py
         "TRACE_SENTENCE_UNTESTED",
         "TRACE_DANGLING_FRAGMENT",
