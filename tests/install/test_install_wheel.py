@@ -166,7 +166,12 @@ def test_installed_kit_demos_a_scenario_and_gates_a_repository_from_a_subfolder(
     _sh("git init -q && git add -A && git commit -q -m stage-0", cwd=repo, env=env, timeout=60)
 
     demo = _sh("srdh demo duplicate-tool-call-id-is-proposed", cwd=repo, env=env, timeout=120)
-    assert demo.startswith("scenario duplicate-tool-call-id-is-proposed: passed")
+    kit, spec, first = demo.splitlines()[:3]
+    assert kit.startswith("kit: srdh-conformance-kit ")
+    assert str(played.runner_temp / "srdh") in kit  # the installed package, not this checkout
+    assert spec.startswith("spec: the kit's own (features ")
+    assert "mirroring" not in spec  # a wheel carries the features, not the openspec/ they mirror
+    assert first.startswith("scenario duplicate-tool-call-id-is-proposed: passed")
     gate = _sh("srdh gate 1", cwd=repo / "docs", env=env, timeout=60)
     assert f"repository: {repo.resolve()}" in gate
     assert "stage 1: allowed" in gate
