@@ -15,6 +15,7 @@ from conformance.selftest._run import (
     REFERENCE,
     PendingSelftest,
     judge_iut,
+    judge_iut_probes,
     run_selftest,
     start_selftest,
 )
@@ -26,6 +27,7 @@ __all__ = [
     "PendingSelftest",
     "SelftestResult",
     "judge_iut",
+    "judge_iut_probes",
     "run_selftest",
     "start_selftest",
 ]

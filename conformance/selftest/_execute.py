@@ -68,7 +68,13 @@ def _scenario(
     )
     failures = [o for o in outcomes if o.outcome == "failed"]
     rules = tuple(dict.fromkeys(r for o in failures for r in o.rules))
-    return ProbeResult(probe, bool(failures), rules, failures[0].message if failures else "")
+    return ProbeResult(
+        probe,
+        bool(failures),
+        rules,
+        failures[0].message if failures else "",
+        tuple(o.message for o in outcomes if o.message),
+    )
 
 
 def _property(adapter: Adapter, probe: Probe, examples: int) -> ProbeResult:
@@ -83,6 +89,7 @@ def _property(adapter: Adapter, probe: Probe, examples: int) -> ProbeResult:
         failed,
         rule_ids_in(result.message) if failed else (),
         result.message if failed else "",
+        (result.message,) if failed else (),
     )
 
 

@@ -77,12 +77,15 @@ class ProbeResult:
         failed: whether any of its examples failed.
         rules: the check rule ids its failure messages name, first-seen order.
         message: the first failure message (``""`` when it passed).
+        messages: every failure message and skip reason of its items (scenario examples),
+            in order, as ``SuiteResult``'s ``ScenarioResult.messages`` lists them.
     """
 
     probe: Probe
     failed: bool
     rules: tuple[str, ...] = ()
     message: str = ""
+    messages: tuple[str, ...] = ()
 
     def kills(self, judge: Judge) -> bool:
         """Whether this outcome kills ``judge``: a failure naming its rule id, if it has one."""

@@ -33,11 +33,18 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
     from pathlib import Path
 
-    from conformance.selftest._plan import UnitResult
+    from conformance.selftest._plan import ProbeResult, UnitResult
     from conformance.suite import SuiteResult
     from reference_harness.mutants import ContractMutant
 
-__all__ = ["REFERENCE", "PendingSelftest", "judge_iut", "run_selftest", "start_selftest"]
+__all__ = [
+    "REFERENCE",
+    "PendingSelftest",
+    "judge_iut",
+    "judge_iut_probes",
+    "run_selftest",
+    "start_selftest",
+]
 
 REFERENCE = "reference_harness.iut:create"
 """The factory of the reference Harness."""
@@ -94,6 +101,40 @@ def judge_iut(  # noqa: PLR0913 - what the verdict names, and which parts of the
     command in fresh processes instead of the in-process ``factory`` (a fault that shows only
     across processes).
     """
+    verdict, _ = judge_iut_probes(
+        factory,
+        name=name,
+        requirement_id=requirement_id,
+        rule=rule,
+        rule_id=rule_id,
+        suite=suite,
+        examples=examples,
+        invariants=invariants,
+        fast=fast,
+        command=command,
+    )
+    return verdict
+
+
+def judge_iut_probes(  # noqa: PLR0913 - judge_iut's arguments
+    factory: str,
+    *,
+    name: str,
+    requirement_id: str,
+    rule: str,
+    rule_id: str = "",
+    suite: bool = True,
+    examples: int = 5,
+    invariants: bool = True,
+    fast: bool = False,
+    command: list[str] | None = None,
+) -> tuple[MutantVerdict, tuple[ProbeResult, ...]]:
+    """:func:`judge_iut`, and the result of every probe it ran, in the order it ran them.
+
+    Each :class:`~conformance.selftest._plan.ProbeResult` keeps what the probe's failures
+    named and every message of its items, so that a caller (the project's tests) can read
+    what one scenario did on the mutant from the same run that gave the verdict.
+    """
     judge = Judge(
         name,
         factory,
@@ -106,7 +147,7 @@ def judge_iut(  # noqa: PLR0913 - what the verdict names, and which parts of the
         judge, _scenarios(), suite=suite, examples=examples, invariants=invariants
     )
     (result,) = execute_units([Unit(judge, tuple(probes), fast)], examples=examples, jobs=1)
-    return _verdict(judge, result)
+    return _verdict(judge, result), result.results
 
 
 def _stdio_command(name: str) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import HealthCheck, find, settings
+from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
 
 from conformance.checks import check_global_invariants, fit_to_capabilities
@@ -15,7 +15,13 @@ from conformance.strategies._runtime_faults import RUNTIME_FAULTS, runtime_pinne
 from contracts import validate_document
 
 SEARCH = settings(
-    max_examples=2000, database=None, suppress_health_check=list(HealthCheck), deadline=None
+    max_examples=2000,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+    deadline=None,
+    # no shrink phase: the tests ask that some generated input reaches a case, and check the
+    # first one found (a real draw, unshrunk); shrinking it was ~90 % of their time
+    phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target],
 )
 
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 import pytest
 
 from conformance.adapters import InProcessAdapter
-from conformance.checks import check_global_invariants, rule_ids_in
+from conformance.checks import check_global_invariants
 from conformance.properties import PROPERTIES, property_settings, run_property
 from conformance.strategies import pinned_fixtures
-from conformance.suite import run_suite
 from reference_harness.mutants import MUTANTS
 from reference_harness.mutants._catalogue import _EVIDENCE_SPECS
 
@@ -45,21 +44,16 @@ def test_selftest_pinned_fixtures_kill_evidence_mutant_by_its_rule(name):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", EVIDENCE)
-def test_selftest_gherkin_suite_kills_evidence_mutant_by_its_rule(name):
-    """A Gherkin scenario fails on the mutant with a message naming the mutant's rule."""
+def test_selftest_gherkin_suite_kills_evidence_mutant_by_its_rule(name, judged):
+    """A Gherkin scenario fails on the mutant with a message naming the mutant's rule.
+
+    Read from the self-test's slow path on the mutant (``judged``, tests/selftest/conftest.py:
+    every scenario, every example, through pytest's run-test protocol as ``run_suite`` runs them;
+    ``test_selftest_fast_path`` compares the two item by item), run once per test run and shared
+    with the fast-vs-slow comparison.
+    """
     spec = MUTANTS[name]
-    adapter = InProcessAdapter(f"reference_harness.mutants:{name}")
-    try:
-        result = run_suite(adapter)
-    finally:
-        adapter.close()
-    named = {
-        rule
-        for scenario in result.scenarios
-        if scenario.outcome == "failed"
-        for message in scenario.messages
-        for rule in rule_ids_in(message)
-    }
+    named = judged(name).scenario_rules()
     assert spec.rule_id in named, f"{name}: the failing scenarios named {sorted(named)}"
 
 

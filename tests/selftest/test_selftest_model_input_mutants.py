@@ -21,17 +21,16 @@ KILLING_SCENARIO = {
 
 
 @pytest.mark.parametrize("name", sorted(KILLING_SCENARIO))
-def test_model_input_mutant_is_killed_through_its_rule(name):
-    """The scenario fails on the mutant and the failure names the mutant's rule id."""
+def test_model_input_mutant_is_killed_through_its_rule(name, judged):
+    """The scenario fails on the mutant and the failure names the mutant's rule id.
+
+    Read from the self-test's slow path on the mutant (``judged``, tests/selftest/conftest.py),
+    run once per test run and shared with the fast-vs-slow comparison.
+    """
     spec = MUTANTS[name]
-    adapter = InProcessAdapter(f"reference_harness.mutants:{name}")
-    try:
-        result = run_suite(adapter, scenario_ids=[KILLING_SCENARIO[name]])
-    finally:
-        adapter.close()
-    (scenario,) = result.scenarios
-    assert scenario.outcome == "failed"
-    messages = "\n".join(example.message for example in scenario.examples)
+    scenario = judged(name).scenario(KILLING_SCENARIO[name])
+    assert scenario.failed
+    messages = "\n".join(scenario.messages)
     assert f"[{spec.rule_id}]" in messages
 
 

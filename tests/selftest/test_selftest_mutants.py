@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -72,22 +71,19 @@ def test_selftest_properties_kill_mutant(name):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(MUTANTS))
-def test_selftest_fast_path_agrees_with_slow_path(name):
+def test_selftest_fast_path_agrees_with_slow_path(name, judged):
     """The fast path (stop at the first kill) gives the slow path's verdict (every probe run),
     with killers the slow path also found, and a kill naming the mutant's rule exactly when the
-    slow path's does."""
+    slow path's does.
+
+    Both paths run on the mutant one after the other in one process (``judged``,
+    tests/selftest/conftest.py: once per test run, shared with the tests that read the slow
+    path's scenarios); a cross-process mutant is judged over stdio on both.
+    """
     spec = MUTANTS[name]
-    options = {
-        "name": name,
-        "requirement_id": spec.requirement_id,
-        "rule": spec.rule,
-        "rule_id": spec.rule_id,
-        "examples": 5,
-    }
-    if spec.cross_process:  # its fault shows only across fresh processes: judged over stdio
-        options["command"] = [sys.executable, "-m", "reference_harness.stdio", "--mutant", name]
-    slow = judge_iut(f"reference_harness.mutants:{name}", fast=False, **options)
-    fast = judge_iut(f"reference_harness.mutants:{name}", fast=True, **options)
+    paths = judged(name)
+    slow, fast = paths.slow, paths.fast
+    assert slow.name == fast.name == name
     assert slow.error == fast.error == ""
     assert slow.killing_scenarios, f"mutant {name} survived the Gherkin suite"
     assert spec.rule_id in slow.killing_rules, f"no failure on mutant {name} names its rule"

@@ -55,17 +55,16 @@ def test_runtime_catalogue_has_twelve_or_more_named_mutants():
 
 
 @pytest.mark.parametrize("name", list(KILLING_SCENARIO))
-def test_runtime_mutant_is_killed_naming_its_rule(name):
-    """The scenario fails the mutant with a failure line naming the mutant's rule id."""
-    adapter = _adapter(name)
-    try:
-        result = run_suite(adapter, scenario_ids=[KILLING_SCENARIO[name]])
-    finally:
-        adapter.close()
-    (scenario,) = result.scenarios
-    assert scenario.outcome == "failed", f"mutant {name} survived {scenario.scenario_id}"
-    named = {rule for message in scenario.messages for rule in rule_ids_in(message)}
-    assert MUTANTS[name].rule_id in named, scenario.messages
+def test_runtime_mutant_is_killed_naming_its_rule(name, judged):
+    """The scenario fails the mutant with a failure line naming the mutant's rule id.
+
+    Read from the self-test's slow path on the mutant (``judged``, tests/selftest/conftest.py:
+    every scenario run on it, in process or over stdio for a cross-process mutant), run once per
+    test run and shared with the fast-vs-slow comparison.
+    """
+    scenario = judged(name).scenario(KILLING_SCENARIO[name])
+    assert scenario.failed, f"mutant {name} survived {KILLING_SCENARIO[name]}"
+    assert MUTANTS[name].rule_id in scenario.rules, scenario.messages
     assert all("SCRIPT_EXHAUSTED" not in m or "[R" in m for m in scenario.messages)
 
 
