@@ -79,6 +79,8 @@ Feature: Invocation status and evidence status SHALL be independent
       | a whole day                   |
       | any query                     |
       | every service and a whole day |
+      | another tool                  |
+      | an earlier start              |
 
   @extension @requirement:invocation-status-and-evidence-status-shall-be-independent @capability:STRUCTURAL_REPAIR
   Scenario: A backend that raises cannot be cited as NO_EVIDENCE

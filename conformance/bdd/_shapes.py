@@ -44,11 +44,17 @@ def presented_id(text: str) -> object:
         raise StepVocabularyError(message) from error
 
 
-_WIDENINGS = {"every service": "target", "a whole day": "time", "any query": "query"}
+_WIDENINGS = {
+    "every service": "target",
+    "a whole day": "time",
+    "any query": "query",
+    "another tool": "tool",
+    "an earlier start": "start",
+}
 
 
 def _widening(words: str) -> list[str]:
-    """Return the scope parts named by ``every service``, ``a whole day`` and ``any query``.
+    """Return the scope parts the words name (the keys of ``_WIDENINGS``, e.g. ``any query``).
 
     Raises:
         StepVocabularyError: ``words`` name none of them, or something else.
