@@ -13,7 +13,9 @@ invariants property starts with them, after :mod:`conformance.strategies._eviden
 * a lookup returning more documents than ``max_items`` (the answer cites one left out), and an
   oversize backend payload under tight limits;
 * a KNOWLEDGE_QUERY Run whose newest earlier Runs ended FAILED and FALLBACK (their texts must not
-  reach the agent).
+  reach the agent);
+* eight ineligible earlier Runs between the previous turn and the new Run, older Runs behind it
+  (the skip report holds exactly the eight, each with the reason of its state first).
 
 Each is consumed whole by a conforming Harness.
 """
@@ -216,6 +218,37 @@ def _knowledge_after_failures() -> Fixture:
     return fixture
 
 
+def _long_history() -> Fixture:
+    """Eight ineligible Runs (every state, both intents) between the previous turn and the Run.
+
+    Behind the previous turn (seq 3) lie an older SUCCESS and an older FAILED Run, and another
+    session's Run sits in the middle: none of them is skipped or selected.
+    """
+    history = [
+        prior_run(1),
+        prior_run(2, state="FAILED"),
+        prior_run(3),
+        prior_run(4, intent="KNOWLEDGE_QUERY", state="FALLBACK"),
+        prior_run(5, intent="KNOWLEDGE_QUERY"),
+        prior_run(6, session_id="session-2"),
+        prior_run(7, intent=None, state="FAILED"),
+        prior_run(8, state="CANCELLED"),
+        prior_run(9, intent="KNOWLEDGE_QUERY", state="RUNNING"),
+        prior_run(10, state="FALLBACK"),
+        prior_run(11, intent="KNOWLEDGE_QUERY", state="CANCELLED"),
+        prior_run(12, state="RUNNING"),
+    ]
+    history[5]["run_id"] = "session-2-run-6"
+    return diagnosis_fixture(
+        "pinned-long-ineligible-history",
+        steps=[[tool_call("call_1", "search_logs")]],
+        draft=diagnosis_draft([analysis("a1", "OBSERVATION", ["call_1"])]),
+        reviews=[supported_turn()],
+        tools={"search_logs": tool_script(rows("checkout 502"))},
+        prior_runs=history,
+    )
+
+
 def citation_pinned_fixtures() -> list[Fixture]:
     """Return the pinned citation fixtures (see the module docstring)."""
     return [
@@ -225,4 +258,5 @@ def citation_pinned_fixtures() -> list[Fixture]:
         *_draft_fixtures(),
         _oversize_fixture(),
         _knowledge_after_failures(),
+        _long_history(),
     ]
