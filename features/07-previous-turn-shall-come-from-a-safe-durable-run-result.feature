@@ -127,3 +127,19 @@ Feature: Previous turn SHALL come from a safe durable Run result
     When the Run is executed
     Then no model call receives text of an earlier Run other than the selected previous turn
     And every global invariant holds
+
+  @extension @requirement:previous-turn-shall-come-from-a-safe-durable-run-result @capability:PREVIOUS_TURN @capability:KNOWLEDGE_QUERY
+  Scenario: A knowledge question follows failed and fallback Runs
+    Given the session has these earlier Runs:
+      | seq | intent          | state    |
+      | 1   | DIAGNOSIS       | SUCCESS  |
+      | 2   | DIAGNOSIS       | FAILED   |
+      | 3   | KNOWLEDGE_QUERY | FALLBACK |
+    And a user asks the knowledge question "How do I rotate the checkout API key?"
+    And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"
+    And lookup_documents returns the documents "d1" and "d2"
+    And the agent then submits an answer citing the documents "d1" from "lookup_1"
+    And the SemanticGuard supports the answer
+    When the Run is executed
+    Then no model call receives text of an earlier Run other than the selected previous turn
+    And every global invariant holds

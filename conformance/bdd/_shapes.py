@@ -85,6 +85,18 @@ _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
         lambda b, g: b.naming_unknown_analysis(quoted(g[0])[0], quoted(g[1])[0]),
     ),
     (
+        re.compile(r'a draft observing (".+") whose action plan also names (".+")'),
+        lambda b, g: b.naming_unknown_analysis(quoted(g[0])[0], quoted(g[1])[0], "action_plan"),
+    ),
+    (
+        re.compile(r'a draft observing (".+") whose recommendation also names (".+")'),
+        lambda b, g: b.naming_unknown_analysis(quoted(g[0])[0], quoted(g[1])[0], "recommendations"),
+    ),
+    (
+        re.compile(r'a draft inferring from (".+") only'),
+        lambda b, g: b.inferring_draft(quoted(g[0])[0]),
+    ),
+    (
         re.compile(r'a draft observing (".+") with (".+") as a limitation'),
         lambda b, g: b.observing_draft(quoted(g[0]), limited=quoted(g[1])),
     ),
