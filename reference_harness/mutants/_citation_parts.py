@@ -136,7 +136,7 @@ def no_sources_on_semantic_fallback(original: Callable[..., Any]) -> Callable[..
 
 def _source(view: InvocationView) -> dict[str, Any]:
     model: ToolInvocation = view.model
-    scope = view.query_scope or query_scope_of(view.tool_name, plain_arguments(model))
+    scope = view.query_scope or query_scope_of(view.tool_name, _plain_arguments(model))
     return {
         "tool_call_id": view.tool_call_id,
         "tool_name": view.tool_name,
@@ -145,7 +145,7 @@ def _source(view: InvocationView) -> dict[str, Any]:
     }
 
 
-def plain_arguments(model: ToolInvocation) -> dict[str, Any]:
+def _plain_arguments(model: ToolInvocation) -> dict[str, Any]:
     """Return an invocation's arguments as plain JSON."""
     dumped: dict[str, Any] = model.model_dump(mode="json", by_alias=True)
     return dict(dumped["arguments"])
@@ -300,7 +300,7 @@ class UnboundedDocumentIds:
         cited: Any = document
         for part in violation["pointer"].split("/")[1:]:
             cited = cited[int(part)] if isinstance(cited, list) else cited[part]
-        return cited in self.returned.get(_key(plain_arguments(record)), set())
+        return cited in self.returned.get(_key(_plain_arguments(record)), set())
 
 
 def _key(arguments: Mapping[str, Any]) -> str:
