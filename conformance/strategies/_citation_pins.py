@@ -81,6 +81,29 @@ def _uncited_evidence(fixture_id: str, reviews: list[dict[str, object]]) -> Fixt
     )
 
 
+def _repaired_then_unsupported() -> Fixture:
+    """The first draft also cites ``call_2`` and an unknown call; the repair cites ``call_1`` only.
+
+    The SemanticGuard finds the repair unsupported: the verified sources are the repair's
+    (``call_1``), not the rejected draft's.
+    """
+    first = diagnosis_draft(
+        [analysis("a1", "OBSERVATION", ["call_1", "call_2"])],
+        limitations=[limitation("Not queried.", ["call_9"])],
+    )
+    return diagnosis_fixture(
+        "pinned-sources-of-the-repaired-draft",
+        steps=[[tool_call("call_1", "search_logs"), tool_call("call_2", "query_metrics")]],
+        draft=first,
+        repair=diagnosis_draft([analysis("a1", "OBSERVATION", ["call_1"])]),
+        reviews=[unsupported_turn(["a1"])],
+        tools={
+            "search_logs": tool_script(rows("checkout 502")),
+            "query_metrics": tool_script(rows("error rate 12%")),
+        },
+    )
+
+
 def _lookup_fixtures() -> list[Fixture]:
     """A lookup beside another READY tool; a failed lookup, then a READY one, named or not."""
     documents = document_rows("d1", "d2")
@@ -254,6 +277,7 @@ def citation_pinned_fixtures() -> list[Fixture]:
     return [
         _uncited_evidence("pinned-uncited-evidence-unsupported", [unsupported_turn(["a1"])]),
         _uncited_evidence("pinned-uncited-evidence-unavailable", [error_turn(), error_turn()]),
+        _repaired_then_unsupported(),
         *_lookup_fixtures(),
         *_draft_fixtures(),
         _oversize_fixture(),

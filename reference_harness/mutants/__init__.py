@@ -39,6 +39,7 @@ __all__ = [
     "fallback_as_previous_turn",
     "fallback_lists_failed_calls",
     "fallback_lists_uncited_calls",
+    "fallback_sources_of_rejected_draft",
     "harness_rewrites_draft",
     "id_case_folded",
     "in_band_error_no_evidence",
@@ -505,3 +506,8 @@ def skip_reason_intent_first() -> MutantIUT:
 def knowledge_query_sees_latest_run() -> MutantIUT:
     """IUT factory of mutant ``knowledge_query_sees_latest_run`` (see :data:`MUTANTS`)."""
     return create("knowledge_query_sees_latest_run")
+
+
+def fallback_sources_of_rejected_draft() -> MutantIUT:
+    """IUT factory of mutant ``fallback_sources_of_rejected_draft`` (see :data:`MUTANTS`)."""
+    return create("fallback_sources_of_rejected_draft")

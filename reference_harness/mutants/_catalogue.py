@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from reference_harness._retry import RetryPolicy
 from reference_harness.mutants._citation_parts import (
+    FirstDraftSourcesHarness,
     IntentFirstStore,
     KnowledgeContextHarness,
     NewestFewStore,
@@ -549,6 +550,15 @@ _CITATION_SPECS: Final = (
         "a semantic fallback lists every invocation the body cites, failed (ERROR) ones included",
         rule_id="R6.fallback-verified-sources",
         patches=(Patch(_RELEASE, "verified_sources_for", cited_sources_any_status),),
+    ),
+    MutantSpec(
+        "fallback_sources_of_rejected_draft",
+        _R6,
+        "after a structural repair, a semantic fallback lists the READY calls the first, "
+        "rejected draft cited instead of the validated repair's",
+        rule_id="R6.fallback-verified-sources",
+        harness_class=FirstDraftSourcesHarness,
+        patches=(Patch(_HARNESS, "AgentLoop", remembering_loop),),
     ),
     # -- Requirement 5: "references identify the single lookup Tool Call" ------------------------
     MutantSpec(

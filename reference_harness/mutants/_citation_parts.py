@@ -5,7 +5,7 @@ an independent attacker's wrapper harnesses and the mutation campaign's survivor
 
 * the Verified Snapshot holds uncited evidence, or none (``guards/_body.py:38``);
 * a semantic fallback lists no verified sources (``guards/_fallback.py:52``), every READY call of
-  the Run, or cited calls that failed;
+  the Run, cited calls that failed, or (after a repair) the first, rejected draft's calls;
 * lookups counted by a wrong test (``guards/_knowledge.py:28/31``): another tool counts, a failed
   lookup counts, or a failed lookup may be named;
 * an action plan or recommendation naming an unknown analysis passes; an INFERENCE on NO_EVIDENCE
@@ -28,7 +28,10 @@ from typing import TYPE_CHECKING, Any, Final
 
 from contracts import VerifiedSnapshot, digest
 from reference_harness._harness import Harness
+from reference_harness._outcome import fallback
 from reference_harness._projection import query_scope_of
+from reference_harness._release import _invocation_models
+from reference_harness.guards import safe_fallback
 from reference_harness.guards._body import body_json, cited_ids
 from reference_harness.guards._invocations import (
     LOOKUP_TOOL,
@@ -51,6 +54,7 @@ if TYPE_CHECKING:
     from reference_harness._run_context import RunContext
 
 __all__ = [
+    "FirstDraftSourcesHarness",
     "IntentFirstStore",
     "KnowledgeContextHarness",
     "NewestFewStore",
@@ -160,6 +164,35 @@ def every_ready_source(_original: Callable[..., Any]) -> Callable[..., Any]:
         return [_source(v) for v in ready]
 
     return sources
+
+
+def _cited_in(document: Json) -> list[str]:
+    """The Tool Call IDs a raw draft cites (analyses, limitations), first-seen order."""
+    found: list[str] = []
+    for section in ("analyses", "limitations"):
+        for entry in document.get(section) or []:
+            found.extend(i for i in entry.get("tool_call_ids") or [] if isinstance(i, str))
+    return list(dict.fromkeys(found))
+
+
+class FirstDraftSourcesHarness(Harness):
+    """After a structural repair, a semantic fallback lists the *first* (rejected) draft's sources.
+
+    Needs ``remembering_loop`` patched in, which keeps the submitted documents.
+    """
+
+    async def _work(
+        self, ctx: RunContext, session_id: str, user_message: str, run_seq: int
+    ) -> Outcome:
+        outcome = await super()._work(ctx, session_id, user_message, run_seq)
+        submitted = getattr(ctx, "remembered", [])
+        semantic = outcome.fallback_type in {"SEMANTIC_UNSUPPORTED", "SEMANTIC_UNAVAILABLE"}
+        if not semantic or len(submitted) < 2 or not isinstance(submitted[0], dict):  # noqa: PLR2004 - first draft and repair
+            return outcome
+        views = views_of_run(_invocation_models(ctx), ctx.run_id)
+        cited = [views[c] for c in _cited_in(submitted[0]) if c in views]
+        sources = [_source(v) for v in sorted(cited, key=lambda v: v.sequence) if v.status == READY]
+        return fallback(safe_fallback(str(outcome.fallback_type), verified_sources=sources))
 
 
 def cited_sources_any_status(_original: Callable[..., Any]) -> Callable[..., Any]:
