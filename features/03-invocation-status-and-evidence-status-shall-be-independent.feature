@@ -36,6 +36,18 @@ Feature: Invocation status and evidence status SHALL be independent
     Then the Analysis kind MUST be NEGATIVE_OBSERVATION and MUST remain bounded to the Tool query scope
     And every global invariant holds
 
+  @extension @requirement:invocation-status-and-evidence-status-shall-be-independent @capability:STRUCTURAL_REPAIR
+  Scenario: An INFERENCE cites only a NO_EVIDENCE result
+    Given a user asks "Did checkout log any errors in the last 15 minutes?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And search_logs finds nothing
+    And the agent then submits a draft inferring from "call_1" only
+    And the structural repair submits a draft with a NEGATIVE_OBSERVATION on "call_1" within its query scope
+    And the SemanticGuard supports the draft
+    When a Diagnosis Draft cites a NO_EVIDENCE Tool result
+    Then EvidenceGuard rejects the first draft with NO_EVIDENCE_NOT_NEGATIVE and releases the repaired draft
+    And every global invariant holds
+
   @extension @requirement:invocation-status-and-evidence-status-shall-be-independent
   Scenario: A backend answers with an in-band error
     Given a user asks "Why is checkout failing?"
@@ -79,6 +91,8 @@ Feature: Invocation status and evidence status SHALL be independent
       | a whole day                   |
       | any query                     |
       | every service and a whole day |
+      | another tool                  |
+      | an earlier start              |
 
   @extension @requirement:invocation-status-and-evidence-status-shall-be-independent @capability:STRUCTURAL_REPAIR
   Scenario: A backend that raises cannot be cited as NO_EVIDENCE

@@ -65,6 +65,8 @@ Feature: Diagnosis Draft SHALL expose typed report structure
       | a draft observing "call_1" and "call_9"                     | UNKNOWN_TOOL_CALL_ID | /analyses/0/tool_call_ids/1    |
       | a draft observing "call_1" with "call_9" as a limitation    | UNKNOWN_TOOL_CALL_ID | /limitations/0/tool_call_ids/0 |
       | a draft observing "call_1" whose conclusion also names "a9" | UNKNOWN_ANALYSIS_ID  | /conclusion/analysis_ids/1     |
+      | a draft observing "call_1" whose action plan also names "a9" | UNKNOWN_ANALYSIS_ID | /action_plan/0/analysis_ids/1 |
+      | a draft observing "call_1" whose recommendation also names "a9" | UNKNOWN_ANALYSIS_ID | /recommendations/0/analysis_ids/1 |
 
   @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure
   Scenario Outline: A backend result larger than the projection limits is cut and marked truncated
@@ -83,3 +85,4 @@ Feature: Diagnosis Draft SHALL expose typed report structure
       | 20    | 2000  | 1    | 3000   |
       | 3     | 2000  | 5    | 40     |
       | 3     | 100   | 5    | 3000   |
+      | 3     | 100   | 13   | 4096   |

@@ -63,3 +63,50 @@ Feature: Knowledge answers SHALL use exact RAG bindings
     When the Run is executed
     Then EvidenceGuard rejects both answers with LOOKUP_CALL_COUNT and the Run falls back with EVIDENCE_VALIDATION_FAILED and no verified sources
     And every global invariant holds
+
+  @extension @requirement:knowledge-answers-shall-use-exact-rag-bindings @capability:KNOWLEDGE_QUERY
+  Scenario: A knowledge answer names the lookup beside another tool's call
+    Given a user asks the knowledge question "How do I rotate the checkout API key?"
+    And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_2"
+    And lookup_documents returns the documents "d1" and "d2"
+    And each search_logs execution returns a different matching line
+    And the agent then submits an answer citing the documents "d1" from "lookup_1"
+    And the SemanticGuard supports the answer
+    When the Run is executed
+    Then every global invariant holds
+
+  @extension @requirement:knowledge-answers-shall-use-exact-rag-bindings @capability:KNOWLEDGE_QUERY
+  Scenario: A failed lookup is called again and the answer names the READY one
+    Given a user asks the knowledge question "How do I rotate the checkout API key?"
+    And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"
+    And in step 2 the agent calls lookup_documents with the Tool Call ID "lookup_2"
+    And the first lookup_documents execution raises "lookup backend down at 10.0.0.9" and later ones return the documents "d1" and "d2"
+    And the agent then submits an answer citing the documents "d1" from "lookup_2"
+    And the SemanticGuard supports the answer
+    When the Run is executed
+    Then every global invariant holds
+
+  @extension @requirement:knowledge-answers-shall-use-exact-rag-bindings @capability:KNOWLEDGE_QUERY @capability:STRUCTURAL_REPAIR
+  Scenario: A knowledge answer names the lookup that failed
+    Given a user asks the knowledge question "How do I rotate the checkout API key?"
+    And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"
+    And in step 2 the agent calls lookup_documents with the Tool Call ID "lookup_2"
+    And the first lookup_documents execution raises "lookup backend down at 10.0.0.9" and later ones return the documents "d1" and "d2"
+    And the agent then submits an answer with zero items from "lookup_1"
+    And the structural repair submits an answer citing the documents "d2" from "lookup_2"
+    And the SemanticGuard supports the answer
+    When the Run is executed
+    Then EvidenceGuard rejects the first answer with LOOKUP_CALL_COUNT and releases the repaired answer
+    And every global invariant holds
+
+  @extension @requirement:knowledge-answers-shall-use-exact-rag-bindings @capability:KNOWLEDGE_QUERY @capability:STRUCTURAL_REPAIR
+  Scenario: A knowledge answer cites a document the bounded lookup result left out
+    Given a user asks the knowledge question "How do I rotate the checkout API key?"
+    And the projection limits are 2 items of at most 2000 characters
+    And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"
+    And lookup_documents returns the documents "d1", "d2" and "d3"
+    And the agent submits an answer citing the documents "d3" from "lookup_1" every time
+    When an answer item references a document ID absent from the bounded lookup result
+    Then EvidenceGuard rejects both answers with FABRICATED_DOCUMENT_ID and the Run falls back with EVIDENCE_VALIDATION_FAILED and no verified sources
+    And every global invariant holds

@@ -36,6 +36,40 @@ Feature: Safe fallback SHALL use a fixed schema
     And every global invariant holds
 
   @extension @requirement:safe-fallback-shall-use-a-fixed-schema
+  Scenario Outline: A semantic fallback lists exactly the READY calls the draft cites
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 1 the agent calls query_metrics with the Tool Call ID "call_2"
+    And in step 1 the agent calls list_alerts with the Tool Call ID "call_3"
+    And each search_logs execution returns a different matching line
+    And each query_metrics execution returns a different matching line
+    And list_alerts raises "alerts backend down at 10.0.0.8"
+    And the agent then submits a draft observing "call_1" with "call_3" as a limitation
+    And the SemanticGuard <review>
+    When the Run is executed
+    Then the Run falls back with <fallback>, listing only verified sources and no draft text
+    And every global invariant holds
+
+    Examples:
+      | review                              | fallback             |
+      | finds the analysis "a1" unsupported | SEMANTIC_UNSUPPORTED |
+      | is unavailable                      | SEMANTIC_UNAVAILABLE |
+
+  @extension @requirement:safe-fallback-shall-use-a-fixed-schema @capability:STRUCTURAL_REPAIR
+  Scenario: A semantic fallback after a repair lists the repaired draft's sources
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 1 the agent calls query_metrics with the Tool Call ID "call_2"
+    And each search_logs execution returns a different matching line
+    And each query_metrics execution returns a different matching line
+    And the agent then submits a draft observing "call_1" and "call_2" with "call_9" as a limitation
+    And the structural repair submits a draft observing "call_1"
+    And the SemanticGuard finds the analysis "a1" unsupported
+    When the Run is executed
+    Then the Run falls back with SEMANTIC_UNSUPPORTED, listing only verified sources and no draft text
+    And every global invariant holds
+
+  @extension @requirement:safe-fallback-shall-use-a-fixed-schema
   Scenario Outline: The SemanticGuard's last allowed answer decides the fallback
     Given a user asks "Why is checkout failing?"
     And model calls time out after 300 ms

@@ -69,6 +69,31 @@ Feature: Previous turn SHALL come from a safe durable Run result
     And every global invariant holds
 
   @extension @requirement:previous-turn-shall-come-from-a-safe-durable-run-result @capability:PREVIOUS_TURN
+  Scenario: A long history of ineligible Runs lies between the previous turn and the new Run
+    Given these earlier Runs exist:
+      | session   | seq | intent          | state     | created |
+      | session-1 | 1   | DIAGNOSIS       | SUCCESS   | 1       |
+      | session-1 | 2   | DIAGNOSIS       | FAILED    | 2       |
+      | session-1 | 3   | DIAGNOSIS       | SUCCESS   | 3       |
+      | session-1 | 4   | KNOWLEDGE_QUERY | FALLBACK  | 4       |
+      | session-1 | 5   | KNOWLEDGE_QUERY | SUCCESS   | 5       |
+      | session-2 | 6   | DIAGNOSIS       | SUCCESS   | 6       |
+      | session-1 | 7   | -               | FAILED    | 7       |
+      | session-1 | 8   | DIAGNOSIS       | CANCELLED | 8       |
+      | session-1 | 9   | KNOWLEDGE_QUERY | RUNNING   | 9       |
+      | session-1 | 10  | DIAGNOSIS       | FALLBACK  | 10      |
+      | session-1 | 11  | KNOWLEDGE_QUERY | CANCELLED | 11      |
+      | session-1 | 12  | DIAGNOSIS       | RUNNING   | 12      |
+    And a user asks "And what about the payment service?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the previous turn is the latest same-session DIAGNOSIS + SUCCESS Run by seq, and every newer same-session Run is skipped with its reason
+    And every global invariant holds
+
+  @extension @requirement:previous-turn-shall-come-from-a-safe-durable-run-result @capability:PREVIOUS_TURN
   Scenario: Creation times disagree with seq
     Given these earlier Runs exist:
       | session   | seq | intent          | state    | created |
@@ -99,6 +124,22 @@ Feature: Previous turn SHALL come from a safe durable Run result
     And each search_logs execution returns a different matching line
     And the agent then submits a draft observing "call_1"
     And the SemanticGuard supports the draft
+    When the Run is executed
+    Then no model call receives text of an earlier Run other than the selected previous turn
+    And every global invariant holds
+
+  @extension @requirement:previous-turn-shall-come-from-a-safe-durable-run-result @capability:PREVIOUS_TURN @capability:KNOWLEDGE_QUERY
+  Scenario: A knowledge question follows failed and fallback Runs
+    Given the session has these earlier Runs:
+      | seq | intent          | state    |
+      | 1   | DIAGNOSIS       | SUCCESS  |
+      | 2   | DIAGNOSIS       | FAILED   |
+      | 3   | KNOWLEDGE_QUERY | FALLBACK |
+    And a user asks the knowledge question "How do I rotate the checkout API key?"
+    And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"
+    And lookup_documents returns the documents "d1" and "d2"
+    And the agent then submits an answer citing the documents "d1" from "lookup_1"
+    And the SemanticGuard supports the answer
     When the Run is executed
     Then no model call receives text of an earlier Run other than the selected previous turn
     And every global invariant holds

@@ -115,6 +115,16 @@ def _returns_documents(srdh_context: ScenarioContext, documents: str) -> None:
     srdh_context.builder.returns_documents(quoted(documents))
 
 
+@given(
+    parsers.re(
+        r'the first lookup_documents execution raises "(?P<message>[^"]*)" and later ones return '
+        r"the documents (?P<documents>.+)"
+    )
+)
+def _lookup_fails_first(srdh_context: ScenarioContext, message: str, documents: str) -> None:
+    srdh_context.builder.lookup_fails_first(message, quoted(documents))
+
+
 @given(parsers.re(r"the agent then submits (?P<words>.+)"))
 def _submits(srdh_context: ScenarioContext, words: str) -> None:
     builder = srdh_context.builder

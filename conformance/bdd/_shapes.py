@@ -44,11 +44,17 @@ def presented_id(text: str) -> object:
         raise StepVocabularyError(message) from error
 
 
-_WIDENINGS = {"every service": "target", "a whole day": "time", "any query": "query"}
+_WIDENINGS = {
+    "every service": "target",
+    "a whole day": "time",
+    "any query": "query",
+    "another tool": "tool",
+    "an earlier start": "start",
+}
 
 
 def _widening(words: str) -> list[str]:
-    """Return the scope parts named by ``every service``, ``a whole day`` and ``any query``.
+    """Return the scope parts the words name (the keys of ``_WIDENINGS``, e.g. ``any query``).
 
     Raises:
         StepVocabularyError: ``words`` name none of them, or something else.
@@ -77,6 +83,18 @@ _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
     (
         re.compile(r'a draft observing (".+") whose conclusion also names (".+")'),
         lambda b, g: b.naming_unknown_analysis(quoted(g[0])[0], quoted(g[1])[0]),
+    ),
+    (
+        re.compile(r'a draft observing (".+") whose action plan also names (".+")'),
+        lambda b, g: b.naming_unknown_analysis(quoted(g[0])[0], quoted(g[1])[0], "action_plan"),
+    ),
+    (
+        re.compile(r'a draft observing (".+") whose recommendation also names (".+")'),
+        lambda b, g: b.naming_unknown_analysis(quoted(g[0])[0], quoted(g[1])[0], "recommendations"),
+    ),
+    (
+        re.compile(r'a draft inferring from (".+") only'),
+        lambda b, g: b.inferring_draft(quoted(g[0])[0]),
     ),
     (
         re.compile(r'a draft observing (".+") with (".+") as a limitation'),

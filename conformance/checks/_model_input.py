@@ -13,6 +13,12 @@ model-call attempt). Expectations come from the fixture and the spec, never from
     SemanticGuard call offers no tools and holds (besides system instructions) exactly one user
     message whose content is the Verified Snapshot as JSON (a valid ``verified-snapshot``
     document, of the digest the attempt names), and no text of the user's message outside it.
+``R1.snapshot-holds-cited-evidence``
+    The same requirement's frozen contract (verified-snapshot: "the projections of exactly the
+    invocations the body cites"): the snapshot holds the Run's id, one of the agent's own
+    submissions (canonical JSON) and, as ``evidence``, exactly the canonical invocations with a
+    projection (READY) that body cites, each once, with its tool name, evidence status and
+    projection as the observation's invocation records hold them.
 ``R7.previous-turn-context-only``
     Requirement 7, "exclude fallback, failed and cancelled Runs from Diagnosis previous-turn
     selection": no model call receives text of an earlier Run other than the selected previous
@@ -37,7 +43,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Final, NamedTuple
 
-from conformance.checks._oracle import expected_previous_turn
+from conformance.checks._oracle import expected_previous_turn, submissions
+from conformance.checks._outcome_oracle import cited_tool_call_ids
 from conformance.checks._result import CheckResult, Findings
 from conformance.checks._view import events
 
@@ -62,6 +69,7 @@ COT_CANARY: Final = "srdh-cot-canary"
 
 _R0: Final = "R0.model-input-reported"
 _R1: Final = "R1.reviewer-isolated-single-turn"
+_SNAPSHOT: Final = "R1.snapshot-holds-cited-evidence"
 _R7: Final = "R7.previous-turn-context-only"
 _RAW: Final = "R4.no-raw-payload-to-model"
 _COT: Final = "R4.no-chain-of-thought"
@@ -174,7 +182,9 @@ def _endpoint_inputs(
     return inputs
 
 
-def _reviewer(found: Findings, call: _Input, fixture: dict[str, Any]) -> None:
+def _reviewer(
+    found: Findings, call: _Input, fixture: dict[str, Any], observation: dict[str, Any]
+) -> None:
     found.expect(
         not call.tools, f"{call.label}: tools offered to the SemanticGuard: {call.tools}", rule=_R1
     )
@@ -210,6 +220,7 @@ def _reviewer(found: Findings, call: _Input, fixture: dict[str, Any]) -> None:
             f"attempt names {call.digest}",
             rule=_R1,
         )
+    _snapshot_contents(found, call.label, snapshot, fixture, observation)
     question = fixture.get("user_message", "")
     instructions = _text([m for m in call.messages if m.get("role") == "system"])
     if len(question) >= _MIN_NEEDLE and question not in str(content):
@@ -218,6 +229,78 @@ def _reviewer(found: Findings, call: _Input, fixture: dict[str, Any]) -> None:
             f"{call.label}: the user's message reached the SemanticGuard's instructions",
             rule=_R1,
         )
+
+
+def _snapshot_contents(
+    found: Findings,
+    label: str,
+    snapshot: dict[str, Any],
+    fixture: dict[str, Any],
+    observation: dict[str, Any],
+) -> None:
+    """The snapshot holds this Run, an agent submission and exactly its cited READY evidence."""
+    from contracts import canonical_json  # noqa: PLC0415 - contracts loads schemas on import
+
+    found.expect(
+        snapshot.get("run_id") == observation.get("run_id"),
+        f"{label}: the snapshot names Run {snapshot.get('run_id')!r}, not the observed Run",
+        rule=_SNAPSHOT,
+    )
+    body = snapshot.get("diagnosis_draft", snapshot.get("knowledge_answer"))
+    submitted = [canonical_json(s.document) for s in submissions(fixture)]
+    if not found.expect(
+        canonical_json(body) in submitted,
+        f"{label}: the snapshot's body is not canonical-JSON-identical to a submission of the "
+        "agent (the reviewer must see the validated body itself)",
+        rule=_SNAPSHOT,
+    ):
+        return
+    records = {i.get("tool_call_id"): i for i in observation.get("invocations", [])}
+    cited = cited_tool_call_ids(body)
+    expected = {
+        c: {
+            "tool_call_id": c,
+            "tool_name": records[c].get("tool_name"),
+            "evidence_status": records[c].get("evidence_status"),
+            "projection": records[c].get("projection"),
+        }
+        for c in cited
+        if c in records
+        and records[c].get("status") == "READY"
+        and records[c].get("projection") is not None
+    }
+    evidence = [e for e in snapshot.get("evidence") or [] if isinstance(e, dict)]
+    held = [e.get("tool_call_id") for e in evidence]
+    found.expect(
+        len(held) == len(set(map(str, held))),
+        f"{label}: the snapshot's evidence holds a Tool Call ID twice: {held}",
+        rule=_SNAPSHOT,
+    )
+    extra = [h for h in held if h not in expected]
+    found.expect(
+        not extra,
+        f"{label}: the snapshot holds evidence of {extra}, which the body does not cite or "
+        f"which is no READY invocation (the body cites {cited})",
+        rule=_SNAPSHOT,
+    )
+    missing = sorted(set(expected) - set(map(str, held)))
+    found.expect(
+        not missing,
+        f"{label}: the snapshot leaves out the projections of the cited READY invocations "
+        f"{missing}",
+        rule=_SNAPSHOT,
+    )
+    changed = [
+        e.get("tool_call_id")
+        for e in evidence
+        if e.get("tool_call_id") in expected and e != expected[e["tool_call_id"]]
+    ]
+    found.expect(
+        not changed,
+        f"{label}: the snapshot's evidence of {changed} differs from the canonical invocation "
+        "(tool name, evidence status or projection)",
+        rule=_SNAPSHOT,
+    )
 
 
 def _prior_needles(fixture: dict[str, Any]) -> list[tuple[str, str]]:
@@ -299,7 +382,7 @@ def check_model_inputs(observation: dict[str, Any], fixture: dict[str, Any]) -> 
     raw = _raw_needles(fixture)
     for call in inputs:
         if call.component == "SEMANTIC_GUARD":
-            _reviewer(found, call, fixture)
+            _reviewer(found, call, fixture, observation)
         _chain_of_thought(found, call)
         text = _text(call.messages)
         for run_id, needle in priors:

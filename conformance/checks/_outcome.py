@@ -17,6 +17,7 @@ from conformance.checks._outcome_oracle import (
     ExpectedOutcome,
     ExpectedProjection,
     ExpectedVerdict,
+    cited_tool_call_ids,
     expected_outcome,
 )
 from conformance.checks._result import CheckResult, Findings
@@ -60,7 +61,9 @@ def check_evidence_outcome(observation: dict[str, Any], fixture: dict[str, Any])
       DESIGN section 4, and a rejection reports each broken rule's code at its JSON pointer;
     * release: a structural repair exactly when the first submission fails; a repair answer that
       calls tools is a failed repair; the terminal state, fallback type and released document
-      are the ones the verdicts fix.
+      are the ones the verdicts fix;
+    * verified sources: a SEMANTIC_UNSUPPORTED / SEMANTIC_UNAVAILABLE fallback lists exactly the
+      READY invocations the validated body cites, each once and as its canonical invocation.
     """
     found = Findings("evidence and release outcome", "R1.evidence-guard-verdict")
     record_evidence_outcome(found, observation, fixture)
@@ -82,6 +85,7 @@ def record_evidence_outcome(
     _lifecycle(found, observation)
     _verdicts(found, observation, outcome)
     _release(found, observation, outcome)
+    _verified_sources(found, observation, outcome)
 
 
 # --------------------------------------------------------------------------- invocations
@@ -420,3 +424,79 @@ def _release(found: Findings, observation: dict[str, Any], outcome: ExpectedOutc
             f"{published.get('kind')}",
             rule=rule,
         )
+
+
+# --------------------------------------------------------------------------- verified sources
+
+_SEMANTIC_FALLBACKS: Final = frozenset({"SEMANTIC_UNSUPPORTED", "SEMANTIC_UNAVAILABLE"})
+
+
+def _verified_sources(
+    found: Findings, observation: dict[str, Any], outcome: ExpectedOutcome
+) -> None:
+    """A semantic fallback's ``verified_sources`` are exactly the validated body's READY citations.
+
+    Contract sheet (safe-fallback): "Sources from READY invocations EvidenceGuard accepted". The
+    body is the submission the oracle says EvidenceGuard accepts; a cited invocation whose status
+    the fixture leaves open may be listed or not. Sources of other fallback types are judged by
+    the schema (EVIDENCE_VALIDATION_FAILED: empty).
+    """
+    published = observation.get("published_result") or {}
+    fallback = published.get("safe_fallback") or {}
+    if (
+        not outcome.complete
+        or outcome.validated is None
+        or published.get("kind") != "SAFE_FALLBACK"
+        or fallback.get("fallback_type") not in _SEMANTIC_FALLBACKS
+    ):
+        return
+    rule = "R6.fallback-verified-sources"
+    cited = cited_tool_call_ids(outcome.validated)
+    records = {i.get("tool_call_id"): i for i in observation.get("invocations", [])}
+    sources = [s for s in fallback.get("verified_sources") or [] if isinstance(s, dict)]
+    listed = [s.get("tool_call_id") for s in sources]
+    kind = fallback.get("fallback_type")
+    found.expect(
+        len(listed) == len(set(map(str, listed))),
+        f"{kind}: verified sources list a Tool Call ID twice: {listed}",
+        rule=rule,
+    )
+    for source in sources:
+        call_id = source.get("tool_call_id")
+        row = outcome.invocation(str(call_id))
+        record = records.get(call_id) or {}
+        if not found.expect(
+            call_id in cited,
+            f"{kind}: verified source {call_id!r} is not cited by the validated body "
+            f"(it cites {cited})",
+            rule=rule,
+        ):
+            continue
+        ready = row is None or row.status is None or row.status == "READY"
+        found.expect(
+            ready and record.get("status") == "READY",
+            f"{kind}: verified source {call_id!r} is not a READY invocation (expected "
+            f"{None if row is None else row.status}, recorded {record.get('status')})",
+            rule=rule,
+        )
+        canonical_source = {
+            "tool_call_id": call_id,
+            "tool_name": record.get("tool_name"),
+            "query_scope": (record.get("projection") or {}).get("query_scope"),
+            "evidence_status": record.get("evidence_status"),
+        }
+        found.expect(
+            source == canonical_source,
+            f"{kind}: verified source {source} differs from its canonical invocation "
+            f"{canonical_source}",
+            rule=rule,
+        )
+    for call_id in cited:
+        row = outcome.invocation(call_id)
+        if row is not None and row.status == "READY":
+            found.expect(
+                call_id in listed,
+                f"{kind}: the validated body cites the READY invocation {call_id!r}, but the "
+                f"verified sources {listed} leave it out",
+                rule=rule,
+            )

@@ -33,6 +33,7 @@ __all__ = [
     "ExpectedProjection",
     "ExpectedVerdict",
     "ExpectedViolation",
+    "cited_tool_call_ids",
     "expected_outcome",
     "expected_verdict",
 ]
@@ -142,6 +143,9 @@ class ExpectedOutcome:
         repair_requested: whether a structural repair must be requested (``None``: undetermined).
         state / fallback_type: the terminal state and fallback type (``None``: undetermined).
         released: the document that must be released on SUCCESS (the agent's own submission).
+        validated: the submission EvidenceGuard must accept (the one reviewed, whose cited READY
+            invocations a semantic fallback lists as verified sources); ``None``: none, or
+            undetermined.
     """
 
     complete: bool
@@ -152,6 +156,7 @@ class ExpectedOutcome:
     state: str | None = None
     fallback_type: str | None = None
     released: Any = None
+    validated: Any = None
     notes: tuple[str, ...] = field(default=())
 
     def invocation(self, tool_call_id: str) -> ExpectedInvocation | None:
@@ -453,21 +458,24 @@ def _answer_rules(
 ) -> tuple[list[ExpectedViolation], bool]:
     """Return (the rules a schema-valid knowledge answer breaks, whether they were decidable)."""
     lookups = [row for row in table.values() if row.call.tool == LOOKUP_TOOL]
-    if any(row.status != _READY or row.projection is None for row in lookups):
-        return [], False  # a failed or undetermined lookup: how it counts is left open
+    if any(row.status is None for row in lookups):
+        return [], False  # an undetermined lookup: how it counts is not fixed
+    # "the single lookup Tool Call": the one lookup with a bounded result (READY); a lookup that
+    # failed (ERROR) returned nothing to bind to, and other tools are no lookups at all
+    ready = [row for row in lookups if row.status == _READY]
     named = table.get(answer["lookup_tool_call_id"])
-    if len(lookups) != 1 or named is None or named.call.tool != LOOKUP_TOOL:
+    if len(ready) != 1 or named is None or named is not ready[0]:
+        failed = len(lookups) - len(ready)
         count = _one(
             "LOOKUP_CALL_COUNT",
             ["/lookup_tool_call_id", ""],
-            f"the Run has {len(lookups)} lookup calls; the answer names "
+            f"the Run has {len(ready)} READY lookup call(s) ({failed} failed); the answer names "
             f"{answer['lookup_tool_call_id']!r}",
         )
         return [count], True
     projection = named.projection
-    assert projection is not None  # noqa: S101 - READY lookups carry their projection
-    if projection.document_ids is None:
-        return [], False
+    if projection is None or projection.document_ids is None:
+        return [], False  # an in-band error or an oversize lookup: its documents are not fixed
     rules: list[ExpectedViolation] = []
     for index, item in enumerate(answer["items"]):
         for position, reference in enumerate(item["references"]):
@@ -491,6 +499,27 @@ def _answer_rules(
             )
         )
     return rules, True
+
+
+def cited_tool_call_ids(document: Any) -> list[str]:  # noqa: ANN401 - JSON
+    """Return the distinct Tool Call IDs a schema-valid body cites, in document order.
+
+    A Diagnosis Draft cites through its analyses and limitations; a Knowledge Answer through
+    ``lookup_tool_call_id`` and its references (contract sheet: the evidence of a Verified
+    Snapshot and the verified sources of a Safe Fallback are those of exactly these ids).
+    """
+    if not isinstance(document, dict):
+        return []
+    found: list[object] = []
+    if "analyses" in document:
+        for section in ("analyses", "limitations"):
+            for entry in document.get(section) or []:
+                found.extend(entry.get("tool_call_ids") or [])
+    else:
+        found.append(document.get("lookup_tool_call_id"))
+        for item in document.get("items") or []:
+            found.extend(r.get("tool_call_id") for r in item.get("references") or [])
+    return list(dict.fromkeys(str(i) for i in found if isinstance(i, str)))
 
 
 def _text_verdict(attempt: int, kind: str, text: str) -> ExpectedVerdict:
@@ -622,13 +651,14 @@ def _release(fixture: dict[str, Any], base: ExpectedOutcome) -> ExpectedOutcome:
     if first.valid is None:
         return replace(base, verdicts=(first,))
     if first.valid:
-        return _reviewed(fixture, replace(base, verdicts=(first,), repair_requested=False), first)
+        passed = replace(base, verdicts=(first,), repair_requested=False, validated=first.document)
+        return _reviewed(fixture, passed, first)
     repaired = replace(base, verdicts=tuple(verdicts), repair_requested=True)
     second = verdicts[-1] if found[-1].get("kind") != "error" else first
     if second is first or second.valid is None:
         return repaired
     if second.valid:
-        return _reviewed(fixture, repaired, second)
+        return _reviewed(fixture, replace(repaired, validated=second.document), second)
     return replace(repaired, state="FALLBACK", fallback_type="EVIDENCE_VALIDATION_FAILED")
 
 

@@ -335,6 +335,21 @@ _RULES: Final = (
         "SEMANTIC_UNSUPPORTED)",
         ("stable fallback types for evidence validation failure, semantic unsupported",),
     ),
+    # -- the Verified Snapshot and the Safe Fallback's verified sources (surv-evidence) ----------
+    Rule(
+        "R1.snapshot-holds-cited-evidence",
+        "the Verified Snapshot a SemanticGuard call reviews holds the agent's validated body and "
+        "exactly the projections of the READY invocations that body cites, as the canonical "
+        "invocations hold them",
+        ("SemanticGuard as an isolated single-turn semantic reviewer",),
+    ),
+    Rule(
+        "R6.fallback-verified-sources",
+        "a SEMANTIC_UNSUPPORTED or SEMANTIC_UNAVAILABLE fallback lists as verified sources exactly "
+        "the READY invocations the validated body cites (each once, as its canonical invocation): "
+        "no uncited, failed or unknown call, none left out",
+        (_R6_BODY, "semantic unsupported and semantic unavailable outcomes"),
+    ),
     Rule(
         "R0.valid-observation",
         "the observation, its trace events and its run rows are valid contract documents",

@@ -26,6 +26,7 @@ from conformance.fixtures import (
     tool_script,
     unsupported_turn,
 )
+from conformance.strategies._citation_pins import citation_pinned_fixtures
 from conformance.strategies._evidence_pins import evidence_pinned_fixtures
 from conformance.strategies._runtime_faults import (
     RUNTIME_FAULTS,
@@ -179,7 +180,8 @@ def pinned_fixtures() -> list[Fixture]:
     Each puts one fault at its limit: the SemanticGuard answers invalid twice (the retry policy's
     last attempt), the Router answers an invalid intent once, a tool fails with secret text, the
     agent swallows a cancellation; then one per evidence kind
-    (:func:`~conformance.strategies._evidence_pins.evidence_pinned_fixtures`).
+    (:func:`~conformance.strategies._evidence_pins.evidence_pinned_fixtures`) and per citation
+    kind (:func:`~conformance.strategies._citation_pins.citation_pinned_fixtures`).
     """
     from conformance.fixtures import (  # noqa: PLC0415 - only needed when pinning
         analysis,
@@ -229,6 +231,7 @@ def pinned_fixtures() -> list[Fixture]:
         *_model_input_fixtures(),
         *runtime_pinned_fixtures(),
         *evidence_pinned_fixtures(),
+        *citation_pinned_fixtures(),
     ]
 
 

@@ -92,8 +92,12 @@ _USER_MESSAGES: Final = (
 def session_histories(
     draw: st.DrawFn, *, latest: str | None = None, ids: tuple[str, ...] = ()
 ) -> list[dict[str, object]]:
-    """0-5 earlier Runs of the session and 0-3 of another session, any intent and state.
+    """0-12 earlier Runs of the session and 0-3 of another session, any intent and state.
 
+    The newest 0-12 Runs of the session are drawn ineligible (any state but SUCCESS, or a
+    KNOWLEDGE_QUERY SUCCESS), so long stretches of passed-over Runs lie between the previous
+    turn and the new Run, and older Runs (eligible or not) lie behind it: a Harness that scans
+    only the newest few Runs, or reports older ones as skipped, is seen.
     States include RUNNING; ``seq`` increases per session with gaps (unique over the fixture,
     listed in ``seq`` order as the fixture contract requires); creation times may disagree with
     ``seq`` (a Harness must order by ``seq``). ``latest`` forces the state of the session's
@@ -101,12 +105,13 @@ def session_histories(
     (the new Run's Tool Call IDs: duplicates are judged within one Run, so the new Run must
     accept them again).
     """
-    own = draw(st.integers(1 if latest else 0, 5))
+    own = draw(st.integers(1 if latest else 0, 12))
     other = draw(st.integers(0, 3))
     seqs = draw(
-        st.lists(st.integers(1, 40), min_size=own + other, max_size=own + other, unique=True)
+        st.lists(st.integers(1, 60), min_size=own + other, max_size=own + other, unique=True)
     )
     mine = sorted(seqs[:own])
+    tail = set(mine[len(mine) - draw(st.integers(0, own)) :]) if own else set()
     ranks = draw(st.permutations(range(len(seqs)))) if draw(st.booleans()) else range(len(seqs))
     runs = []
     for index, seq in enumerate(seqs):
@@ -119,9 +124,12 @@ def session_histories(
             intents.append(None)
         session = "session-1" if same else "session-2"
         cited = tuple(draw(st.lists(st.sampled_from(ids), max_size=2, unique=True))) if ids else ()
+        intent = draw(st.sampled_from(intents))
+        if same and seq in tail and state == "SUCCESS":
+            intent = "KNOWLEDGE_QUERY"  # the ineligible stretch before the new Run
         run = prior_run(
             seq,
-            intent=draw(st.sampled_from(intents)),
+            intent=intent,
             state=state,
             session_id=session,
             cited=cited or ("prior_call",),

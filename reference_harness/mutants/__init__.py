@@ -23,6 +23,7 @@ __all__ = [
     "agent_call_retried",
     "create",
     "disconnect_not_noticed",
+    "document_ids_beyond_max_items",
     "document_ids_case_folded",
     "document_position_accepted",
     "duplicate_analysis_id_released",
@@ -33,11 +34,19 @@ __all__ = [
     "error_evidence_cited_accepted",
     "evidence_failure_mistyped",
     "fabricated_citation_published",
+    "failed_lookup_counted",
+    "failed_lookup_named_accepted",
     "fallback_as_previous_turn",
+    "fallback_lists_failed_calls",
+    "fallback_lists_uncited_calls",
+    "fallback_sources_of_rejected_draft",
     "harness_rewrites_draft",
     "id_case_folded",
     "in_band_error_no_evidence",
+    "inference_on_no_evidence_accepted",
     "item_text_not_cut",
+    "knowledge_query_sees_latest_run",
+    "large_result_unbounded",
     "late_result_published",
     "limitation_bindings_unchecked",
     "limitation_error_citation_rejected",
@@ -48,13 +57,17 @@ __all__ = [
     "model_call_waits_past_timeout",
     "negative_on_found_evidence_accepted",
     "negative_scope_first_citation_only",
+    "negative_scope_start_unchecked",
+    "negative_scope_tool_unchecked",
     "negative_scope_unbounded",
     "no_evidence_as_observation",
     "numeric_id_stringified",
     "other_session_turn_in_context",
+    "other_tool_counted_as_lookup",
     "padded_id_trimmed",
     "previous_turn_across_sessions",
     "previous_turn_by_creation_time",
+    "previous_turn_scans_newest_four",
     "projecting_never_reported",
     "raising_backend_no_evidence",
     "raw_rows_reach_agent",
@@ -66,10 +79,16 @@ __all__ = [
     "sdk_retries_over_http",
     "sdk_retries_review",
     "second_review_new_snapshot",
+    "semantic_fallback_without_sources",
     "semantic_timeout_as_unsupported",
     "session_history_in_context",
     "set_ordered_parallel_calls",
     "several_lookups_accepted",
+    "skip_reason_intent_first",
+    "skip_report_holds_older_runs",
+    "skip_report_omits_knowledge_runs",
+    "snapshot_holds_no_evidence",
+    "snapshot_holds_uncited_evidence",
     "three_review_attempts",
     "three_router_attempts",
     "timed_out_review_retried",
@@ -79,6 +98,7 @@ __all__ = [
     "truncated_ignores_cut_text",
     "undeclared_router_retry",
     "undeclared_semantic_retry",
+    "unknown_analysis_in_plan_accepted",
     "unknown_analysis_reference_accepted",
     "unknown_id_among_known_accepted",
     "unsupported_falls_back_unavailable",
@@ -391,3 +411,103 @@ def repair_executes_tool_calls() -> MutantIUT:
 def unsupported_falls_back_unavailable() -> MutantIUT:
     """IUT factory of mutant ``unsupported_falls_back_unavailable`` (see :data:`MUTANTS`)."""
     return create("unsupported_falls_back_unavailable")
+
+
+def snapshot_holds_uncited_evidence() -> MutantIUT:
+    """IUT factory of mutant ``snapshot_holds_uncited_evidence`` (see :data:`MUTANTS`)."""
+    return create("snapshot_holds_uncited_evidence")
+
+
+def snapshot_holds_no_evidence() -> MutantIUT:
+    """IUT factory of mutant ``snapshot_holds_no_evidence`` (see :data:`MUTANTS`)."""
+    return create("snapshot_holds_no_evidence")
+
+
+def semantic_fallback_without_sources() -> MutantIUT:
+    """IUT factory of mutant ``semantic_fallback_without_sources`` (see :data:`MUTANTS`)."""
+    return create("semantic_fallback_without_sources")
+
+
+def fallback_lists_uncited_calls() -> MutantIUT:
+    """IUT factory of mutant ``fallback_lists_uncited_calls`` (see :data:`MUTANTS`)."""
+    return create("fallback_lists_uncited_calls")
+
+
+def fallback_lists_failed_calls() -> MutantIUT:
+    """IUT factory of mutant ``fallback_lists_failed_calls`` (see :data:`MUTANTS`)."""
+    return create("fallback_lists_failed_calls")
+
+
+def other_tool_counted_as_lookup() -> MutantIUT:
+    """IUT factory of mutant ``other_tool_counted_as_lookup`` (see :data:`MUTANTS`)."""
+    return create("other_tool_counted_as_lookup")
+
+
+def failed_lookup_counted() -> MutantIUT:
+    """IUT factory of mutant ``failed_lookup_counted`` (see :data:`MUTANTS`)."""
+    return create("failed_lookup_counted")
+
+
+def failed_lookup_named_accepted() -> MutantIUT:
+    """IUT factory of mutant ``failed_lookup_named_accepted`` (see :data:`MUTANTS`)."""
+    return create("failed_lookup_named_accepted")
+
+
+def document_ids_beyond_max_items() -> MutantIUT:
+    """IUT factory of mutant ``document_ids_beyond_max_items`` (see :data:`MUTANTS`)."""
+    return create("document_ids_beyond_max_items")
+
+
+def unknown_analysis_in_plan_accepted() -> MutantIUT:
+    """IUT factory of mutant ``unknown_analysis_in_plan_accepted`` (see :data:`MUTANTS`)."""
+    return create("unknown_analysis_in_plan_accepted")
+
+
+def inference_on_no_evidence_accepted() -> MutantIUT:
+    """IUT factory of mutant ``inference_on_no_evidence_accepted`` (see :data:`MUTANTS`)."""
+    return create("inference_on_no_evidence_accepted")
+
+
+def negative_scope_tool_unchecked() -> MutantIUT:
+    """IUT factory of mutant ``negative_scope_tool_unchecked`` (see :data:`MUTANTS`)."""
+    return create("negative_scope_tool_unchecked")
+
+
+def negative_scope_start_unchecked() -> MutantIUT:
+    """IUT factory of mutant ``negative_scope_start_unchecked`` (see :data:`MUTANTS`)."""
+    return create("negative_scope_start_unchecked")
+
+
+def large_result_unbounded() -> MutantIUT:
+    """IUT factory of mutant ``large_result_unbounded`` (see :data:`MUTANTS`)."""
+    return create("large_result_unbounded")
+
+
+def previous_turn_scans_newest_four() -> MutantIUT:
+    """IUT factory of mutant ``previous_turn_scans_newest_four`` (see :data:`MUTANTS`)."""
+    return create("previous_turn_scans_newest_four")
+
+
+def skip_report_holds_older_runs() -> MutantIUT:
+    """IUT factory of mutant ``skip_report_holds_older_runs`` (see :data:`MUTANTS`)."""
+    return create("skip_report_holds_older_runs")
+
+
+def skip_report_omits_knowledge_runs() -> MutantIUT:
+    """IUT factory of mutant ``skip_report_omits_knowledge_runs`` (see :data:`MUTANTS`)."""
+    return create("skip_report_omits_knowledge_runs")
+
+
+def skip_reason_intent_first() -> MutantIUT:
+    """IUT factory of mutant ``skip_reason_intent_first`` (see :data:`MUTANTS`)."""
+    return create("skip_reason_intent_first")
+
+
+def knowledge_query_sees_latest_run() -> MutantIUT:
+    """IUT factory of mutant ``knowledge_query_sees_latest_run`` (see :data:`MUTANTS`)."""
+    return create("knowledge_query_sees_latest_run")
+
+
+def fallback_sources_of_rejected_draft() -> MutantIUT:
+    """IUT factory of mutant ``fallback_sources_of_rejected_draft`` (see :data:`MUTANTS`)."""
+    return create("fallback_sources_of_rejected_draft")

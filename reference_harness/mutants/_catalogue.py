@@ -14,6 +14,26 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from reference_harness._retry import RetryPolicy
+from reference_harness.mutants._citation_parts import (
+    FirstDraftSourcesHarness,
+    IntentFirstStore,
+    KnowledgeContextHarness,
+    NewestFewStore,
+    OlderSkippedStore,
+    StatesOnlySkippedStore,
+    UnboundedDocumentIds,
+    cited_sources_any_status,
+    every_ready_source,
+    evidence_of_every_ready_call,
+    evidence_removed,
+    in_plan_or_recommendation,
+    inference_on_no_evidence,
+    large_result_unbounded,
+    lookup_counted_by,
+    no_sources_on_semantic_fallback,
+    scope_within_ignoring,
+    with_knowledge_context,
+)
 from reference_harness.mutants._evidence_parts import (
     FailureAsNoEvidenceHarness,
     InBandAsNoEvidenceHarness,
@@ -477,8 +497,201 @@ _MODEL_INPUT_SPECS: Final = (
     ),
 )
 
+_LOOKUP: Final = "lookup_documents"
+_UNBOUNDED_DOCUMENTS = UnboundedDocumentIds()
+_KNOWLEDGE_GUARD: Final = "reference_harness.guards._knowledge"
+
+
+def _lookup_rule(
+    is_lookup: Callable[[Any], bool], may_name: Callable[[Any], bool]
+) -> tuple[Patch, ...]:
+    return (Patch(_KNOWLEDGE_GUARD, "_the_lookup", lookup_counted_by(is_lookup, may_name)),)
+
+
+def _ready_lookup(view: Any) -> bool:  # noqa: ANN401 - an InvocationView
+    return bool(view.tool_name == _LOOKUP and view.status == "READY")
+
+
+_CITATION_SPECS: Final = (
+    # -- Requirement 1: the Verified Snapshot SemanticGuard reviews (contract verified-snapshot) --
+    MutantSpec(
+        "snapshot_holds_uncited_evidence",
+        _R1,
+        "the Verified Snapshot holds the projections of every READY invocation of the Run, not "
+        "only those the validated body cites",
+        rule_id="R1.snapshot-holds-cited-evidence",
+        patches=(Patch(_RELEASE, "build_snapshot", evidence_of_every_ready_call),),
+    ),
+    MutantSpec(
+        "snapshot_holds_no_evidence",
+        _R1,
+        "the Verified Snapshot holds the validated body but no evidence at all",
+        rule_id="R1.snapshot-holds-cited-evidence",
+        patches=(Patch(_RELEASE, "build_snapshot", evidence_removed),),
+    ),
+    # -- Requirement 6: the verified sources of a semantic fallback ------------------------------
+    MutantSpec(
+        "semantic_fallback_without_sources",
+        _R6,
+        "a SEMANTIC_UNSUPPORTED or SEMANTIC_UNAVAILABLE fallback lists no verified sources",
+        rule_id="R6.fallback-verified-sources",
+        patches=(Patch(_RELEASE, "safe_fallback", no_sources_on_semantic_fallback),),
+    ),
+    MutantSpec(
+        "fallback_lists_uncited_calls",
+        _R6,
+        "a semantic fallback lists every READY invocation of the Run, cited or not",
+        rule_id="R6.fallback-verified-sources",
+        patches=(Patch(_RELEASE, "verified_sources_for", every_ready_source),),
+    ),
+    MutantSpec(
+        "fallback_lists_failed_calls",
+        _R6,
+        "a semantic fallback lists every invocation the body cites, failed (ERROR) ones included",
+        rule_id="R6.fallback-verified-sources",
+        patches=(Patch(_RELEASE, "verified_sources_for", cited_sources_any_status),),
+    ),
+    MutantSpec(
+        "fallback_sources_of_rejected_draft",
+        _R6,
+        "after a structural repair, a semantic fallback lists the READY calls the first, "
+        "rejected draft cited instead of the validated repair's",
+        rule_id="R6.fallback-verified-sources",
+        harness_class=FirstDraftSourcesHarness,
+        patches=(Patch(_HARNESS, "AgentLoop", remembering_loop),),
+    ),
+    # -- Requirement 5: "references identify the single lookup Tool Call" ------------------------
+    MutantSpec(
+        "other_tool_counted_as_lookup",
+        _R1,
+        "EvidenceGuard counts a READY search_logs call as a second lookup and rejects a valid "
+        "answer (tool names compared with >=)",
+        rule_id="R1.evidence-guard-verdict",
+        patches=_lookup_rule(
+            lambda v: v.tool_name >= _LOOKUP and v.status == "READY", _ready_lookup
+        ),
+    ),
+    MutantSpec(
+        "failed_lookup_counted",
+        _R1,
+        "EvidenceGuard counts a failed (ERROR) lookup as a lookup and rejects a valid answer "
+        "naming the READY one",
+        rule_id="R1.evidence-guard-verdict",
+        patches=_lookup_rule(lambda v: v.tool_name == _LOOKUP, _ready_lookup),
+    ),
+    MutantSpec(
+        "failed_lookup_named_accepted",
+        _R5,
+        "EvidenceGuard accepts an answer naming a failed (ERROR) lookup beside the READY one",
+        rule_id="R5.exact-rag-bindings",
+        patches=_lookup_rule(_ready_lookup, lambda v: v.tool_name == _LOOKUP),
+    ),
+    MutantSpec(
+        "document_ids_beyond_max_items",
+        _R5,
+        "EvidenceGuard matches references against every document the backend returned, so an "
+        "answer citing a document left out of the bounded lookup result (beyond max_items) passes",
+        rule_id="R5.fabricated-citation-rejected",
+        patches=(
+            *_projection(_UNBOUNDED_DOCUMENTS.keep),
+            *_answer_guard(dropping(_UNBOUNDED_DOCUMENTS.drop)),
+        ),
+    ),
+    # -- Requirements 3 and 4: the draft rules the first evidence mutants left open --------------
+    MutantSpec(
+        "unknown_analysis_in_plan_accepted",
+        _R4,
+        "EvidenceGuard checks the analysis ids of the conclusion only: an action or a "
+        "recommendation naming an unknown analysis passes",
+        rule_id="R4.tool-call-bindings",
+        patches=_draft_guard(dropping(in_plan_or_recommendation)),
+    ),
+    MutantSpec(
+        "inference_on_no_evidence_accepted",
+        _R3,
+        "EvidenceGuard holds only an OBSERVATION to the NO_EVIDENCE kind rule: an INFERENCE "
+        "citing only NO_EVIDENCE passes",
+        rule_id="R3.no-evidence-citation",
+        patches=_draft_guard(dropping(inference_on_no_evidence)),
+    ),
+    MutantSpec(
+        "negative_scope_tool_unchecked",
+        _R3,
+        "a NEGATIVE_OBSERVATION's scope is compared without its tool: a claim about another tool "
+        "passes",
+        rule_id="R3.no-evidence-citation",
+        patches=_draft_guard(dropping(scope_within_ignoring("tool"))),
+    ),
+    MutantSpec(
+        "negative_scope_start_unchecked",
+        _R3,
+        "a NEGATIVE_OBSERVATION's time range is checked at its end only: a claim starting before "
+        "the query passes",
+        rule_id="R3.no-evidence-citation",
+        patches=_draft_guard(dropping(scope_within_ignoring("start"))),
+    ),
+    MutantSpec(
+        "large_result_unbounded",
+        _R4,
+        "a backend result of many rows (an oversize payload) is projected without max_items and "
+        "max_item_chars",
+        rule_id="R4.bounded-projection",
+        patches=_projection(large_result_unbounded),
+    ),
+    # -- Requirement 7: the previous-turn scan and its skip report ------------------------------
+    MutantSpec(
+        "previous_turn_scans_newest_four",
+        _R7_ID,
+        "previous-turn selection looks at the 4 newest earlier Runs only: an eligible Run behind "
+        "more ineligible ones is never selected",
+        rule_id="R7.previous-turn-selection",
+        store_class=NewestFewStore,
+    ),
+    MutantSpec(
+        "skip_report_holds_older_runs",
+        _R7_ID,
+        "the skip report lists every ineligible earlier Run, older ones than the selected "
+        "previous turn included",
+        rule_id="R7.previous-turn-selection",
+        store_class=OlderSkippedStore,
+    ),
+    MutantSpec(
+        "skip_report_omits_knowledge_runs",
+        _R7_ID,
+        "the skip report leaves out the KNOWLEDGE_QUERY Runs passed over",
+        rule_id="R7.previous-turn-selection",
+        store_class=StatesOnlySkippedStore,
+    ),
+    MutantSpec(
+        "skip_reason_intent_first",
+        _R7_ID,
+        "a KNOWLEDGE_QUERY Run that did not succeed is skipped as INTENT_KNOWLEDGE_QUERY, not by "
+        "its state",
+        rule_id="R7.previous-turn-selection",
+        store_class=IntentFirstStore,
+    ),
+    MutantSpec(
+        "knowledge_query_sees_latest_run",
+        _R7_ID,
+        "a KNOWLEDGE_QUERY Run gets the session's newest earlier Run (failed, fallback …) as its "
+        "previous turn in the agent's context",
+        rule_id="R7.previous-turn-context-only",
+        harness_class=KnowledgeContextHarness,
+        patches=(Patch(_HARNESS, "opening_messages", with_knowledge_context),),
+    ),
+)
+
 MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
-    {s.name: s for s in (*_SPECS, *_EVIDENCE_SPECS, *_MODEL_INPUT_SPECS, *RUNTIME_SPECS)}
+    {
+        s.name: s
+        for s in (
+            *_SPECS,
+            *_EVIDENCE_SPECS,
+            *_MODEL_INPUT_SPECS,
+            *RUNTIME_SPECS,
+            *_CITATION_SPECS,
+        )
+    }
 )
 """Every IUT mutant by factory name."""
 
