@@ -55,6 +55,28 @@ def _tool_cancelled(c: ScenarioContext) -> CheckResult:
     return _both(found.result(), _cancelled(c))
 
 
+def _tool_timed_out(c: ScenarioContext) -> CheckResult:
+    found = Findings("a blocked tool ends by its own timeout", "R8.tool-stop-recorded")
+    records = invocation(c.observation, "call_1")
+    ends = [
+        (r.get("status"), r.get("evidence_status"), (r.get("error") or {}).get("code"))
+        for r in records
+    ]
+    found.expect(
+        ends == [("ERROR", "ERROR", "TOOL_TIMEOUT")],
+        f"invocation 'call_1' ended {ends}, expected ERROR/ERROR with code TOOL_TIMEOUT",
+    )
+    classified = [
+        e["data"].get("tool_call_id") for e in events(c.observation, "EVIDENCE_CLASSIFIED")
+    ]
+    found.expect(
+        "call_1" not in classified,
+        "the late answer of 'call_1' was classified (EVIDENCE_CLASSIFIED)",
+        rule="R8.late-tool-result-discarded",
+    )
+    return _both(found.result(), checks.check_late_results(c.observation, c.ran_fixture))
+
+
 def _timed_out(c: ScenarioContext, component: str, error_code: str) -> CheckResult:
     found = Findings(f"a blocked {component} call ends by its timeout", "R8.model-call-timeout")
     outcomes = [a.get("outcome") for a in model_attempts(c.observation, component)]
@@ -84,6 +106,8 @@ RUNTIME_THEN_CHECKS: dict[str, Callable[[ScenarioContext], CheckResult]] = {
     "and the late draft is discarded": lambda c: _timed_out(
         c, "DIAGNOSIS_AGENT", "AGENT_UNAVAILABLE"
     ),
+    "the timed-out tool ends ERROR with code TOOL_TIMEOUT and its late answer is never "
+    "classified or sent to a model": _tool_timed_out,
     "the Harness ends the blocked Router call by its own timeout and the Run fails with "
     "ROUTER_UNAVAILABLE": lambda c: _timed_out(c, "ROUTER", "ROUTER_UNAVAILABLE"),
     "both processes give the same normalized observation": lambda c: (

@@ -63,6 +63,7 @@ from reference_harness.mutants._parts import (
     retyping_fallback,
 )
 from reference_harness.mutants._runtime_specs import RUNTIME_SPECS
+from reference_harness.mutants._survivor_specs import SURVIVOR_SPECS
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -478,7 +479,16 @@ _MODEL_INPUT_SPECS: Final = (
 )
 
 MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
-    {s.name: s for s in (*_SPECS, *_EVIDENCE_SPECS, *_MODEL_INPUT_SPECS, *RUNTIME_SPECS)}
+    {
+        s.name: s
+        for s in (
+            *_SPECS,
+            *_EVIDENCE_SPECS,
+            *_MODEL_INPUT_SPECS,
+            *RUNTIME_SPECS,
+            *SURVIVOR_SPECS,
+        )
+    }
 )
 """Every IUT mutant by factory name."""
 
