@@ -96,7 +96,11 @@ def _router_outcomes(draw: st.DrawFn, fixture: Fixture) -> bool:
     intent = _intent(fixture)
     words = draw(st.lists(st.sampled_from(("VALID", *_FAILURES)), min_size=1, max_size=2))
     router = [_turn(w, router=True, intent=intent, late=intent_turn(intent)) for w in words]
-    made = expected_attempts([router_outcome(t) for t in router], attempt_policy()["ROUTER"])
+    limit = attempt_policy()["ROUTER"]
+    made = expected_attempts([router_outcome(t) for t in router], limit)
+    if made[-1] is None:  # the policy retries past the drawn answers: the next one routes
+        router.append(intent_turn(intent))
+        made = expected_attempts([router_outcome(t) for t in router], limit)
     router = router[: len(made)]
     if made[-1] != "VALID":
         fixture["agent"], fixture["semantic_guard"], fixture["tools"] = [], [], {}
