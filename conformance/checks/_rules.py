@@ -213,7 +213,8 @@ _RULES: Final = (
     ),
     Rule(
         "R9.semantic-retry-same-snapshot",
-        "a second SemanticGuard attempt reuses the same verified snapshot; both are recorded",
+        "a second SemanticGuard attempt reuses the same verified snapshot, whatever ended the "
+        "first (INVALID_SCHEMA or UNAVAILABLE); both are recorded",
         ("one second attempt with the same verified snapshot and records both attempts",),
     ),
     Rule(
@@ -324,8 +325,8 @@ _RULES: Final = (
     ),
     Rule(
         "R6.repair-offers-no-tools",
-        "the structural repair executes no tool: a repair answer that calls tools is a failed "
-        "repair and its calls are never executed",
+        "the structural repair request offers no tool and the repair executes none: a repair "
+        "answer that calls tools is a failed repair and its calls are never executed",
         ("the single no-Tool structural repair",),
     ),
     Rule(

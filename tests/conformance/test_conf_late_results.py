@@ -167,7 +167,7 @@ def test_a_repair_request_offering_tools_is_named(observe):
     repair = next(
         c
         for c in observation["model_calls"]
-        if c["component"] == "DIAGNOSIS_AGENT" and c["call_index"] == 3  # noqa: PLR2004
+        if c["component"] == "DIAGNOSIS_AGENT" and c["call_index"] == 3
     )
     assert repair["tools"] == []
     repair["tools"] = ["search_logs"]
@@ -202,7 +202,7 @@ def test_offered_tools_reads_every_way_to_offer_a_tool():
     assert offered_tools({"tool_choice": "none", "messages": []}) == []
 
 
-def test_cross_process_fixtures_hold_several_entries_in_every_ordered_list(observe):
+def test_cross_process_fixtures_hold_several_entries_in_every_ordered_list():
     """The companion fixtures give several violations, skipped Runs and verified sources."""
     adapter = InProcessAdapter("reference_harness.iut:create")
     try:
@@ -210,8 +210,8 @@ def test_cross_process_fixtures_hold_several_entries_in_every_ordered_list(obser
     finally:
         adapter.close()
     rejected = [e["data"] for e in violations["trace"] if e["type"] == "EVIDENCE_VALIDATION"]
-    assert [len(v["violations"]) >= 3 for v in rejected] == [True, True]  # noqa: PLR2004
+    assert [len(v["violations"]) >= 3 for v in rejected] == [True, True]
     (chosen,) = [e["data"] for e in selection["trace"] if e["type"] == "PREVIOUS_TURN_SELECTED"]
-    assert len(chosen["skipped"]) == 6  # noqa: PLR2004
+    assert len(chosen["skipped"]) == 6
     sources = selection["published_result"]["safe_fallback"]["verified_sources"]
-    assert len(sources) >= 3  # noqa: PLR2004
+    assert len(sources) >= 3
