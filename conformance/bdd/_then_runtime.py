@@ -167,14 +167,16 @@ def run_in_fresh_processes(
 def _companions(capabilities: Collection[str]) -> list[dict[str, Any]]:
     """The cross-process fixtures an IUT with ``capabilities`` can run, fitted to them."""
     usable = []
-    for fixture in cross_process_fixtures():
-        needed = {"DIAGNOSIS"}
+    for each in cross_process_fixtures():
+        fixture = checks.fit_to_capabilities(each, capabilities)
+        routed = {str(t.get("intent")) for t in fixture["router"] if t.get("kind") == "intent"}
+        needed = routed & {"DIAGNOSIS", "KNOWLEDGE_QUERY"} or {"DIAGNOSIS"}
         if fixture["prior_runs"]:
             needed.add("PREVIOUS_TURN")
         if checks.expected_outcome(fixture).repair_requested:
             needed.add("STRUCTURAL_REPAIR")
         if needed <= set(capabilities):
-            usable.append(checks.fit_to_capabilities(fixture, capabilities))
+            usable.append(fixture)
     return usable
 
 

@@ -203,10 +203,10 @@ def test_offered_tools_reads_every_way_to_offer_a_tool():
 
 
 def test_cross_process_fixtures_hold_several_entries_in_every_ordered_list():
-    """The companion fixtures give several violations, skipped Runs and verified sources."""
+    """The companion fixtures give several violations, skipped Runs, sources and documents."""
     adapter = InProcessAdapter("reference_harness.iut:create")
     try:
-        violations, selection = (adapter.run(f) for f in cross_process_fixtures())
+        violations, selection, knowledge = (adapter.run(f) for f in cross_process_fixtures())
     finally:
         adapter.close()
     rejected = [e["data"] for e in violations["trace"] if e["type"] == "EVIDENCE_VALIDATION"]
@@ -215,3 +215,6 @@ def test_cross_process_fixtures_hold_several_entries_in_every_ordered_list():
     assert len(chosen["skipped"]) == 6
     sources = selection["published_result"]["safe_fallback"]["verified_sources"]
     assert len(sources) >= 3
+    (projection,) = [i["projection"] for i in knowledge["invocations"]]
+    assert len(projection["document_ids"]) == 6
+    assert knowledge["published_result"]["kind"] == "KNOWLEDGE_ANSWER"
