@@ -227,18 +227,19 @@ def _fallback_is_clean(
 
 
 _PREFIX = 16
-"""A raised message this long or longer is also looked for by its first characters (cut copies)."""
+"""A longer raised message is also looked for by its first and its last this many characters
+(a Harness that keeps a cut copy, or the part after the last colon)."""
 
 
 def _internal_errors_excluded(
     found: Findings, observation: dict[str, Any], fixture: dict[str, Any]
 ) -> None:
-    """No raised tool error text, whole or its opening, in any record or output of the Run."""
+    """No raised tool error text, whole, its opening or its end, in any record or output."""
     needles: list[str] = []
     for message in _failure_messages(fixture):
         needles.append(message)
         if len(message) > _PREFIX:
-            needles.append(message[:_PREFIX])
+            needles.extend((message[:_PREFIX], message[-_PREFIX:]))
     needles = [n for n in dict.fromkeys(needles) if n.strip() and len(n) >= _PREFIX // 2]
     if not needles:
         return

@@ -150,13 +150,13 @@ def test_an_unrouted_run_stores_no_intent(observe):
     assert checks.check_durable_run(observation, fixture).rules == ("R7.durable-run-intent",)
 
 
-@pytest.mark.parametrize("cut", [None, 20])
+@pytest.mark.parametrize("cut", [slice(None), slice(20), slice(-18, None)])
 def test_raised_text_in_a_stored_invocation_is_named(observe, cut):
-    """The raised message, whole or its opening, as an invocation's safe_message is named."""
+    """The raised message, whole, its opening or its end, as a safe_message is named."""
     fixture, observation = observe("a-backend-that-raises-cannot-be-cited-as-no-evidence")
     raised = fixture["tools"]["search_logs"]["default"]["message"]
     record = next(i for i in observation["invocations"] if i["status"] == "ERROR")
-    record["error"]["safe_message"] = raised[:cut]
+    record["error"]["safe_message"] = f"The tool failed: {raised[cut]}"
     result = checks.check_global_invariants(observation, fixture)
     assert result.rules == ("R6.internal-error-excluded",)
 
