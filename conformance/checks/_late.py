@@ -71,11 +71,26 @@ def _key(data: dict[str, Any]) -> tuple[Any, Any, Any]:
 def _answers_late(
     observation: dict[str, Any], fixture: dict[str, Any], component: str, position: int
 ) -> bool:
-    """Whether the ``position``-th attempt (0-based) of ``component`` got an answer after all."""
+    """Whether the ``position``-th attempt (0-based) of ``component`` got an answer after all.
+
+    Over the kit's endpoint the n-th request of a component is its n-th attempt only when the
+    counts agree (an SDK retry is ``R9.one-http-attempt-per-model-attempt``'s): otherwise not
+    judged.
+    """
     requests = observation.get("model_requests")
     if requests is not None:
         mine = [r for r in requests if r.get("component") == component]
-        return position < len(mine) and mine[position].get("answer") == "ANSWERED"
+        attempts = [
+            e
+            for e in observation.get("trace", [])
+            if e.get("type") == "MODEL_CALL_STARTED"
+            and (e.get("data") or {}).get("component") == component
+        ]
+        return (
+            len(mine) == len(attempts)
+            and position < len(mine)
+            and mine[position].get("answer") == "ANSWERED"
+        )
     turns = fixture.get(_SCRIPTS[component], [])
     if position >= len(turns):
         return False
