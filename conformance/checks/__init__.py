@@ -43,7 +43,11 @@ from conformance.checks._fallback import (
     check_rejected_twice_fallback,
 )
 from conformance.checks._identity import check_tool_call_identity
-from conformance.checks._invariants import ATTEMPT_POLICY, check_global_invariants
+from conformance.checks._invariants import (
+    ATTEMPT_POLICY,
+    check_global_invariants,
+    check_internal_error_excluded,
+)
 from conformance.checks._knowledge import check_fabricated_citation_rejected, returned_documents
 from conformance.checks._late import check_late_results
 from conformance.checks._model_input import COT_CANARY, COT_FIELDS, check_model_inputs
@@ -124,6 +128,7 @@ __all__ = [
     "check_global_invariants",
     "check_harness_ownership",
     "check_in_band_error",
+    "check_internal_error_excluded",
     "check_invocation_ends",
     "check_late_results",
     "check_layered_cancellation",

@@ -32,7 +32,7 @@ from conformance.checks._view import canonical, current_run, events
 if TYPE_CHECKING:
     from collections.abc import Collection
 
-__all__ = ["ATTEMPT_POLICY", "check_global_invariants"]
+__all__ = ["ATTEMPT_POLICY", "check_global_invariants", "check_internal_error_excluded"]
 
 ATTEMPT_POLICY = {"ROUTER": 2, "SEMANTIC_GUARD": 2, "DIAGNOSIS_AGENT": 1}
 """Most attempts of one logical model call, by component (Requirement 9)."""
@@ -261,6 +261,20 @@ def _internal_errors_excluded(
                     rule="R6.internal-error-excluded",
                 )
                 break
+
+
+def check_internal_error_excluded(
+    observation: dict[str, Any], fixture: dict[str, Any]
+) -> CheckResult:
+    """Check no text a tool raised reaches the Run's records or client (R6, safe_message).
+
+    The fixture's raised messages (``failure`` responses), whole, by their first and by their last
+    16 characters, are looked for in the invocations, run rows, trace, published result and
+    client frames.
+    """
+    found = Findings("a raised tool error reaches no record", "R6.internal-error-excluded")
+    _internal_errors_excluded(found, observation, fixture)
+    return found.result()
 
 
 def _bounded_attempts(found: Findings, observation: dict[str, Any], policy: dict[str, int]) -> None:

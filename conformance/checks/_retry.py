@@ -11,11 +11,14 @@ from conformance.checks._view import events, model_attempts
 __all__ = ["check_semantic_retry", "semantic_snapshot_findings"]
 
 
-def check_semantic_retry(observation: dict[str, Any], *, second_outcome: str) -> CheckResult:
-    """Check an invalid first SemanticGuard answer led to one second attempt on the same snapshot.
+def check_semantic_retry(
+    observation: dict[str, Any], *, second_outcome: str, first_outcome: str = "INVALID_SCHEMA"
+) -> CheckResult:
+    """Check a failed first SemanticGuard answer led to one second attempt on the same snapshot.
 
     Exactly two SEMANTIC_REVIEW Attempt Records of one logical call (``call_index``), attempts 1
-    and 2, the first INVALID_SCHEMA, the second ``second_outcome``, both with the same non-null
+    and 2, the first ``first_outcome`` (INVALID_SCHEMA or UNAVAILABLE, the outcomes a retry
+    follows), the second ``second_outcome``, both with the same non-null
     ``snapshot_digest`` (and the SEMANTIC_VERDICT, if any, on that digest). A VALID second attempt
     must lead to a release; any other to the SEMANTIC_UNAVAILABLE fallback.
     """
@@ -33,9 +36,9 @@ def check_semantic_retry(observation: dict[str, Any], *, second_outcome: str) ->
         f"attempts should be 1 and 2 of one call, got {summary}",
     )
     found.expect(
-        (first.get("outcome"), second.get("outcome")) == ("INVALID_SCHEMA", second_outcome),
+        (first.get("outcome"), second.get("outcome")) == (first_outcome, second_outcome),
         f"outcomes {first.get('outcome')}, {second.get('outcome')}; "
-        f"expected INVALID_SCHEMA, {second_outcome}",
+        f"expected {first_outcome}, {second_outcome}",
     )
     digest = first.get("snapshot_digest")
     found.expect(

@@ -21,11 +21,9 @@ KILLING_SCENARIO = {
     "timed_out_tool_recorded_cancelled": "a-tool-blocks-past-its-timeout-and-answers-late",
     "late_tool_answer_classified": "a-tool-blocks-past-its-timeout-and-answers-late",
     "intent_not_stored": "latest-run-is-a-fallback",
-    "raised_message_stored": "a-backend-that-raises-cannot-be-cited-as-no-evidence",
+    "raised_message_stored": "a-tool-s-raised-error-text-reaches-no-record-of-the-run",
     "repair_request_offers_tools": "evidence-validation-fails-twice",
-    "snapshot_rebuilt_after_unavailable": (
-        "the-semanticguard-s-last-allowed-answer-decides-the-fallback"
-    ),
+    "snapshot_rebuilt_after_unavailable": "the-semanticguard-is-unavailable-once",
     "set_ordered_violations": (
         "four-parallel-calls-give-the-same-observation-in-every-fresh-process"
     ),
