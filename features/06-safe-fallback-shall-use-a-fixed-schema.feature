@@ -14,6 +14,19 @@ Feature: Safe fallback SHALL use a fixed schema
     And every global invariant holds
 
   @extension @requirement:safe-fallback-shall-use-a-fixed-schema
+  Scenario: A tool's raised error text reaches no record of the Run
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 1 the agent calls list_alerts with the Tool Call ID "call_2"
+    And each search_logs execution returns a different matching line
+    And list_alerts raises "upstream 10.0.0.9 refused the query: password=hunter2 on db-7"
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the raised text reaches no invocation, run row, trace event, published result or client frame
+    And every global invariant holds
+
+  @extension @requirement:safe-fallback-shall-use-a-fixed-schema
   Scenario: SemanticGuard is unavailable
     Given a user asks "Why is checkout failing?"
     And in step 1 the agent calls search_logs with the Tool Call ID "call_1"

@@ -62,6 +62,20 @@ Feature: Cancellation SHALL be layered and observable
     And every global invariant holds
 
   @extension @requirement:cancellation-shall-be-layered-and-observable
+  Scenario: A tool blocks past its timeout and answers late
+    Given a user asks "Why is checkout failing?"
+    And tool calls time out after 300 ms
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 1 the agent calls list_alerts with the Tool Call ID "call_2"
+    And search_logs blocks until its work is cancelled, then answers a matching line late
+    And each list_alerts execution returns a different matching line
+    And the agent then submits a draft observing "call_2"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the timed-out tool ends ERROR with code TOOL_TIMEOUT and its late answer is never classified or sent to a model
+    And every global invariant holds
+
+  @extension @requirement:cancellation-shall-be-layered-and-observable
   Scenario: A model call blocks past its timeout and no client disconnects
     Given a user asks "Why is checkout failing?"
     And model calls time out after 300 ms

@@ -14,6 +14,17 @@ Feature: Retry attempts SHALL be owned by Harness
     And every global invariant holds
 
   @extension @requirement:retry-attempts-shall-be-owned-by-harness
+  Scenario: The SemanticGuard is unavailable once
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard answers UNAVAILABLE, SUPPORTED
+    When the Run is executed
+    Then the Harness may make its second SemanticGuard attempt on the same verified snapshot after UNAVAILABLE too, and records both attempts
+    And every global invariant holds
+
+  @extension @requirement:retry-attempts-shall-be-owned-by-harness
   Scenario: The second SemanticGuard attempt also fails
     Given a user asks "Why is checkout failing?"
     And in step 1 the agent calls search_logs with the Tool Call ID "call_1"

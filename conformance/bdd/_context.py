@@ -34,6 +34,8 @@ class ScenarioContext:
             that a Then step judged by the declared policy instead; the report shows each as
             "optional, not implemented".
         where: how the observations were made, for messages (e.g. two fresh IUT processes).
+        companions: further fixtures run in the same fresh processes, as (fixture id, the
+            observation of each process), judged by the same determinism Then step.
     """
 
     iut: Adapter | None = None
@@ -43,6 +45,7 @@ class ScenarioContext:
     contracts: dict[str, dict[str, Any]] = field(default_factory=dict)
     optional: list[str] = field(default_factory=list)
     where: str = ""
+    companions: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
 
     @property
     def capabilities(self) -> frozenset[str] | None:

@@ -58,24 +58,28 @@ def _single_attempt(context: ScenarioContext, component: str, outcome: str) -> C
     return found.result()
 
 
-def semantic_retry(context: ScenarioContext, *, second_outcome: str) -> CheckResult:
-    """The first SemanticGuard answer is invalid: a declared retry, or one attempt and a fallback.
+def semantic_retry(
+    context: ScenarioContext, *, second_outcome: str, first_outcome: str = "INVALID_SCHEMA"
+) -> CheckResult:
+    """The first SemanticGuard answer fails: a declared retry, or one attempt and a fallback.
 
     With SEMANTIC_RETRY: :func:`conformance.checks.check_semantic_retry`. Without: one
-    INVALID_SCHEMA attempt, then the SEMANTIC_UNAVAILABLE fallback (noted as optional).
+    ``first_outcome`` attempt, then the SEMANTIC_UNAVAILABLE fallback (noted as optional).
     """
     capabilities = context.capabilities
     calls = checks.check_model_calls(context.observation, context.ran_fixture, capabilities)
     if capabilities is None or "SEMANTIC_RETRY" in capabilities:
         return _both(
-            checks.check_semantic_retry(context.observation, second_outcome=second_outcome),
+            checks.check_semantic_retry(
+                context.observation, second_outcome=second_outcome, first_outcome=first_outcome
+            ),
             calls,
         )
     context.optional.append(
-        optional_note("SEMANTIC_RETRY", "one INVALID_SCHEMA attempt, then SEMANTIC_UNAVAILABLE")
+        optional_note("SEMANTIC_RETRY", f"one {first_outcome} attempt, then SEMANTIC_UNAVAILABLE")
     )
     return _both(
-        _single_attempt(context, "SEMANTIC_GUARD", "INVALID_SCHEMA"),
+        _single_attempt(context, "SEMANTIC_GUARD", first_outcome),
         calls,
         checks.check_fallback(context.observation, "SEMANTIC_UNAVAILABLE"),
     )

@@ -112,6 +112,22 @@ THEN_CHECKS: dict[str, _Check] = {
     "the Run is CANCELLED and nothing is released": lambda c: (
         checks.check_cancelled_nothing_released(c.observation)
     ),
+    "the Harness may make its second SemanticGuard attempt on the same verified snapshot after "
+    "UNAVAILABLE too, and records both attempts": lambda c: _optional.semantic_retry(
+        c, second_outcome="VALID", first_outcome="UNAVAILABLE"
+    ),
+    "the raised text reaches no invocation, run row, trace event, published result or client "
+    "frame": lambda c: _both(
+        checks.check_internal_error_excluded(c.observation, c.ran_fixture),
+        checks.check_invocation_ends(
+            c.observation,
+            c.ran_fixture,
+            "call_2",
+            status="ERROR",
+            evidence_status="ERROR",
+            code="TOOL_FAILED",
+        ),
+    ),
     "the Harness makes exactly two SemanticGuard attempts on the same snapshot and the Run falls "
     "back with SEMANTIC_UNAVAILABLE": lambda c: _optional.semantic_retry(
         c, second_outcome="INVALID_SCHEMA"

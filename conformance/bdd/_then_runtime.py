@@ -17,9 +17,10 @@ from conformance.adapters import StdioAdapter
 from conformance.bdd._context import ScenarioContext, scenario_identity, scenario_name
 from conformance.checks import CheckResult, Findings
 from conformance.checks._view import events, invocation, model_attempts
+from conformance.fixtures import cross_process_fixtures
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Collection, Sequence
 
 __all__ = ["RUNTIME_THEN_CHECKS", "run_in_fresh_processes"]
 
@@ -55,6 +56,28 @@ def _tool_cancelled(c: ScenarioContext) -> CheckResult:
     return _both(found.result(), _cancelled(c))
 
 
+def _tool_timed_out(c: ScenarioContext) -> CheckResult:
+    found = Findings("a blocked tool ends by its own timeout", "R8.tool-stop-recorded")
+    records = invocation(c.observation, "call_1")
+    ends = [
+        (r.get("status"), r.get("evidence_status"), (r.get("error") or {}).get("code"))
+        for r in records
+    ]
+    found.expect(
+        ends == [("ERROR", "ERROR", "TOOL_TIMEOUT")],
+        f"invocation 'call_1' ended {ends}, expected ERROR/ERROR with code TOOL_TIMEOUT",
+    )
+    classified = [
+        e["data"].get("tool_call_id") for e in events(c.observation, "EVIDENCE_CLASSIFIED")
+    ]
+    found.expect(
+        "call_1" not in classified,
+        "the late answer of 'call_1' was classified (EVIDENCE_CLASSIFIED)",
+        rule="R8.late-tool-result-discarded",
+    )
+    return _both(found.result(), checks.check_late_results(c.observation, c.ran_fixture))
+
+
 def _timed_out(c: ScenarioContext, component: str, error_code: str) -> CheckResult:
     found = Findings(f"a blocked {component} call ends by its timeout", "R8.model-call-timeout")
     outcomes = [a.get("outcome") for a in model_attempts(c.observation, component)]
@@ -84,12 +107,20 @@ RUNTIME_THEN_CHECKS: dict[str, Callable[[ScenarioContext], CheckResult]] = {
     "and the late draft is discarded": lambda c: _timed_out(
         c, "DIAGNOSIS_AGENT", "AGENT_UNAVAILABLE"
     ),
+    "the timed-out tool ends ERROR with code TOOL_TIMEOUT and its late answer is never "
+    "classified or sent to a model": _tool_timed_out,
     "the Harness ends the blocked Router call by its own timeout and the Run fails with "
     "ROUTER_UNAVAILABLE": lambda c: _timed_out(c, "ROUTER", "ROUTER_UNAVAILABLE"),
-    "both processes give the same normalized observation": lambda c: (
+    "both processes give the same normalized observation": lambda c: _both(
         checks.check_same_normalized_observation(
             c.observations[0], c.observations[-1], where=c.where or "one process, twice"
-        )
+        ),
+        *(
+            checks.check_same_normalized_observation(
+                pair[0], pair[-1], where=f"{c.where} (fixture {fixture_id})"
+            )
+            for fixture_id, pair in c.companions
+        ),
     ),
 }
 """Then sentence -> the check it runs (extension scenarios of the runtime rules)."""
@@ -106,23 +137,47 @@ for _sentence, _check in RUNTIME_THEN_CHECKS.items():
     then(_sentence)(_make_step(_check))
 
 
-def run_in_fresh_processes(adapter: Any, fixture: dict[str, Any]) -> list[dict[str, Any]] | None:  # noqa: ANN401 - any adapter
-    """Run ``fixture`` once in each of two fresh processes of a stdio IUT; ``None`` otherwise.
+def run_in_fresh_processes(
+    adapter: Any,  # noqa: ANN401 - any adapter
+    fixture: dict[str, Any],
+    companions: Sequence[dict[str, Any]] = (),
+) -> list[list[dict[str, Any]]] | None:
+    """Run ``fixture``, then each of ``companions``, in each of two fresh stdio IUT processes.
 
     Each process is the adapter's command with ``PYTHONHASHSEED`` set to one of
-    :data:`conformance.checks.HASH_SEEDS` (other IUTs ignore it); both are closed afterwards.
+    :data:`conformance.checks.HASH_SEEDS` (other IUTs ignore it) and runs every fixture in order;
+    both are closed afterwards. Returns one list per fixture (``fixture`` first) holding the
+    observation of each process; ``None`` for an IUT that is not a stdio process.
     """
     if not isinstance(adapter, StdioAdapter):
         return None
-    observations = []
+    fixtures = [fixture, *companions]
+    observations: list[list[dict[str, Any]]] = [[] for _ in fixtures]
     for seed in checks.HASH_SEEDS:
         env = {**(adapter.env or os.environ), "PYTHONHASHSEED": seed}
         fresh = StdioAdapter(list(adapter.argv), adapter.timeout_s, env=env)
         try:
-            observations.append(fresh.run(fixture))
+            for index, each in enumerate(fixtures):
+                observations[index].append(fresh.run(each))
         finally:
             fresh.close()
     return observations
+
+
+def _companions(capabilities: Collection[str]) -> list[dict[str, Any]]:
+    """The cross-process fixtures an IUT with ``capabilities`` can run, fitted to them."""
+    usable = []
+    for each in cross_process_fixtures():
+        fixture = checks.fit_to_capabilities(each, capabilities)
+        routed = {str(t.get("intent")) for t in fixture["router"] if t.get("kind") == "intent"}
+        needed = routed & {"DIAGNOSIS", "KNOWLEDGE_QUERY"} or {"DIAGNOSIS"}
+        if fixture["prior_runs"]:
+            needed.add("PREVIOUS_TURN")
+        if checks.expected_outcome(fixture).repair_requested:
+            needed.add("STRUCTURAL_REPAIR")
+        if needed <= set(capabilities):
+            usable.append(fixture)
+    return usable
 
 
 @when("the Run is executed in two fresh IUT processes")
@@ -136,12 +191,17 @@ def _fresh_processes(request: pytest.FixtureRequest, srdh_context: ScenarioConte
     if "DIAGNOSIS" not in iut.capabilities:
         pytest.skip("IUT lacks capability DIAGNOSIS (declared in its hello)")
     srdh_context.fixture = checks.fit_to_capabilities(fixture, iut.capabilities)
-    fresh = run_in_fresh_processes(iut, srdh_context.fixture)
+    companions = _companions(iut.capabilities)
+    fresh = run_in_fresh_processes(iut, srdh_context.fixture, companions)
     if fresh is None:  # an in-process IUT: one process, run twice
         srdh_context.observations = [iut.run(srdh_context.fixture) for _ in range(2)]
         srdh_context.where = "one process, twice (in-process IUT)"
     else:
-        srdh_context.observations = fresh
+        srdh_context.observations = fresh[0]
+        srdh_context.companions = [
+            (str(fixture["fixture_id"]), pair)
+            for fixture, pair in zip(companions, fresh[1:], strict=True)
+        ]
         srdh_context.where = (
             f"two fresh IUT processes (PYTHONHASHSEED {', '.join(checks.HASH_SEEDS)})"
         )

@@ -20,6 +20,7 @@ from conformance.checks._determinism import (
     check_same_normalized_observation,
     normalize_observation,
 )
+from conformance.checks._durable import check_durable_run
 from conformance.checks._evidence import (
     ANALYSIS_KINDS,
     check_analysis_structure,
@@ -42,8 +43,13 @@ from conformance.checks._fallback import (
     check_rejected_twice_fallback,
 )
 from conformance.checks._identity import check_tool_call_identity
-from conformance.checks._invariants import ATTEMPT_POLICY, check_global_invariants
+from conformance.checks._invariants import (
+    ATTEMPT_POLICY,
+    check_global_invariants,
+    check_internal_error_excluded,
+)
 from conformance.checks._knowledge import check_fabricated_citation_rejected, returned_documents
+from conformance.checks._late import check_late_results
 from conformance.checks._model_input import COT_CANARY, COT_FIELDS, check_model_inputs
 from conformance.checks._normalize import check_same_normalized_trace, normalize_trace
 from conformance.checks._oracle import (
@@ -113,6 +119,7 @@ __all__ = [
     "check_cancelled_nothing_released",
     "check_contract",
     "check_disconnect",
+    "check_durable_run",
     "check_evidence_outcome",
     "check_fabricated_citation_rejected",
     "check_failed_repair",
@@ -121,7 +128,9 @@ __all__ = [
     "check_global_invariants",
     "check_harness_ownership",
     "check_in_band_error",
+    "check_internal_error_excluded",
     "check_invocation_ends",
+    "check_late_results",
     "check_layered_cancellation",
     "check_model_calls",
     "check_model_inputs",

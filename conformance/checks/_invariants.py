@@ -14,9 +14,12 @@ import json
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
+from conformance.checks._durable import durable_run_findings
+from conformance.checks._late import late_result_findings
 from conformance.checks._oracle import submissions
 from conformance.checks._outcome import record_evidence_outcome
 from conformance.checks._result import CheckResult, Findings
+from conformance.checks._retry import semantic_snapshot_findings
 from conformance.checks._runtime import (
     disconnect_findings,
     model_call_findings,
@@ -29,7 +32,7 @@ from conformance.checks._view import canonical, current_run, events
 if TYPE_CHECKING:
     from collections.abc import Collection
 
-__all__ = ["ATTEMPT_POLICY", "check_global_invariants"]
+__all__ = ["ATTEMPT_POLICY", "check_global_invariants", "check_internal_error_excluded"]
 
 ATTEMPT_POLICY = {"ROUTER": 2, "SEMANTIC_GUARD": 2, "DIAGNOSIS_AGENT": 1}
 """Most attempts of one logical model call, by component (Requirement 9)."""
@@ -60,6 +63,7 @@ def check_global_invariants(
     _trace_order(found, observation)
     _released_is_validated(found, observation, fixture)
     _fallback_is_clean(found, observation, fixture)
+    _internal_errors_excluded(found, observation, fixture)
     _bounded_attempts(found, observation, attempt_policy(capabilities))
     _outcome_agrees(found, observation)
     _prior_runs_untouched(found, observation, fixture)
@@ -68,6 +72,9 @@ def check_global_invariants(
     if capabilities is None or "PREVIOUS_TURN" in capabilities:
         previous_turn_findings(found, observation, fixture)
     record_evidence_outcome(found, observation, fixture)
+    late_result_findings(found, observation, fixture)
+    durable_run_findings(found, observation, fixture, capabilities)
+    semantic_snapshot_findings(found, observation)
     return found.result()
 
 
@@ -217,6 +224,57 @@ def _fallback_is_clean(
         f"internal tool failure text reached the output: {leaked}",
         rule="R6.fallback-fixed-schema",
     )
+
+
+_PREFIX = 16
+"""A longer raised message is also looked for by its first and its last this many characters
+(a Harness that keeps a cut copy, or the part after the last colon)."""
+
+
+def _internal_errors_excluded(
+    found: Findings, observation: dict[str, Any], fixture: dict[str, Any]
+) -> None:
+    """No raised tool error text, whole, its opening or its end, in any record or output."""
+    needles: list[str] = []
+    for message in _failure_messages(fixture):
+        needles.append(message)
+        if len(message) > _PREFIX:
+            needles.extend((message[:_PREFIX], message[-_PREFIX:]))
+    needles = [n for n in dict.fromkeys(needles) if n.strip() and len(n) >= _PREFIX // 2]
+    if not needles:
+        return
+    places = {
+        "invocations": observation.get("invocations"),
+        "runs": observation.get("runs"),
+        "trace": observation.get("trace"),
+        "published_result": observation.get("published_result"),
+        "client_frames": observation.get("client_frames"),
+    }
+    for place, value in places.items():
+        text = json.dumps(value, ensure_ascii=False)
+        for needle in needles:
+            if needle in text or json.dumps(needle, ensure_ascii=False)[1:-1] in text:
+                found.add(
+                    f"the text a tool raised ({needle[:60]!r}) reached the Run's {place}: an "
+                    "invocation's error carries the Harness's own safe message, never the "
+                    "backend's",
+                    rule="R6.internal-error-excluded",
+                )
+                break
+
+
+def check_internal_error_excluded(
+    observation: dict[str, Any], fixture: dict[str, Any]
+) -> CheckResult:
+    """Check no text a tool raised reaches the Run's records or client (R6, safe_message).
+
+    The fixture's raised messages (``failure`` responses), whole, by their first and by their last
+    16 characters, are looked for in the invocations, run rows, trace, published result and
+    client frames.
+    """
+    found = Findings("a raised tool error reaches no record", "R6.internal-error-excluded")
+    _internal_errors_excluded(found, observation, fixture)
+    return found.result()
 
 
 def _bounded_attempts(found: Findings, observation: dict[str, Any], policy: dict[str, int]) -> None:

@@ -32,6 +32,11 @@ model-call attempt). Expectations come from the fixture and the spec, never from
     Same sentence: no message sent to a model carries a chain-of-thought field
     (``reasoning_content``, ``reasoning``, ``thinking`` …), and the endpoint's chain-of-thought
     canary reaches neither a model call nor any output of the Run.
+``R6.repair-offers-no-tools``
+    Requirement 6, "the single no-Tool structural repair": every structural repair request
+    (``purpose`` STRUCTURAL_REPAIR) offers no tool, whatever the model answers.
+``R9.semantic-retry-same-snapshot``
+    Every attempt of one SemanticGuard call is sent the same snapshot document.
 ``R9.one-http-attempt-per-model-attempt``
     Requirement 9, "require underlying SDK, HTTP and database retry layers to execute one
     attempt": over the kit's endpoint each component received exactly as many HTTP requests as
@@ -74,19 +79,27 @@ _R7: Final = "R7.previous-turn-context-only"
 _RAW: Final = "R4.no-raw-payload-to-model"
 _COT: Final = "R4.no-chain-of-thought"
 _R9: Final = "R9.one-http-attempt-per-model-attempt"
+_REPAIR: Final = "R6.repair-offers-no-tools"
+_SAME_SNAPSHOT: Final = "R9.semantic-retry-same-snapshot"
 _MIN_NEEDLE: Final = 8
 _WINDOW: Final = 24
 _DEFAULTS: Final = {"max_items": 20, "max_item_chars": 2000}
 
 
 class _Input(NamedTuple):
-    """One model call's input: where it came from, its component, messages, tools, digest."""
+    """One model call's input: where it came from, its component, messages, tools, digest.
+
+    ``purpose`` and ``call_index`` come from the attempt's ``MODEL_CALL_STARTED`` (``None`` when
+    the input cannot be paired with one).
+    """
 
     label: str
     component: str
     messages: list[dict[str, Any]]
     tools: list[str]
     digest: str | None
+    purpose: str | None = None
+    call_index: int | None = None
 
 
 def _strings(value: object) -> list[str]:
@@ -137,21 +150,23 @@ def _inputs(found: Findings, observation: dict[str, Any]) -> list[_Input]:
                 rule=_R0,
             )
         return []
-    digests = {
-        (s.get("component"), s.get("call_index"), s.get("attempt")): s.get("snapshot_digest")
-        for s in started
-    }
-    return [
-        _Input(
-            f"model_calls/{index} ({call['component']} call {call['call_index']} "
-            f"attempt {call['attempt']})",
-            call["component"],
-            call["messages"],
-            call["tools"],
-            digests.get((call["component"], call["call_index"], call["attempt"])),
+    by_key = {(s.get("component"), s.get("call_index"), s.get("attempt")): s for s in started}
+    inputs = []
+    for index, call in enumerate(reported):
+        start = by_key.get((call["component"], call["call_index"], call["attempt"])) or {}
+        inputs.append(
+            _Input(
+                f"model_calls/{index} ({call['component']} call {call['call_index']} "
+                f"attempt {call['attempt']})",
+                call["component"],
+                call["messages"],
+                call["tools"],
+                start.get("snapshot_digest"),
+                start.get("purpose"),
+                call["call_index"],
+            )
         )
-        for index, call in enumerate(reported)
-    ]
+    return inputs
 
 
 def _endpoint_inputs(
@@ -176,10 +191,59 @@ def _endpoint_inputs(
             )
         same = len(mine) == len(attempts)
         for position, (index, request) in enumerate(mine):
-            digest = attempts[position].get("snapshot_digest") if same else None
+            start = attempts[position] if same else {}
             label = f"model_requests/{index} ({component} request {position + 1})"
-            inputs.append(_Input(label, component, request["messages"], request["tools"], digest))
+            inputs.append(
+                _Input(
+                    label,
+                    component,
+                    request["messages"],
+                    request["tools"],
+                    start.get("snapshot_digest"),
+                    start.get("purpose"),
+                    start.get("call_index"),
+                )
+            )
     return inputs
+
+
+def _repair_offers_no_tools(found: Findings, call: _Input) -> None:
+    """A structural repair request offers no tool, whatever the model answers."""
+    if call.purpose == "STRUCTURAL_REPAIR":
+        found.expect(
+            not call.tools,
+            f"{call.label}: the structural repair request offers tools {call.tools} (the single "
+            "no-Tool structural repair offers none)",
+            rule=_REPAIR,
+        )
+
+
+def _same_snapshot(found: Findings, inputs: list[_Input]) -> None:
+    """Every attempt of one SemanticGuard call is sent the same snapshot document."""
+    first: dict[Any, tuple[str, Any]] = {}
+    for call in inputs:
+        if call.component != "SEMANTIC_GUARD" or call.call_index is None:
+            continue
+        others = [m for m in call.messages if m.get("role") != "system"]
+        content = others[0].get("content") if len(others) == 1 else None
+        if not isinstance(content, str):
+            continue
+        try:
+            from contracts import loads_strict  # noqa: PLC0415 - contracts loads schemas
+
+            sent = loads_strict(content)
+        except ValueError:
+            continue
+        if call.call_index not in first:
+            first[call.call_index] = (call.label, sent)
+            continue
+        label, earlier = first[call.call_index]
+        found.expect(
+            sent == earlier,
+            f"{call.label}: the SemanticGuard retry is sent another snapshot than {label} (a "
+            "second attempt reuses the same verified snapshot)",
+            rule=_SAME_SNAPSHOT,
+        )
 
 
 def _reviewer(
@@ -380,9 +444,11 @@ def check_model_inputs(observation: dict[str, Any], fixture: dict[str, Any]) -> 
     inputs = _inputs(found, observation)
     priors = _prior_needles(fixture)
     raw = _raw_needles(fixture)
+    _same_snapshot(found, inputs)
     for call in inputs:
         if call.component == "SEMANTIC_GUARD":
             _reviewer(found, call, fixture, observation)
+        _repair_offers_no_tools(found, call)
         _chain_of_thought(found, call)
         text = _text(call.messages)
         for run_id, needle in priors:

@@ -8,14 +8,17 @@ from conformance.checks._fallback import check_fallback
 from conformance.checks._result import CheckResult, Findings
 from conformance.checks._view import events, model_attempts
 
-__all__ = ["check_semantic_retry"]
+__all__ = ["check_semantic_retry", "semantic_snapshot_findings"]
 
 
-def check_semantic_retry(observation: dict[str, Any], *, second_outcome: str) -> CheckResult:
-    """Check an invalid first SemanticGuard answer led to one second attempt on the same snapshot.
+def check_semantic_retry(
+    observation: dict[str, Any], *, second_outcome: str, first_outcome: str = "INVALID_SCHEMA"
+) -> CheckResult:
+    """Check a failed first SemanticGuard answer led to one second attempt on the same snapshot.
 
     Exactly two SEMANTIC_REVIEW Attempt Records of one logical call (``call_index``), attempts 1
-    and 2, the first INVALID_SCHEMA, the second ``second_outcome``, both with the same non-null
+    and 2, the first ``first_outcome`` (INVALID_SCHEMA or UNAVAILABLE, the outcomes a retry
+    follows), the second ``second_outcome``, both with the same non-null
     ``snapshot_digest`` (and the SEMANTIC_VERDICT, if any, on that digest). A VALID second attempt
     must lead to a release; any other to the SEMANTIC_UNAVAILABLE fallback.
     """
@@ -33,9 +36,9 @@ def check_semantic_retry(observation: dict[str, Any], *, second_outcome: str) ->
         f"attempts should be 1 and 2 of one call, got {summary}",
     )
     found.expect(
-        (first.get("outcome"), second.get("outcome")) == ("INVALID_SCHEMA", second_outcome),
+        (first.get("outcome"), second.get("outcome")) == (first_outcome, second_outcome),
         f"outcomes {first.get('outcome')}, {second.get('outcome')}; "
-        f"expected INVALID_SCHEMA, {second_outcome}",
+        f"expected {first_outcome}, {second_outcome}",
     )
     digest = first.get("snapshot_digest")
     found.expect(
@@ -55,3 +58,43 @@ def check_semantic_retry(observation: dict[str, Any], *, second_outcome: str) ->
         if not outcome.passed:
             found.add(outcome.message)
     return found.result()
+
+
+def semantic_snapshot_findings(found: Findings, observation: dict[str, Any]) -> None:
+    """Record every SemanticGuard call whose attempts name more than one snapshot digest.
+
+    Whatever ended the first attempt (INVALID_SCHEMA, UNAVAILABLE), every attempt of one logical
+    SemanticGuard call (``call_index``) reviews the same verified snapshot: every
+    ``MODEL_CALL_STARTED`` and ``MODEL_CALL_FINISHED`` of the call names one digest, and a
+    ``SEMANTIC_VERDICT`` names the digest of a reviewed call (rule
+    ``R9.semantic-retry-same-snapshot``, a global invariant).
+    """
+    digests: dict[Any, list[tuple[Any, Any, Any]]] = {}
+    for event in observation.get("trace", []):
+        data = event.get("data") or {}
+        if event.get("type") in {"MODEL_CALL_STARTED", "MODEL_CALL_FINISHED"} and (
+            data.get("component") == "SEMANTIC_GUARD"
+        ):
+            digests.setdefault(data.get("call_index"), []).append(
+                (data.get("attempt"), data.get("outcome"), data.get("snapshot_digest"))
+            )
+    for call_index, seen in digests.items():
+        distinct = list(dict.fromkeys(digest for _, _, digest in seen))
+        if len(distinct) > 1:
+            after = [outcome for _, outcome, _ in seen if outcome is not None][:1]
+            found.add(
+                f"SemanticGuard call {call_index}: its attempts review different snapshots "
+                f"{[str(d)[:12] for d in distinct]}"
+                + (f" (the retry after {after[0]})" if after else "")
+                + ": a second attempt reuses the same verified snapshot",
+                rule="R9.semantic-retry-same-snapshot",
+            )
+    reviewed = {digest for seen in digests.values() for _, _, digest in seen}
+    for verdict in events(observation, "SEMANTIC_VERDICT"):
+        digest = (verdict.get("data") or {}).get("snapshot_digest")
+        found.expect(
+            digest in reviewed,
+            f"SEMANTIC_VERDICT names snapshot {str(digest)[:12]}, which no SemanticGuard attempt "
+            "reviewed",
+            rule="R9.semantic-retry-same-snapshot",
+        )

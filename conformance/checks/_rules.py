@@ -213,7 +213,8 @@ _RULES: Final = (
     ),
     Rule(
         "R9.semantic-retry-same-snapshot",
-        "a second SemanticGuard attempt reuses the same verified snapshot; both are recorded",
+        "a second SemanticGuard attempt reuses the same verified snapshot, whatever ended the "
+        "first (INVALID_SCHEMA or UNAVAILABLE); both are recorded",
         ("one second attempt with the same verified snapshot and records both attempts",),
     ),
     Rule(
@@ -324,8 +325,8 @@ _RULES: Final = (
     ),
     Rule(
         "R6.repair-offers-no-tools",
-        "the structural repair executes no tool: a repair answer that calls tools is a failed "
-        "repair and its calls are never executed",
+        "the structural repair request offers no tool and the repair executes none: a repair "
+        "answer that calls tools is a failed repair and its calls are never executed",
         ("the single no-Tool structural repair",),
     ),
     Rule(
@@ -349,6 +350,41 @@ _RULES: Final = (
         "the READY invocations the validated body cites (each once, as its canonical invocation): "
         "no uncited, failed or unknown call, none left out",
         (_R6_BODY, "semantic unsupported and semantic unavailable outcomes"),
+    ),
+    # -- late results, tool stops, durable intent, safe errors (helper "surv-runtime") ----------
+    Rule(
+        "R8.late-result-discarded",
+        "once the Run is cancelled, a model answer that arrives late is recorded discarded "
+        "(LATE_RESULT_DISCARDED) and nothing is done with it: no routing, tool call, EvidenceGuard "
+        "validation, structural repair, SemanticGuard verdict or release follows the cancellation",
+        ("discards any late model result",),
+    ),
+    Rule(
+        "R8.tool-stop-recorded",
+        "tool work the Run's cancellation stops ends ERROR with code CANCELLED, tool work its "
+        "timeout stops ends ERROR with code TOOL_TIMEOUT; CANCELLED is never recorded for work "
+        "the Run's cancellation did not stop",
+        ("cancellable Tool work",),
+    ),
+    Rule(
+        "R8.late-tool-result-discarded",
+        "a tool answer that arrives after its work was stopped (the Run's cancellation or the "
+        "tool timeout) is discarded: never projected, classified (EVIDENCE_CLASSIFIED) or sent to "
+        "a model",
+        ("cancellable Tool work",),
+    ),
+    Rule(
+        "R7.durable-run-intent",
+        "the Run's diagnosis_run row holds its own session, seq and user message and the intent "
+        "the Router decided (null only when the Run was never routed)",
+        ("diagnosis_run as the durable source of intent",),
+    ),
+    Rule(
+        "R6.internal-error-excluded",
+        "no text of a tool's raised error reaches the Run's records (invocations and their "
+        "safe_message, run rows, trace, published result) or its client: an invocation's error "
+        "carries the Harness's own safe message",
+        (_R6_BODY,),
     ),
     Rule(
         "R0.valid-observation",

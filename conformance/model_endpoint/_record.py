@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-__all__ = ["chat_messages", "tool_names"]
+__all__ = ["chat_messages", "offered_tools", "tool_names"]
 
 _KEPT: Final = ("content", "tool_calls", "tool_call_id", "name")
 _ROLE_MAX: Final = 64
@@ -48,4 +48,30 @@ def tool_names(tools: object) -> list[str]:
         function = tool.get("function") if isinstance(tool, dict) else None
         name = function.get("name") if isinstance(function, dict) else None
         names.append(name[:_NAME_MAX] if isinstance(name, str) else "")
+    return names
+
+
+def offered_tools(body: object) -> list[str]:
+    """Return the names of every tool a request body offers the model, in any spelling.
+
+    ``tools`` (by function name), the legacy ``functions`` list (by name) and a ``tool_choice``
+    or ``function_call`` that names a function: a request offering a tool in any of these ways
+    offers tools (a structural repair or a SemanticGuard call must offer none).
+    """
+    if not isinstance(body, dict):
+        return []
+    names = tool_names(body.get("tools"))
+    functions = body.get("functions")
+    if isinstance(functions, list):
+        for function in functions:
+            name = function.get("name") if isinstance(function, dict) else None
+            names.append(name[:_NAME_MAX] if isinstance(name, str) else "")
+    for key in ("tool_choice", "function_call"):
+        choice = body.get(key)
+        if not isinstance(choice, dict):
+            continue
+        function = choice.get("function") if isinstance(choice.get("function"), dict) else choice
+        name = function.get("name") if isinstance(function, dict) else None
+        if isinstance(name, str) and name[:_NAME_MAX] not in names:
+            names.append(name[:_NAME_MAX])
     return names

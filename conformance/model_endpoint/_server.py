@@ -38,7 +38,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
 
 from conformance.model_endpoint._bodies import completion_body, error_body, stream_chunks
-from conformance.model_endpoint._record import chat_messages, tool_names
+from conformance.model_endpoint._record import chat_messages, offered_tools
 from conformance.model_endpoint._replies import COT_CANARY, Hold, Message, Reply, Status, render
 from contracts import loads_strict
 
@@ -198,7 +198,7 @@ class ModelEndpoint:
             "component": component,
             "model": str(body.get("model", ""))[:256],
             "messages": chat_messages(body.get("messages")),
-            "tools": tool_names(body.get("tools")),
+            "tools": offered_tools(body),
             "stream": body.get("stream") is True,
             "answer": "NOT_ANSWERED",
         }

@@ -10,7 +10,10 @@ consumed, or the Run is cancelled, which may leave turns unread):
 * ``agent_failure``: the submission's model call fails (UNAVAILABLE, TIMEOUT) or blocks past its
   timeout; nothing after it is scripted;
 * ``disconnect_anywhere``: the client disconnects on a drawn occurrence of a drawn event type
-  over the whole Run; tool backends may answer after their cancellation.
+  over the whole Run; tool backends may answer after their cancellation;
+* ``tool_timeout``: one more call in the first tool step, to a tool the fixture does not use
+  otherwise and that no submission cites, blocks past ``tool_timeout_ms`` and then answers late
+  (no disconnect): it must end ERROR / TOOL_TIMEOUT and its late answer be discarded.
 
 Blocking answers come with a short ``model_call_timeout_ms`` so that a Run stays quick.
 """
@@ -42,6 +45,7 @@ RUNTIME_FAULTS: Final = (
     "review_outcomes",
     "agent_failure",
     "disconnect_anywhere",
+    "tool_timeout",
 )
 """The runtime faults :func:`apply_runtime_fault` knows."""
 
@@ -92,7 +96,11 @@ def _router_outcomes(draw: st.DrawFn, fixture: Fixture) -> bool:
     intent = _intent(fixture)
     words = draw(st.lists(st.sampled_from(("VALID", *_FAILURES)), min_size=1, max_size=2))
     router = [_turn(w, router=True, intent=intent, late=intent_turn(intent)) for w in words]
-    made = expected_attempts([router_outcome(t) for t in router], attempt_policy()["ROUTER"])
+    limit = attempt_policy()["ROUTER"]
+    made = expected_attempts([router_outcome(t) for t in router], limit)
+    if made[-1] is None:  # the policy retries past the drawn answers: the next one routes
+        router.append(intent_turn(intent))
+        made = expected_attempts([router_outcome(t) for t in router], limit)
     router = router[: len(made)]
     if made[-1] != "VALID":
         fixture["agent"], fixture["semantic_guard"], fixture["tools"] = [], [], {}
@@ -149,6 +157,31 @@ def _disconnect_anywhere(draw: st.DrawFn, fixture: Fixture) -> bool:
     return True
 
 
+_LATE_TOOLS: Final = ("list_alerts", "query_metrics", "search_logs")
+_LATE_ID: Final = "call_timed_out"
+
+
+def _tool_timeout(draw: st.DrawFn, fixture: Fixture) -> bool:
+    agent = fixture["agent"]
+    free = [t for t in _LATE_TOOLS if t not in fixture["tools"]]
+    if fixture["client"] or not free or not agent or agent[0].get("kind") != "tool_calls":
+        return False
+    if _intent(fixture) != "DIAGNOSIS" or _LATE_ID in str(agent):
+        return False
+    from conformance.fixtures import call_arguments, rows, tool_call  # noqa: PLC0415 - fixtures
+
+    tool = draw(st.sampled_from(free))
+    late = rows(f"{tool} late answer after the tool timeout")
+    call = tool_call(_LATE_ID, tool, call_arguments(query=f"level:error {tool} timed out"))
+    fixture["agent"] = [{**agent[0], "tool_calls": [*agent[0]["tool_calls"], call]}, *agent[1:]]
+    fixture["tools"] = {
+        **fixture["tools"],
+        tool: {"responses": [{"kind": "block_until_cancelled", "then": late}]},
+    }
+    fixture["limits"] = {**fixture["limits"], "tool_timeout_ms": _FAST_TIMEOUT_MS}
+    return True
+
+
 def apply_runtime_fault(draw: st.DrawFn, fixture: Fixture, fault: str) -> bool:
     """Apply the runtime ``fault`` to ``fixture`` in place; return whether it applied.
 
@@ -160,6 +193,7 @@ def apply_runtime_fault(draw: st.DrawFn, fixture: Fixture, fault: str) -> bool:
         "review_outcomes": _review_outcomes,
         "agent_failure": _agent_failure,
         "disconnect_anywhere": _disconnect_anywhere,
+        "tool_timeout": _tool_timeout,
     }[fault]
     return apply(draw, fixture)
 
@@ -171,7 +205,9 @@ def runtime_pinned_fixtures() -> list[Fixture]:
     the agent's submission blocks past its timeout with no disconnect; the Router stays
     unavailable for every allowed attempt; the agent is unavailable; a tool answers after the
     client disconnected on its acceptance; earlier Runs include a RUNNING one, another session's
-    and creation times that disagree with ``seq``; four parallel calls in one step.
+    and creation times that disagree with ``seq``; four parallel calls in one step; a tool blocks
+    past its timeout and answers late (no disconnect); the SemanticGuard is unavailable once,
+    then supports the snapshot (a retry after UNAVAILABLE).
     """
     from conformance.fixtures import (  # noqa: PLC0415 - only needed when pinning
         analysis,
@@ -217,6 +253,24 @@ def runtime_pinned_fixtures() -> list[Fixture]:
         tools={"search_logs": tool_script({"kind": "block_until_cancelled", "then": rows("late")})},
         client={"disconnect_on": {"event_type": "TOOL_CALL_ACCEPTED", "occurrence": 1}},
     )
+    timed_out = diagnosis_fixture(
+        "pinned-tool-times-out",
+        steps=[[tool_call("call_1"), tool_call("call_2", "list_alerts")]],
+        draft=draft,
+        reviews=[supported_turn()],
+        tools={
+            **tools(),
+            "list_alerts": tool_script(
+                {"kind": "block_until_cancelled", "then": rows("alert answered too late")}
+            ),
+        },
+        limits=fast,
+    )
+    review_retry = plain(
+        "pinned-review-unavailable-then-supported",
+        draft=draft,
+        reviews=[error_turn("UNAVAILABLE"), supported_turn()],
+    )
     history = [
         prior_run(1, state="SUCCESS"),
         prior_run(2, state="SUCCESS", session_id="session-2"),
@@ -255,4 +309,6 @@ def runtime_pinned_fixtures() -> list[Fixture]:
         late_tool,
         sessions,
         parallel,
+        timed_out,
+        review_retry,
     ]

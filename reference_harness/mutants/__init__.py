@@ -21,6 +21,7 @@ __all__ = [
     "MutantSpec",
     "Patch",
     "agent_call_retried",
+    "cancelled_tool_recorded_timeout",
     "create",
     "disconnect_not_noticed",
     "document_ids_beyond_max_items",
@@ -44,10 +45,13 @@ __all__ = [
     "id_case_folded",
     "in_band_error_no_evidence",
     "inference_on_no_evidence_accepted",
+    "intent_not_stored",
     "item_text_not_cut",
     "knowledge_query_sees_latest_run",
     "large_result_unbounded",
+    "late_draft_validated",
     "late_result_published",
+    "late_tool_answer_classified",
     "limitation_bindings_unchecked",
     "limitation_error_citation_rejected",
     "long_id_cut",
@@ -69,10 +73,12 @@ __all__ = [
     "previous_turn_by_creation_time",
     "previous_turn_scans_newest_four",
     "projecting_never_reported",
+    "raised_message_stored",
     "raising_backend_no_evidence",
     "raw_rows_reach_agent",
     "reasoning_in_agent_context",
     "repair_executes_tool_calls",
+    "repair_request_offers_tools",
     "reviewer_offered_tools",
     "reviewer_sees_conversation",
     "running_run_as_previous_turn",
@@ -83,15 +89,19 @@ __all__ = [
     "semantic_timeout_as_unsupported",
     "session_history_in_context",
     "set_ordered_parallel_calls",
+    "set_ordered_skipped_runs",
+    "set_ordered_violations",
     "several_lookups_accepted",
     "skip_reason_intent_first",
     "skip_report_holds_older_runs",
     "skip_report_omits_knowledge_runs",
     "snapshot_holds_no_evidence",
     "snapshot_holds_uncited_evidence",
+    "snapshot_rebuilt_after_unavailable",
     "three_review_attempts",
     "three_router_attempts",
     "timed_out_review_retried",
+    "timed_out_tool_recorded_cancelled",
     "tool_result_accepted_after_cancel",
     "tool_work_not_cancelled",
     "total_matched_is_kept_count",
@@ -511,3 +521,56 @@ def knowledge_query_sees_latest_run() -> MutantIUT:
 def fallback_sources_of_rejected_draft() -> MutantIUT:
     """IUT factory of mutant ``fallback_sources_of_rejected_draft`` (see :data:`MUTANTS`)."""
     return create("fallback_sources_of_rejected_draft")
+
+
+# -- attacker-found mutants (late results, tool stops, intent, ordering) --
+
+
+def late_draft_validated() -> MutantIUT:
+    """IUT factory of mutant ``late_draft_validated`` (see :data:`MUTANTS`)."""
+    return create("late_draft_validated")
+
+
+def cancelled_tool_recorded_timeout() -> MutantIUT:
+    """IUT factory of mutant ``cancelled_tool_recorded_timeout`` (see :data:`MUTANTS`)."""
+    return create("cancelled_tool_recorded_timeout")
+
+
+def timed_out_tool_recorded_cancelled() -> MutantIUT:
+    """IUT factory of mutant ``timed_out_tool_recorded_cancelled`` (see :data:`MUTANTS`)."""
+    return create("timed_out_tool_recorded_cancelled")
+
+
+def late_tool_answer_classified() -> MutantIUT:
+    """IUT factory of mutant ``late_tool_answer_classified`` (see :data:`MUTANTS`)."""
+    return create("late_tool_answer_classified")
+
+
+def intent_not_stored() -> MutantIUT:
+    """IUT factory of mutant ``intent_not_stored`` (see :data:`MUTANTS`)."""
+    return create("intent_not_stored")
+
+
+def raised_message_stored() -> MutantIUT:
+    """IUT factory of mutant ``raised_message_stored`` (see :data:`MUTANTS`)."""
+    return create("raised_message_stored")
+
+
+def repair_request_offers_tools() -> MutantIUT:
+    """IUT factory of mutant ``repair_request_offers_tools`` (see :data:`MUTANTS`)."""
+    return create("repair_request_offers_tools")
+
+
+def snapshot_rebuilt_after_unavailable() -> MutantIUT:
+    """IUT factory of mutant ``snapshot_rebuilt_after_unavailable`` (see :data:`MUTANTS`)."""
+    return create("snapshot_rebuilt_after_unavailable")
+
+
+def set_ordered_violations() -> MutantIUT:
+    """IUT factory of mutant ``set_ordered_violations`` (see :data:`MUTANTS`)."""
+    return create("set_ordered_violations")
+
+
+def set_ordered_skipped_runs() -> MutantIUT:
+    """IUT factory of mutant ``set_ordered_skipped_runs`` (see :data:`MUTANTS`)."""
+    return create("set_ordered_skipped_runs")

@@ -83,6 +83,7 @@ from reference_harness.mutants._parts import (
     retyping_fallback,
 )
 from reference_harness.mutants._runtime_specs import RUNTIME_SPECS
+from reference_harness.mutants._survivor_specs import SURVIVOR_SPECS
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -690,6 +691,7 @@ MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
             *_MODEL_INPUT_SPECS,
             *RUNTIME_SPECS,
             *_CITATION_SPECS,
+            *SURVIVOR_SPECS,
         )
     }
 )

@@ -1,0 +1,328 @@
+"""Late results: what a Harness does with an answer that arrives after its work was stopped.
+
+Requirement "Cancellation SHALL be layered and observable": the system "discards any late model
+result", and the contract distinguishes "cancellable Tool work" from timeouts. Global invariants,
+applied to every Run (expectations come from the fixture and the trace order, never from the
+IUT's own claims):
+
+``R8.late-result-discarded``
+    After the first ``CANCEL_REQUESTED`` nothing is done with a late answer: no
+    ``INTENT_ROUTED``, ``PREVIOUS_TURN_SELECTED``, ``TOOL_CALL_REJECTED``, ``DRAFT_SUBMITTED``,
+    ``EVIDENCE_VALIDATION``, ``STRUCTURAL_REPAIR_REQUESTED``, ``SEMANTIC_VERDICT`` or
+    ``RESULT_RELEASED`` follows it, and a model-call attempt finishing after it finishes
+    ``CANCELLED``. A model call in flight at the cancellation whose answer does arrive late (its
+    scripted turn answers late: ``block_until_cancelled``, ``ignore_cancellation``; over the
+    kit's model endpoint: its request was ``ANSWERED``) is recorded ``LATE_RESULT_DISCARDED``
+    (component, call_index, attempt) after the cancellation.
+``R8.tool-stop-recorded``
+    An invocation still in flight when the Run is cancelled (its terminal change comes after
+    ``CANCEL_REQUESTED``) ends ERROR with code ``CANCELLED``; an invocation whose backend blocks
+    until its work is cancelled and that ended before any cancellation was stopped by the tool
+    timeout: ERROR with ``TOOL_TIMEOUT``; ``CANCELLED`` is never the code of an invocation that
+    ended before the cancellation (or in a Run never cancelled).
+``R8.late-tool-result-discarded``
+    A tool answer arriving after its work was stopped is never projected (a blocking backend's
+    invocation never ends READY before the cancellation), never classified
+    (``EVIDENCE_CLASSIFIED`` only for an invocation whose record is READY, and never after
+    ``CANCEL_REQUESTED``) and its rows never reach a model call.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from conformance.checks._result import CheckResult, Findings
+
+__all__ = ["check_late_results", "late_result_findings"]
+
+_LATE: Final = "R8.late-result-discarded"
+_STOP: Final = "R8.tool-stop-recorded"
+_LATE_TOOL: Final = "R8.late-tool-result-discarded"
+
+_WORK_ON_A_RESULT: Final = {
+    "INTENT_ROUTED": "routed a Router answer",
+    "PREVIOUS_TURN_SELECTED": "selected a previous turn",
+    "TOOL_CALL_REJECTED": "classified the tool calls of an agent answer",
+    "DRAFT_SUBMITTED": "took an agent answer as a submission",
+    "EVIDENCE_VALIDATION": "ran the EvidenceGuard",
+    "STRUCTURAL_REPAIR_REQUESTED": "requested a structural repair",
+    "SEMANTIC_VERDICT": "took a SemanticGuard verdict",
+    "RESULT_RELEASED": "released a result",
+}
+"""Trace events that use a model or tool result: none may follow the cancellation."""
+
+_LATE_TURNS: Final = frozenset({"block_until_cancelled", "ignore_cancellation"})
+_SCRIPTS: Final = {
+    "ROUTER": "router",
+    "DIAGNOSIS_AGENT": "agent",
+    "SEMANTIC_GUARD": "semantic_guard",
+}
+_MIN_NEEDLE: Final = 8
+
+
+def _cancel_at(trace: list[dict[str, Any]]) -> int | None:
+    return next((i for i, e in enumerate(trace) if e.get("type") == "CANCEL_REQUESTED"), None)
+
+
+def _key(data: dict[str, Any]) -> tuple[Any, Any, Any]:
+    return data.get("component"), data.get("call_index"), data.get("attempt")
+
+
+def _answers_late(
+    observation: dict[str, Any], fixture: dict[str, Any], component: str, position: int
+) -> bool:
+    """Whether the ``position``-th attempt (0-based) of ``component`` got an answer after all.
+
+    Over the kit's endpoint the n-th request of a component is its n-th attempt only when the
+    counts agree (an SDK retry is ``R9.one-http-attempt-per-model-attempt``'s): otherwise not
+    judged.
+    """
+    requests = observation.get("model_requests")
+    if requests is not None:
+        mine = [r for r in requests if r.get("component") == component]
+        attempts = [
+            e
+            for e in observation.get("trace", [])
+            if e.get("type") == "MODEL_CALL_STARTED"
+            and (e.get("data") or {}).get("component") == component
+        ]
+        return (
+            len(mine) == len(attempts)
+            and position < len(mine)
+            and mine[position].get("answer") == "ANSWERED"
+        )
+    turns = fixture.get(_SCRIPTS[component], [])
+    if position >= len(turns):
+        return False
+    turn = turns[position]
+    return turn.get("kind") in _LATE_TURNS and turn.get("then") is not None
+
+
+def _model_calls_after(
+    found: Findings, observation: dict[str, Any], fixture: dict[str, Any], cancel: int
+) -> None:
+    trace = observation.get("trace", [])
+    positions: dict[str, int] = {}
+    started_at: dict[tuple[Any, Any, Any], tuple[int, int]] = {}
+    for index, event in enumerate(trace):
+        if event.get("type") != "MODEL_CALL_STARTED":
+            continue
+        data = event.get("data", {})
+        component = str(data.get("component"))
+        started_at[_key(data)] = (index, positions.get(component, 0))
+        positions[component] = positions.get(component, 0) + 1
+    discarded = {
+        _key(e.get("data", {})) for e in trace[cancel:] if e.get("type") == "LATE_RESULT_DISCARDED"
+    }
+    for event in trace[cancel + 1 :]:
+        if event.get("type") != "MODEL_CALL_FINISHED":
+            continue
+        data = event.get("data", {})
+        key = _key(data)
+        found.expect(
+            data.get("outcome") == "CANCELLED",
+            f"{key[0]} call {key[1]} attempt {key[2]} finished {data.get('outcome')} after "
+            "CANCEL_REQUESTED: its late answer was used instead of discarded",
+            rule=_LATE,
+        )
+        start = started_at.get(key)
+        if start is None or start[0] > cancel or key[0] not in _SCRIPTS:
+            continue
+        if _answers_late(observation, fixture, str(key[0]), start[1]):
+            found.expect(
+                key in discarded,
+                f"{key[0]} call {key[1]} attempt {key[2]} was in flight when the Run was "
+                "cancelled and its answer arrived late, but no LATE_RESULT_DISCARDED records it "
+                "discarded",
+                rule=_LATE,
+            )
+
+
+def _terminal_changes(trace: list[dict[str, Any]]) -> dict[Any, tuple[int, Any]]:
+    """Tool Call ID -> (trace index, status) of its first terminal INVOCATION_STATUS_CHANGED."""
+    terminal: dict[Any, tuple[int, Any]] = {}
+    for index, event in enumerate(trace):
+        data = event.get("data") or {}
+        if event.get("type") == "INVOCATION_STATUS_CHANGED" and data.get("status") in {
+            "READY",
+            "ERROR",
+        }:
+            terminal.setdefault(data.get("tool_call_id"), (index, data.get("status")))
+    return terminal
+
+
+def _blocking_calls(observation: dict[str, Any], fixture: dict[str, Any]) -> set[Any]:
+    """Tool Call IDs whose execution got a ``block_until_cancelled`` backend response.
+
+    The n-th executed invocation of a tool (acceptance order) gets that tool's n-th response,
+    then its default; once an invocation of a tool was not executed (invalid arguments) the
+    count of that tool is no longer known.
+    """
+    counters: dict[str, int] = {}
+    broken: set[str] = set()
+    blocking: set[Any] = set()
+    records = sorted(observation.get("invocations", []), key=lambda r: r.get("sequence") or 0)
+    for record in records:
+        tool = str(record.get("tool_name"))
+        if (record.get("error") or {}).get("code") == "INVALID_ARGUMENTS":
+            broken.add(tool)
+        if tool in broken:
+            continue
+        nth = counters.get(tool, 0)
+        counters[tool] = nth + 1
+        script = fixture.get("tools", {}).get(tool) or {}
+        responses = script.get("responses", [])
+        response = responses[nth] if nth < len(responses) else script.get("default")
+        if (response or {}).get("kind") == "block_until_cancelled":
+            blocking.add(record.get("tool_call_id"))
+    return blocking
+
+
+def _tool_stops(
+    found: Findings, observation: dict[str, Any], fixture: dict[str, Any], cancel: int | None
+) -> None:
+    trace = observation.get("trace", [])
+    terminal = _terminal_changes(trace)
+    blocking = _blocking_calls(observation, fixture)
+    for record in observation.get("invocations", []):
+        call_id = record.get("tool_call_id")
+        code = (record.get("error") or {}).get("code")
+        status = record.get("status")
+        at = terminal.get(call_id)
+        if at is None:
+            continue  # never observed ending: judged by R3.invocation-lifecycle
+        stopped_by_cancel = cancel is not None and at[0] > cancel
+        name = repr(call_id)
+        if stopped_by_cancel and status == "ERROR":
+            found.expect(
+                code == "CANCELLED",
+                f"{name} was in flight when the Run was cancelled but ended ERROR with code "
+                f"{code}, not CANCELLED",
+                rule=_STOP,
+            )
+            continue
+        if stopped_by_cancel:
+            continue  # READY after the cancellation: R8.tool-work-cancelled
+        found.expect(
+            code != "CANCELLED",
+            f"{name} ended with code CANCELLED "
+            + (
+                "before the Run was cancelled"
+                if cancel is not None
+                else "although the Run was never cancelled"
+            ),
+            rule=_STOP,
+        )
+        if call_id not in blocking:
+            continue
+        if status == "READY":
+            found.add(
+                f"{name}: its backend blocks until the work is cancelled, so only its tool "
+                "timeout could end it before the Run's cancellation, yet it ended READY: its late "
+                "answer was projected",
+                rule=_LATE_TOOL,
+            )
+        else:
+            found.expect(
+                code == "TOOL_TIMEOUT",
+                f"{name}: its backend blocks until the work is cancelled and the Run was not "
+                f"cancelled meanwhile, so its tool timeout stopped it: expected ERROR with code "
+                f"TOOL_TIMEOUT, got {status} with code {code}",
+                rule=_STOP,
+            )
+
+
+def _classifications(found: Findings, observation: dict[str, Any], cancel: int | None) -> None:
+    records = {r.get("tool_call_id"): r for r in observation.get("invocations", [])}
+    for index, event in enumerate(observation.get("trace", [])):
+        if event.get("type") != "EVIDENCE_CLASSIFIED":
+            continue
+        call_id = (event.get("data") or {}).get("tool_call_id")
+        status = (records.get(call_id) or {}).get("status")
+        found.expect(
+            status == "READY",
+            f"EVIDENCE_CLASSIFIED for {call_id!r}, whose invocation is {status}: a result that "
+            "arrived after its work was stopped was classified",
+            rule=_LATE_TOOL,
+        )
+        found.expect(
+            cancel is None or index < cancel,
+            f"EVIDENCE_CLASSIFIED for {call_id!r} after CANCEL_REQUESTED: a tool answer that "
+            "arrived after the cancellation was classified",
+            rule=_LATE_TOOL,
+        )
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for item in value.values() for s in _strings(item)]
+    if isinstance(value, list):
+        return [s for item in value for s in _strings(item)]
+    return []
+
+
+def _late_rows(fixture: dict[str, Any]) -> list[str]:
+    """Row texts only a late tool answer carries (never a timely response's, nor the question)."""
+    late: list[str] = []
+    timely: list[str] = [str(fixture.get("user_message", ""))]
+    for script in fixture.get("tools", {}).values():
+        for response in [*script.get("responses", []), script.get("default") or {}]:
+            if response.get("kind") == "block_until_cancelled":
+                then = response.get("then") or {}
+                late.extend(str(item.get("text", "")) for item in then.get("items", []))
+            else:
+                timely.extend(_strings(response))
+    allowed = "\n".join(timely)
+    return [t for t in late if len(t) >= _MIN_NEEDLE and t not in allowed]
+
+
+def _late_rows_to_models(
+    found: Findings, observation: dict[str, Any], fixture: dict[str, Any]
+) -> None:
+    needles = _late_rows(fixture)
+    if not needles:
+        return
+    sources = [
+        ("model_requests", observation.get("model_requests") or []),
+        ("model_calls", observation.get("model_calls") or []),
+    ]
+    for label, calls in sources:
+        for index, call in enumerate(calls):
+            text = "\n".join(_strings(call.get("messages")))
+            for needle in needles:
+                found.expect(
+                    needle not in text,
+                    f"{label}/{index} ({call.get('component')}): a tool answer that arrived after "
+                    f"its work was stopped reached the model: {needle[:80]!r}",
+                    rule=_LATE_TOOL,
+                )
+
+
+def late_result_findings(
+    found: Findings, observation: dict[str, Any], fixture: dict[str, Any]
+) -> None:
+    """Record into ``found`` what :func:`check_late_results` finds (for the global invariants)."""
+    trace = observation.get("trace", [])
+    cancel = _cancel_at(trace)
+    if cancel is not None:
+        for event in trace[cancel + 1 :]:
+            what = _WORK_ON_A_RESULT.get(str(event.get("type")))
+            found.expect(
+                what is None,
+                f"{event.get('type')} (event {event.get('seq')}) after CANCEL_REQUESTED: the "
+                f"Harness {what} after the Run was cancelled (a late result must be discarded)",
+                rule=_LATE,
+            )
+        _model_calls_after(found, observation, fixture, cancel)
+    _tool_stops(found, observation, fixture, cancel)
+    _classifications(found, observation, cancel)
+    _late_rows_to_models(found, observation, fixture)
+
+
+def check_late_results(observation: dict[str, Any], fixture: dict[str, Any]) -> CheckResult:
+    """Check that nothing late is used; see the module docstring for the three rules."""
+    found = Findings("late results are discarded", _LATE)
+    late_result_findings(found, observation, fixture)
+    return found.result()

@@ -1,0 +1,86 @@
+"""The attacker-found runtime faults (late results, tool stops, durable intent, raised text, repair
+tools, snapshot retries, set ordering) are killed by a failure naming the rule they break; the
+reference passes the same scenarios over stdio and over the kit's model endpoint."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from conformance.adapters import InProcessAdapter, StdioAdapter
+from conformance.checks import RULES, rule_ids_in
+from conformance.properties import property_settings, run_invariants
+from conformance.suite import run_suite
+from reference_harness.mutants import MUTANTS
+from reference_harness.mutants._survivor_specs import SURVIVOR_SPECS
+
+KILLING_SCENARIO = {
+    "late_draft_validated": "the-model-adapter-swallows-the-first-cancellation",
+    "cancelled_tool_recorded_timeout": "a-tool-answers-after-its-work-is-cancelled",
+    "timed_out_tool_recorded_cancelled": "a-tool-blocks-past-its-timeout-and-answers-late",
+    "late_tool_answer_classified": "a-tool-blocks-past-its-timeout-and-answers-late",
+    "intent_not_stored": "latest-run-is-a-fallback",
+    "raised_message_stored": "a-tool-s-raised-error-text-reaches-no-record-of-the-run",
+    "repair_request_offers_tools": "evidence-validation-fails-twice",
+    "snapshot_rebuilt_after_unavailable": "the-semanticguard-is-unavailable-once",
+    "set_ordered_violations": (
+        "four-parallel-calls-give-the-same-observation-in-every-fresh-process"
+    ),
+    "set_ordered_skipped_runs": (
+        "four-parallel-calls-give-the-same-observation-in-every-fresh-process"
+    ),
+}
+"""Mutant -> a Gherkin scenario that must kill it (the whole suite kills more)."""
+
+
+def _adapter(name: str) -> InProcessAdapter | StdioAdapter:
+    if MUTANTS[name].cross_process:
+        return StdioAdapter([sys.executable, "-m", "reference_harness.stdio", "--mutant", name])
+    return InProcessAdapter(f"reference_harness.mutants:{name}")
+
+
+def test_every_survivor_mutant_declares_a_registered_rule_of_its_requirement():
+    """Each attacker-found mutant is in the catalogue and names a rule of its requirement."""
+    assert set(KILLING_SCENARIO) == {spec.name for spec in SURVIVOR_SPECS}
+    for spec in SURVIVOR_SPECS:
+        assert MUTANTS[spec.name] is spec
+        assert RULES[spec.rule_id].requirement_id == spec.requirement_id
+
+
+@pytest.mark.parametrize("name", list(KILLING_SCENARIO))
+def test_survivor_mutant_is_killed_naming_its_rule(name):
+    """The scenario fails the mutant with a failure line naming the mutant's rule id."""
+    adapter = _adapter(name)
+    try:
+        result = run_suite(adapter, scenario_ids=[KILLING_SCENARIO[name]])
+    finally:
+        adapter.close()
+    (scenario,) = result.scenarios
+    assert scenario.outcome == "failed", f"mutant {name} survived {scenario.scenario_id}"
+    named = {rule for message in scenario.messages for rule in rule_ids_in(message)}
+    assert MUTANTS[name].rule_id in named, scenario.messages
+    assert all("SCRIPT_EXHAUSTED" not in m for m in scenario.messages)
+
+
+@pytest.mark.parametrize("name", [spec.name for spec in SURVIVOR_SPECS if not spec.cross_process])
+def test_survivor_mutant_is_killed_by_the_invariants_naming_its_rule(name):
+    """The global invariants (pinned fixtures first) fail the mutant under its rule."""
+    adapter = _adapter(name)
+    try:
+        result = run_invariants(adapter, config=property_settings(3, shrink=False))
+    finally:
+        adapter.close()
+    assert result.outcome == "failed"
+    assert MUTANTS[name].rule_id in rule_ids_in(result.message), result.message
+
+
+def test_reference_passes_the_survivor_scenarios_over_stdio_and_the_model_endpoint():
+    """The reference Harness over stdio (its model calls over the kit's endpoint) passes them."""
+    adapter = StdioAdapter([sys.executable, "-m", "reference_harness.stdio"])
+    try:
+        assert "MODEL_ENDPOINT" in adapter.capabilities
+        result = run_suite(adapter, scenario_ids=sorted(set(KILLING_SCENARIO.values())))
+    finally:
+        adapter.close()
+    assert [s.scenario_id for s in result.scenarios if s.outcome != "passed"] == []
