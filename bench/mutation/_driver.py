@@ -17,7 +17,10 @@ Steps (:func:`run`):
    that killed earlier mutants run first;
 5. the scenarios that killed something are re-run on the unmutated copy (a kill by a scenario that
    is flaky there is reported as such, not as a kill);
-6. results: ``<out>/results.json`` (every mutant: module, line, operator, diff, verdict, killing
+6. with ``survivors_of`` (a recorded ``results.json``), steps 3-4 judge only that run's
+   survivors, found again by :mod:`bench.mutation._rerun`, and the summary merges the recorded
+   kills with the new verdicts;
+7. results: ``<out>/results.json`` (every mutant: module, line, operator, diff, verdict, killing
    scenario and rule ids), ``<out>/survivors.md``, and Cosmic Ray's session database
    ``<out>/session.sqlite`` (``cr-report`` reads it).
 """
@@ -50,6 +53,7 @@ from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkItem, WorkResul
 from bench.mutation._config import PACKAGE, TARGETS, Target, package_root
 from bench.mutation._kill import iut_command, iut_env, kill
 from bench.mutation._order import ORDER_ENV
+from bench.mutation._rerun import Match, load_survivors, match_survivors
 from contracts import load_json_file
 
 __all__ = ["Options", "run", "select_targets"]
@@ -69,6 +73,8 @@ class Options:
         mutant_timeout_s: the bound on one killer run (seconds); over it the mutant is killed.
         message_timeout_s: the adapter's bound on each IUT message (seconds).
         workers: mutants judged at the same time (each on its own copy of the package).
+        survivors_of: a recorded ``results.json``: judge only its survivors (``sample``, ``seed``
+            and ``modules`` are then ignored).
     """
 
     modules: tuple[str, ...] = ()
@@ -78,6 +84,7 @@ class Options:
     mutant_timeout_s: float = 240.0
     message_timeout_s: float = 20.0
     workers: int = 1
+    survivors_of: Path | None = None
 
 
 @dataclass(slots=True)
@@ -208,14 +215,28 @@ def _log(text: str) -> None:
     print(text, flush=True)
 
 
+def _targets(
+    options: Options,
+) -> tuple[tuple[Target, ...], tuple[list[dict[str, Any]], dict[str, Any]] | None]:
+    """The targets to enumerate, and the recorded (survivors, summary) of a re-run."""
+    if options.survivors_of is None:
+        return select_targets(options.modules), None
+    recorded = load_survivors(options.survivors_of)
+    if not recorded[0]:
+        message = f"{options.survivors_of}: the recorded run has no survivors to re-run"
+        raise ValueError(message)
+    modules = {str(r["module"]) for r in recorded[0]}
+    return tuple(t for t in TARGETS if t.path in modules), recorded
+
+
 def run(options: Options) -> dict[str, Any]:  # noqa: C901, PLR0915 - one linear procedure
     """Run the mutation test and write its results under ``options.out``; return the summary.
 
     Raises:
-        ValueError: an unknown module name.
+        ValueError: an unknown module name, or an unreadable ``survivors_of`` file.
         RuntimeError: the copy is not what the IUT imports, or the baseline cannot run.
     """
-    targets = select_targets(options.modules)
+    targets, recorded = _targets(options)
     out = options.out
     out.mkdir(parents=True, exist_ok=True)
     started = time.time()
@@ -252,7 +273,19 @@ def run(options: Options) -> dict[str, Any]:  # noqa: C901, PLR0915 - one linear
             total_enumerated = db.num_work_items
             plan = _plan(db, targets, copy_root)
             chosen = list(plan.items)
-            if options.sample is not None and options.sample < len(chosen):
+            matches: dict[str, Match] = {}
+            gone: list[Match] = []
+            if recorded is not None:
+                found = match_survivors(recorded[0], plan.items, copy_root / PACKAGE)
+                matches = {m.item.job_id: m for m in found if m.item is not None}
+                gone = [m for m in found if m.item is None]
+                chosen = [m.item for m in found if m.item is not None]
+                _log(
+                    f"survivors of {options.survivors_of}: {len(found)} recorded, "
+                    f"{len(chosen)} found ({sum(m.how == 'moved' for m in found)} moved), "
+                    f"{len(gone)} gone"
+                )
+            elif options.sample is not None and options.sample < len(chosen):
                 draw = random.Random(options.seed)  # noqa: S311 - a reproducible sample, no secret
                 chosen = draw.sample(chosen, options.sample)
             _log(
@@ -342,6 +375,13 @@ def run(options: Options) -> dict[str, Any]:  # noqa: C901, PLR0915 - one linear
                         diff=record["diff"],
                     ),
                 )
+                if item.job_id in matches:
+                    match = matches[item.job_id]
+                    record["rerun"] = {
+                        "match": match.how,
+                        "recorded_line": match.recorded.get("line"),
+                        "recorded_occurrence": match.recorded.get("occurrence"),
+                    }
                 if record["nodeid"] and record["nodeid"] != "hello":
                     killers[record["nodeid"]] = killers.get(record["nodeid"], 0) + 1
                     ranked = sorted(killers, key=lambda k: -killers[k])
@@ -379,8 +419,11 @@ def run(options: Options) -> dict[str, Any]:  # noqa: C901, PLR0915 - one linear
             for record in records:
                 if record["status"] == "killed" and record["scenario"] in flaky:
                     record["status"] = "flaky-kill"
+    records.extend(_gone_record(m) for m in gone)
     records.sort(key=lambda r: (r["module"], r["line"], r["operator"], r["occurrence"]))
     summary = _summary(records, options, targets, plan, total_enumerated, red, flaky, baseline_s)
+    if recorded is not None:
+        summary.update(_merged(summary, recorded[1], options))
     summary["started_utc"] = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(started))
     summary["wall_s"] = round(time.time() - started, 1)
     summary["load_average_start"] = [round(x, 2) for x in load_start]
@@ -388,6 +431,44 @@ def run(options: Options) -> dict[str, Any]:  # noqa: C901, PLR0915 - one linear
     _write(out, {"summary": summary, "mutants": records})
     (out / "survivors.md").write_text(_survivors_markdown(records), encoding="utf-8")
     return summary
+
+
+def _gone_record(match: Match) -> dict[str, Any]:
+    """A recorded survivor whose change no longer exists in its module (not judged)."""
+    recorded = match.recorded
+    return {
+        **{k: recorded.get(k) for k in ("module", "line", "operator", "occurrence", "diff")},
+        "definition": recorded.get("definition"),
+        "status": "gone",
+        "scenario": None,
+        "nodeid": None,
+        "rules": [],
+        "message": "the mutated code no longer exists in the current module",
+        "seconds": 0.0,
+        "rerun": {"match": "gone"},
+    }
+
+
+def _merged(summary: dict[str, Any], recorded: dict[str, Any], options: Options) -> dict[str, Any]:
+    """The recorded run's kills plus this re-run's verdicts on its survivors."""
+    killed = int(recorded.get("killed", 0)) + int(summary["killed"])
+    survived = int(summary["survived"])
+    judged = killed + survived
+    return {
+        "rerun_of": str(options.survivors_of),
+        "sample": recorded.get("sample"),
+        "seed": recorded.get("seed"),
+        "recorded": {
+            k: recorded.get(k)
+            for k in ("started_utc", "tried", "killed", "survived", "raw_score", "counts")
+        },
+        "merged": {
+            "killed": killed,
+            "survived": survived,
+            "gone": int(summary["counts"].get("gone", 0)),
+            "raw_score": round(killed / judged, 4) if judged else None,
+        },
+    }
 
 
 def _write(out: Path, document: dict[str, Any]) -> None:
