@@ -15,6 +15,10 @@ from conformance.checks._contract_data import (
     check_harness_ownership,
     check_serial_cutover,
 )
+from conformance.checks._contract_details import (
+    check_contract_details,
+    expected_binding_violations,
+)
 from conformance.checks._determinism import (
     HASH_SEEDS,
     check_same_normalized_observation,
@@ -70,7 +74,14 @@ from conformance.checks._previous_turn import check_previous_turn
 from conformance.checks._release import check_one_repair_only, check_released_is_submitted
 from conformance.checks._result import CheckResult, Findings
 from conformance.checks._retry import check_semantic_retry
-from conformance.checks._rules import REQUIREMENT_IDS, RULES, Rule, rule, rule_ids_in
+from conformance.checks._rules import (
+    REQUIREMENT_IDS,
+    RULES,
+    ContractQuote,
+    Rule,
+    rule,
+    rule_ids_in,
+)
 from conformance.checks._runtime import (
     check_disconnect,
     check_model_calls,
@@ -97,6 +108,7 @@ __all__ = [
     "REQUIREMENT_IDS",
     "RULES",
     "CheckResult",
+    "ContractQuote",
     "ExpectedInvocation",
     "ExpectedOutcome",
     "ExpectedProjection",
@@ -112,6 +124,7 @@ __all__ = [
     "check_bounded_projection",
     "check_cancelled_nothing_released",
     "check_contract",
+    "check_contract_details",
     "check_disconnect",
     "check_evidence_outcome",
     "check_fabricated_citation_rejected",
@@ -143,6 +156,7 @@ __all__ = [
     "contract_problems",
     "disconnect_index",
     "expected_attempts",
+    "expected_binding_violations",
     "expected_identity",
     "expected_outcome",
     "expected_previous_turn",

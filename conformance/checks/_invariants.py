@@ -14,6 +14,7 @@ import json
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
+from conformance.checks._contract_details import record_contract_details
 from conformance.checks._oracle import submissions
 from conformance.checks._outcome import record_evidence_outcome
 from conformance.checks._result import CheckResult, Findings
@@ -68,6 +69,7 @@ def check_global_invariants(
     if capabilities is None or "PREVIOUS_TURN" in capabilities:
         previous_turn_findings(found, observation, fixture)
     record_evidence_outcome(found, observation, fixture)
+    record_contract_details(found, observation, fixture, capabilities)
     return found.result()
 
 

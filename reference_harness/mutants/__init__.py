@@ -38,6 +38,7 @@ __all__ = [
     "id_case_folded",
     "in_band_error_no_evidence",
     "item_text_not_cut",
+    "item_without_references_as_schema_invalid",
     "late_result_published",
     "limitation_bindings_unchecked",
     "limitation_error_citation_rejected",
@@ -45,6 +46,7 @@ __all__ = [
     "lookalike_id_normalised",
     "max_items_ignored",
     "missing_id_executed",
+    "missing_tool_call_ids_as_schema_invalid",
     "model_call_waits_past_timeout",
     "negative_on_found_evidence_accepted",
     "negative_scope_first_citation_only",
@@ -53,6 +55,7 @@ __all__ = [
     "numeric_id_stringified",
     "other_session_turn_in_context",
     "padded_id_trimmed",
+    "presented_id_not_json_text",
     "previous_turn_across_sessions",
     "previous_turn_by_creation_time",
     "projecting_never_reported",
@@ -70,6 +73,7 @@ __all__ = [
     "session_history_in_context",
     "set_ordered_parallel_calls",
     "several_lookups_accepted",
+    "skip_report_uncapped",
     "three_review_attempts",
     "three_router_attempts",
     "timed_out_review_retried",
@@ -82,6 +86,7 @@ __all__ = [
     "unknown_analysis_reference_accepted",
     "unknown_id_among_known_accepted",
     "unsupported_falls_back_unavailable",
+    "validation_kind_mislabelled",
 ]
 
 
@@ -391,3 +396,28 @@ def repair_executes_tool_calls() -> MutantIUT:
 def unsupported_falls_back_unavailable() -> MutantIUT:
     """IUT factory of mutant ``unsupported_falls_back_unavailable`` (see :data:`MUTANTS`)."""
     return create("unsupported_falls_back_unavailable")
+
+
+def presented_id_not_json_text() -> MutantIUT:
+    """IUT factory of mutant ``presented_id_not_json_text`` (see :data:`MUTANTS`)."""
+    return create("presented_id_not_json_text")
+
+
+def validation_kind_mislabelled() -> MutantIUT:
+    """IUT factory of mutant ``validation_kind_mislabelled`` (see :data:`MUTANTS`)."""
+    return create("validation_kind_mislabelled")
+
+
+def missing_tool_call_ids_as_schema_invalid() -> MutantIUT:
+    """IUT factory of mutant ``missing_tool_call_ids_as_schema_invalid`` (see :data:`MUTANTS`)."""
+    return create("missing_tool_call_ids_as_schema_invalid")
+
+
+def item_without_references_as_schema_invalid() -> MutantIUT:
+    """IUT factory of mutant ``item_without_references_as_schema_invalid`` (see :data:`MUTANTS`)."""
+    return create("item_without_references_as_schema_invalid")
+
+
+def skip_report_uncapped() -> MutantIUT:
+    """IUT factory of mutant ``skip_report_uncapped`` (see :data:`MUTANTS`)."""
+    return create("skip_report_uncapped")

@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from reference_harness._retry import RetryPolicy
+from reference_harness.mutants._contract_specs import CONTRACT_DETAIL_SPECS
 from reference_harness.mutants._evidence_parts import (
     FailureAsNoEvidenceHarness,
     InBandAsNoEvidenceHarness,
@@ -478,7 +479,16 @@ _MODEL_INPUT_SPECS: Final = (
 )
 
 MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
-    {s.name: s for s in (*_SPECS, *_EVIDENCE_SPECS, *_MODEL_INPUT_SPECS, *RUNTIME_SPECS)}
+    {
+        s.name: s
+        for s in (
+            *_SPECS,
+            *_EVIDENCE_SPECS,
+            *_MODEL_INPUT_SPECS,
+            *RUNTIME_SPECS,
+            *CONTRACT_DETAIL_SPECS,
+        )
+    }
 )
 """Every IUT mutant by factory name."""
 
