@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conformance.checks import RULES, CheckResult, Findings, rule_ids_in
-from conformance.checks._rules import REQUIREMENT_IDS
+from conformance.checks._rules import CONTRACT_SOURCES, REQUIREMENT_IDS
 
 SPEC = Path(__file__).resolve().parents[2] / "openspec" / "specs"
 
@@ -74,8 +74,6 @@ def _flat(text: str) -> str:
 def test_contract_quotes_are_verbatim_in_a_frozen_contract_document():
     """Every contract fragment a rule quotes occurs, word for word, in the document it names,
     and that document is a contract source (the sheet, the design freeze, a schema)."""
-    from conformance.checks._rules import CONTRACT_SOURCES
-
     quoted = [(r.id, q) for r in RULES.values() for q in r.contract]
     assert quoted, "no rule quotes the contract"
     for rule_id, quote in quoted:
