@@ -39,6 +39,15 @@ def main(argv: list[str] | None = None) -> int:
         help="re-run only the survivors recorded in this results.json (same mutants, found "
         "again by their change) against the current checkout; --sample/--seed/--modules ignored",
     )
+    parser.add_argument(
+        "--exclude",
+        type=Path,
+        nargs="+",
+        default=(),
+        metavar="RESULTS_JSON",
+        help="leave out the mutants recorded in these results.json (after the sample is drawn: "
+        "--sample 300 --exclude <the --sample 150 run, same seed> runs a disjoint 150)",
+    )
     args = parser.parse_args(argv)
     try:
         summary = run(
@@ -50,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
                 mutant_timeout_s=args.mutant_timeout,
                 workers=max(1, args.workers),
                 survivors_of=args.survivors_of,
+                exclude=tuple(args.exclude),
             )
         )
     except ValueError as error:

@@ -75,6 +75,10 @@ class Options:
         workers: mutants judged at the same time (each on its own copy of the package).
         survivors_of: a recorded ``results.json``: judge only its survivors (``sample``, ``seed``
             and ``modules`` are then ignored).
+        exclude: recorded ``results.json`` files whose mutants (by module, operator, occurrence)
+            are left out of the sample after it is drawn: ``--sample 300 --seed S --exclude
+            <the --sample 150 --seed S results>`` runs the 150 mutants that extend the first
+            sample to the seeded 300 (``random.sample`` draws a prefix-stable sequence).
     """
 
     modules: tuple[str, ...] = ()
@@ -85,6 +89,7 @@ class Options:
     message_timeout_s: float = 20.0
     workers: int = 1
     survivors_of: Path | None = None
+    exclude: tuple[Path, ...] = ()
 
 
 @dataclass(slots=True)
@@ -288,6 +293,9 @@ def run(options: Options) -> dict[str, Any]:  # noqa: C901, PLR0915 - one linear
             elif options.sample is not None and options.sample < len(chosen):
                 draw = random.Random(options.seed)  # noqa: S311 - a reproducible sample, no secret
                 chosen = draw.sample(chosen, options.sample)
+            if options.exclude:
+                done = _judged(options.exclude)
+                chosen = [i for i in chosen if _key(i, copy_root) not in done]
             _log(
                 f"mutants: {total_enumerated} enumerated, {sum(plan.dropped.values())} dropped "
                 f"{plan.dropped}, {len(plan.items)} eligible, {len(chosen)} to run"
@@ -431,6 +439,33 @@ def run(options: Options) -> dict[str, Any]:  # noqa: C901, PLR0915 - one linear
     _write(out, {"summary": summary, "mutants": records})
     (out / "survivors.md").write_text(_survivors_markdown(records), encoding="utf-8")
     return summary
+
+
+def _key(item: WorkItem, copy_root: Path) -> tuple[str, str, int]:
+    (mutation,) = item.mutations
+    relative = Path(mutation.module_path).relative_to(copy_root / PACKAGE).as_posix()
+    return relative, mutation.operator_name, mutation.occurrence
+
+
+def _judged(paths: tuple[Path, ...]) -> set[tuple[str, str, int]]:
+    """(module, operator, occurrence) of every mutant recorded in ``paths`` (``results.json``).
+
+    Raises:
+        ValueError: a file is unreadable or holds no ``mutants`` list.
+    """
+    found: set[tuple[str, str, int]] = set()
+    for path in paths:
+        try:
+            document = load_json_file(path)
+        except (OSError, ValueError) as error:
+            message = f"{path}: cannot read the recorded results: {error}"
+            raise ValueError(message) from None
+        mutants = document.get("mutants") if isinstance(document, dict) else None
+        if not isinstance(mutants, list):
+            message = f"{path}: expected an object with a 'mutants' list (a results.json)"
+            raise ValueError(message)  # noqa: TRY004 - a user's file; the CLI reports ValueError
+        found |= {(str(m["module"]), str(m["operator"]), int(m["occurrence"])) for m in mutants}
+    return found
 
 
 def _gone_record(match: Match) -> dict[str, Any]:

@@ -6,6 +6,7 @@ mutants as a survivor, change the module the way a merge does, and check which m
 """
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -121,3 +122,13 @@ def test_the_command_line_reports_a_bad_results_file_without_a_traceback(tmp_pat
 
     assert main(["--survivors-of", str(missing), "--out", str(tmp_path / "out")]) == 2
     assert "nowhere.json: cannot read the recorded results" in capsys.readouterr().err
+
+
+def test_a_larger_seeded_sample_extends_the_smaller_one():
+    """``--sample 300 --exclude <the --sample 150 run>`` (same seed) is a disjoint second sample:
+    ``random.sample`` draws the larger sample as the smaller one followed by new mutants."""
+    eligible = list(range(796))
+    small = random.Random(20261130).sample(eligible, 150)  # noqa: S311 - the driver's draw
+    large = random.Random(20261130).sample(eligible, 300)  # noqa: S311 - the driver's draw
+    assert large[:150] == small
+    assert len(set(large[150:]) & set(small)) == 0
