@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 
 from conformance.checks import check_contract_details, expected_binding_violations
 from conformance.fixtures import ABSENT, FixtureBuilder, tool_call, tool_calls_turn
@@ -82,3 +83,14 @@ def test_the_presented_id_is_the_json_text_of_the_value_presented():
     absent = _fixture(tool_call(ABSENT, "search_logs"))
     assert check_contract_details(_rejection(None), absent).passed
     assert not check_contract_details(_rejection("null"), absent).passed
+
+
+def test_a_presented_id_cut_to_160_characters_may_be_cut_from_either_encoding():
+    """100 fullwidth letters: 102 characters raw, 602 with \\u escapes; a cut of the escaped
+    text is the JSON text cut to 160 characters, a cut of nothing is not."""
+    value = "\uff43" * 100
+    fixture = _fixture(tool_call(value, "search_logs"))
+    escaped = json.dumps(value)[:160]
+    assert check_contract_details(_rejection(escaped), fixture).passed
+    assert check_contract_details(_rejection(json.dumps(value, ensure_ascii=False)), fixture).passed
+    assert not check_contract_details(_rejection(value[:160]), fixture).passed
