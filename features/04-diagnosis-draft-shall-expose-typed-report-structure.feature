@@ -85,11 +85,11 @@ Feature: Diagnosis Draft SHALL expose typed report structure
       | 3     | 100   | 5    | 3000   |
 
   @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure @capability:STRUCTURAL_REPAIR
-  Scenario Outline: An analysis without Tool Call IDs is reported with the contract's violation code
+  Scenario Outline: A missing Tool Call ID binding is reported with the contract's violation code
     Given a user asks "Why is checkout failing?"
     And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
     And each search_logs execution returns a different matching line
-    And the agent then submits a draft whose analyses <binding>
+    And the agent then submits <draft>
     And the structural repair submits a draft observing "call_1"
     And the SemanticGuard supports the draft
     When the Run is executed
@@ -97,6 +97,7 @@ Feature: Diagnosis Draft SHALL expose typed report structure
     And every global invariant holds
 
     Examples:
-      | binding                      |
-      | have no Tool Call IDs        |
-      | lack the tool_call_ids field |
+      | draft                                                                    |
+      | a draft whose analyses have no Tool Call IDs                             |
+      | a draft whose analyses lack the tool_call_ids field                      |
+      | a draft observing "call_1" whose limitation lacks the tool_call_ids field |

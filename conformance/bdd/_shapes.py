@@ -96,6 +96,15 @@ _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
         re.compile(r'a draft observing (".+") with (".+") as a limitation'),
         lambda b, g: b.observing_draft(quoted(g[0]), limited=quoted(g[1])),
     ),
+    (
+        re.compile(r'a draft observing (".+") whose limitation lacks the tool_call_ids field'),
+        lambda b, g: _unbound(
+            b.observing_draft(quoted(g[0]), limited=quoted(g[0])),
+            "limitations",
+            "tool_call_ids",
+            absent=True,
+        ),
+    ),
     (re.compile(r'a draft observing (".+")'), lambda b, g: b.observing_draft(quoted(g[0]))),
     (
         re.compile(r'a draft with a NEGATIVE_OBSERVATION on (".+") within its query scope'),

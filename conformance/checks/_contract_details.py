@@ -13,7 +13,7 @@ text it rests on:
 * ``R4.missing-binding-code`` / ``R5.item-without-references-code``: an analysis without Tool
   Call IDs is reported as ``MISSING_TOOL_CALL_IDS``, a knowledge item without references as
   ``ITEM_WITHOUT_REFERENCES``, at the binding's pointer, when that is what makes the submission
-  invalid;
+  invalid; and those codes name nothing else (not a limitation's missing field);
 * ``R7.skip-report-cap``: when more than 100 newer Runs were passed over, PREVIOUS_TURN_SELECTED
   lists the newest 100 of them.
 
@@ -192,14 +192,7 @@ def expected_binding_violations(kind: str, document: object) -> list[tuple[str, 
     if kind not in _BINDINGS or not isinstance(document, dict):
         return []
     contract, array, binding, code, _ = _BINDINGS[kind]
-    entries = document.get(array)
-    if not isinstance(entries, list):
-        return []
-    missing = [
-        index
-        for index, entry in enumerate(entries)
-        if isinstance(entry, dict) and entry.get(binding, []) == []
-    ]
+    missing = sorted(_unbound_entries(kind, document))
     if not missing:
         return []
     filled = copy.deepcopy(document)
@@ -215,19 +208,46 @@ def expected_binding_violations(kind: str, document: object) -> list[tuple[str, 
     return [(code, (f"/{array}/{index}/{binding}", f"/{array}/{index}")) for index in missing]
 
 
+def _unbound_entries(kind: str, document: object) -> set[int]:
+    """Indexes of the analyses (items) of ``document`` whose binding is empty or absent."""
+    if kind not in _BINDINGS or not isinstance(document, dict):
+        return set()
+    _, array, binding, _, _ = _BINDINGS[kind]
+    entries = document.get(array)
+    if not isinstance(entries, list):
+        return set()
+    return {
+        index
+        for index, entry in enumerate(entries)
+        if isinstance(entry, dict) and entry.get(binding, []) == []
+    }
+
+
 def _binding_codes(found: Findings, observation: dict[str, Any], fixture: dict[str, Any]) -> None:
     checked = validations(observation)
     for verdict in expected_outcome(fixture).verdicts:
         observed = checked.get(verdict.attempt)
-        if verdict.valid is not False or observed is None or observed.get("valid") is not False:
+        if observed is None or verdict.kind not in _BINDINGS:
+            continue
+        _, array, binding, code, rule = _BINDINGS[verdict.kind]
+        reported = [(v.get("code"), v.get("pointer")) for v in observed.get("violations") or []]
+        unbound = _unbound_entries(verdict.kind, verdict.document)
+        allowed = {f"/{array}/{i}" for i in unbound} | {f"/{array}/{i}/{binding}" for i in unbound}
+        misused = sorted(str(p) for c, p in reported if c == code and p not in allowed)
+        found.expect(
+            not misused or not isinstance(verdict.document, dict),
+            f"submission {verdict.attempt}: {code} reported at {misused}, where no "
+            f"{'analysis' if array == 'analyses' else 'item'} lacks its {binding} (the code "
+            "names that and nothing else)",
+            rule=rule,
+        )
+        if verdict.valid is not False or observed.get("valid") is not False:
             continue  # a passed invalid submission is the structure checks' finding
-        reported = {(v.get("code"), v.get("pointer")) for v in observed.get("violations") or []}
-        rule = _BINDINGS[verdict.kind][4] if verdict.kind in _BINDINGS else ""
-        for code, pointers in expected_binding_violations(verdict.kind, verdict.document):
+        for wanted, pointers in expected_binding_violations(verdict.kind, verdict.document):
             found.expect(
-                any((code, p) in reported for p in pointers),
+                any((wanted, p) in reported for p in pointers),
                 f"submission {verdict.attempt} lacks a binding at {pointers[0]}, but "
-                f"EVIDENCE_VALIDATION reported {sorted(map(str, reported))}, not {code} there",
+                f"EVIDENCE_VALIDATION reported {sorted(map(str, reported))}, not {wanted} there",
                 rule=rule,
             )
 

@@ -94,3 +94,43 @@ def test_a_presented_id_cut_to_160_characters_may_be_cut_from_either_encoding():
     assert check_contract_details(_rejection(escaped), fixture).passed
     assert check_contract_details(_rejection(json.dumps(value, ensure_ascii=False)), fixture).passed
     assert not check_contract_details(_rejection(value[:160]), fixture).passed
+
+
+def _validated(violations: list[dict]) -> dict:
+    return {
+        "run_id": "run-1",
+        "trace": [
+            {
+                "run_id": "run-1",
+                "seq": 1,
+                "type": "EVIDENCE_VALIDATION",
+                "data": {
+                    "attempt": 1,
+                    "result_kind": "DIAGNOSIS_DRAFT",
+                    "valid": False,
+                    "violations": violations,
+                },
+            }
+        ],
+    }
+
+
+def test_missing_tool_call_ids_names_an_analysis_without_bindings_and_nothing_else():
+    """The code at the analysis that lacks its ids passes; at a limitation it is a misuse."""
+    builder = FixtureBuilder()
+    builder.ask("Why?")
+    builder.add_call(1, "search_logs", "call_1")
+    builder.returns_lines("search_logs")
+    draft = builder.observing_draft(["call_1"], limited=["call_1"])
+    del draft["limitations"][0]["tool_call_ids"]
+    builder.submit(draft)
+    builder.submit_repair(builder.observing_draft(["call_1"]))
+    builder.review("supports")
+    fixture = builder.build("limitation-without-ids")
+
+    schema_invalid = {"code": "SCHEMA_INVALID", "pointer": "/limitations/0"}
+    assert check_contract_details(_validated([schema_invalid]), fixture).passed
+    misused = {"code": "MISSING_TOOL_CALL_IDS", "pointer": "/limitations/0/tool_call_ids"}
+    result = check_contract_details(_validated([misused]), fixture)
+    assert not result.passed
+    assert result.rules == ("R4.missing-binding-code",)
