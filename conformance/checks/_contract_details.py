@@ -208,8 +208,12 @@ def expected_binding_violations(kind: str, document: object) -> list[tuple[str, 
     return [(code, (f"/{array}/{index}/{binding}", f"/{array}/{index}")) for index in missing]
 
 
-def _unbound_entries(kind: str, document: object) -> set[int]:
-    """Indexes of the analyses (items) of ``document`` whose binding is empty or absent."""
+def _unbound_entries(kind: str, document: object, *, loose: bool = False) -> set[int]:
+    """Indexes of the analyses (items) of ``document`` whose binding is empty or absent.
+
+    ``loose``: also those whose binding is not a list at all (``"tool_call_ids": "call_1"``
+    names no Tool Call ID list either; the code may be used for it, it is not required).
+    """
     if kind not in _BINDINGS or not isinstance(document, dict):
         return set()
     _, array, binding, _, _ = _BINDINGS[kind]
@@ -219,7 +223,8 @@ def _unbound_entries(kind: str, document: object) -> set[int]:
     return {
         index
         for index, entry in enumerate(entries)
-        if isinstance(entry, dict) and entry.get(binding, []) == []
+        if isinstance(entry, dict)
+        and (entry.get(binding, []) == [] or (loose and not isinstance(entry[binding], list)))
     }
 
 
@@ -231,7 +236,7 @@ def _binding_codes(found: Findings, observation: dict[str, Any], fixture: dict[s
             continue
         _, array, binding, code, rule = _BINDINGS[verdict.kind]
         reported = [(v.get("code"), v.get("pointer")) for v in observed.get("violations") or []]
-        unbound = _unbound_entries(verdict.kind, verdict.document)
+        unbound = _unbound_entries(verdict.kind, verdict.document, loose=True)
         allowed = {f"/{array}/{i}" for i in unbound} | {f"/{array}/{i}/{binding}" for i in unbound}
         misused = sorted(str(p) for c, p in reported if c == code and p not in allowed)
         found.expect(

@@ -134,3 +134,22 @@ def test_missing_tool_call_ids_names_an_analysis_without_bindings_and_nothing_el
     result = check_contract_details(_validated([misused]), fixture)
     assert not result.passed
     assert result.rules == ("R4.missing-binding-code",)
+
+
+def test_missing_tool_call_ids_may_name_a_binding_that_is_no_list():
+    """``"tool_call_ids": "call_1"`` is no list of Tool Call IDs: the code may name it."""
+    builder = FixtureBuilder()
+    builder.ask("Why?")
+    builder.add_call(1, "search_logs", "call_1")
+    builder.returns_lines("search_logs")
+    draft = builder.observing_draft(["call_1"])
+    draft["analyses"][0]["tool_call_ids"] = "call_1"
+    builder.submit(draft)
+    builder.submit_repair(builder.observing_draft(["call_1"]))
+    builder.review("supports")
+    fixture = builder.build("string-binding")
+
+    named = {"code": "MISSING_TOOL_CALL_IDS", "pointer": "/analyses/0/tool_call_ids"}
+    assert check_contract_details(_validated([named]), fixture).passed
+    elsewhere = {"code": "MISSING_TOOL_CALL_IDS", "pointer": "/analyses/1/tool_call_ids"}
+    assert not check_contract_details(_validated([elsewhere]), fixture).passed
