@@ -53,7 +53,7 @@ from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkItem, WorkResul
 from bench.mutation._config import PACKAGE, TARGETS, Target, package_root
 from bench.mutation._kill import iut_command, iut_env, kill
 from bench.mutation._order import ORDER_ENV
-from bench.mutation._rerun import Match, load_survivors, match_survivors
+from bench.mutation._rerun import Match, carried_records, load_survivors, match_survivors
 from contracts import load_json_file
 
 __all__ = ["Options", "run", "select_targets"]
@@ -428,10 +428,13 @@ def run(options: Options) -> dict[str, Any]:  # noqa: C901, PLR0915 - one linear
                 if record["status"] == "killed" and record["scenario"] in flaky:
                     record["status"] = "flaky-kill"
     records.extend(_gone_record(m) for m in gone)
+    rerun_counts = _counts(records)
+    if options.survivors_of is not None:
+        records.extend(carried_records(options.survivors_of))
     records.sort(key=lambda r: (r["module"], r["line"], r["operator"], r["occurrence"]))
     summary = _summary(records, options, targets, plan, total_enumerated, red, flaky, baseline_s)
     if recorded is not None:
-        summary.update(_merged(summary, recorded[1], options))
+        summary.update(_rerun_summary(rerun_counts, recorded[1], options))
     summary["started_utc"] = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(started))
     summary["wall_s"] = round(time.time() - started, 1)
     summary["load_average_start"] = [round(x, 2) for x in load_start]
@@ -484,11 +487,21 @@ def _gone_record(match: Match) -> dict[str, Any]:
     }
 
 
-def _merged(summary: dict[str, Any], recorded: dict[str, Any], options: Options) -> dict[str, Any]:
-    """The recorded run's kills plus this re-run's verdicts on its survivors."""
-    killed = int(recorded.get("killed", 0)) + int(summary["killed"])
-    survived = int(summary["survived"])
-    judged = killed + survived
+def _counts(records: list[dict[str, Any]]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for record in records:
+        counts[record["status"]] = counts.get(record["status"], 0) + 1
+    return counts
+
+
+def _rerun_summary(
+    rerun: dict[str, int], recorded: dict[str, Any], options: Options
+) -> dict[str, Any]:
+    """What a re-run adds to the summary: the recorded run, and the verdicts of this re-run.
+
+    The summary's own counts and ``raw_score`` then describe the whole sample: the recorded
+    kills (carried) plus this re-run's verdicts on the recorded survivors.
+    """
     return {
         "rerun_of": str(options.survivors_of),
         "sample": recorded.get("sample"),
@@ -497,12 +510,7 @@ def _merged(summary: dict[str, Any], recorded: dict[str, Any], options: Options)
             k: recorded.get(k)
             for k in ("started_utc", "tried", "killed", "survived", "raw_score", "counts")
         },
-        "merged": {
-            "killed": killed,
-            "survived": survived,
-            "gone": int(summary["counts"].get("gone", 0)),
-            "raw_score": round(killed / judged, 4) if judged else None,
-        },
+        "rerun": rerun,
     }
 
 
@@ -531,9 +539,7 @@ def _summary(  # noqa: PLR0913, PLR0917 - the parts of one report
     flaky: list[str],
     baseline_s: float,
 ) -> dict[str, Any]:
-    counts: dict[str, int] = {}
-    for record in records:
-        counts[record["status"]] = counts.get(record["status"], 0) + 1
+    counts = _counts(records)
     killed = counts.get("killed", 0) + counts.get("timeout", 0)
     judged = killed + counts.get("survived", 0)
     return {

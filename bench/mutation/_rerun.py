@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
     from cosmic_ray.work_item import WorkItem
 
-__all__ = ["Match", "change_lines", "load_survivors", "match_survivors"]
+__all__ = ["Match", "carried_records", "change_lines", "load_survivors", "match_survivors"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +78,24 @@ def load_survivors(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
             raise ValueError(message)
         survivors.append(record)
     return survivors, summary
+
+
+def carried_records(path: Path) -> list[dict[str, Any]]:
+    """The recorded mutants that are not re-run (killed, timed out …), marked ``carried``.
+
+    A re-run's ``results.json`` holds them too, so that it describes the whole sample and can
+    itself be re-run later (``--survivors-of`` on a re-run's results).
+
+    Raises:
+        ValueError: as :func:`load_survivors`.
+    """
+    load_survivors(path)  # the same checks
+    document = load_json_file(path)
+    return [
+        {**record, "carried": True}
+        for record in document["mutants"]
+        if isinstance(record, dict) and record.get("status") != "survived"
+    ]
 
 
 def change_lines(diff: str) -> tuple[str, ...]:

@@ -14,7 +14,13 @@ from cosmic_ray.commands.init import init as cr_init
 from cosmic_ray.work_db import WorkDB, use_db
 
 from bench.mutation._cli import main
-from bench.mutation._rerun import _diff, change_lines, load_survivors, match_survivors
+from bench.mutation._rerun import (
+    _diff,
+    carried_records,
+    change_lines,
+    load_survivors,
+    match_survivors,
+)
 
 _MODULE = """\
 def allowed(attempt, bound):
@@ -111,6 +117,8 @@ def test_only_survivors_are_read_and_a_partial_run_is_refused(tmp_path):
     survivors, summary = load_survivors(results)
     assert [s["status"] for s in survivors] == ["survived"]
     assert summary == {"killed": 1}
+    (carried,) = carried_records(results)
+    assert (carried["status"], carried["carried"]) == ("killed", True)
 
     results.write_text(json.dumps({"partial": True, "mutants": []}), encoding="utf-8")
     with pytest.raises(ValueError, match=r"results\.json: no 'summary'"):
