@@ -49,6 +49,19 @@ def _earlier_runs(srdh_context: ScenarioContext, datatable: list[list[str]]) -> 
         srdh_context.builder.add_prior_run(int(cells["seq"]), cells["intent"], cells["state"])
 
 
+@given(
+    parsers.re(
+        r"the session has a DIAGNOSIS \+ SUCCESS Run followed by (?P<count>\d+) Runs that ended "
+        r"with (?P<state>FALLBACK|FAILED|CANCELLED)"
+    )
+)
+def _many_newer_runs(srdh_context: ScenarioContext, count: str, state: str) -> None:
+    builder = srdh_context.builder
+    builder.add_prior_run(1, "DIAGNOSIS", "SUCCESS")
+    for seq in range(2, int(count) + 2):
+        builder.add_prior_run(seq, "DIAGNOSIS", state)
+
+
 @given(parsers.re(r'another session has a successful earlier Run asking (?P<message>".*")'))
 def _other_session_run(srdh_context: ScenarioContext, message: str) -> None:
     srdh_context.builder.add_other_session_run(1, loads_strict(message))

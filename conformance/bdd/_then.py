@@ -73,6 +73,9 @@ THEN_CHECKS: dict[str, _Check] = {
     "no model call receives a backend row beyond the bounded projection": lambda c: (
         checks.check_model_inputs(c.observation, c.ran_fixture)
     ),
+    "the trace records it as the frozen contracts define": lambda c: checks.check_contract_details(
+        c.observation, c.ran_fixture, c.capabilities
+    ),
     "every global invariant holds": lambda c: _both(
         *(checks.check_global_invariants(o, c.ran_fixture, c.capabilities) for o in c.observations),
         *(checks.check_model_inputs(o, c.ran_fixture) for o in c.observations),

@@ -15,6 +15,10 @@ from conformance.checks._contract_data import (
     check_harness_ownership,
     check_serial_cutover,
 )
+from conformance.checks._contract_details import (
+    check_contract_details,
+    expected_binding_violations,
+)
 from conformance.checks._determinism import (
     HASH_SEEDS,
     check_same_normalized_observation,
@@ -76,7 +80,14 @@ from conformance.checks._previous_turn import check_previous_turn
 from conformance.checks._release import check_one_repair_only, check_released_is_submitted
 from conformance.checks._result import CheckResult, Findings
 from conformance.checks._retry import check_semantic_retry
-from conformance.checks._rules import REQUIREMENT_IDS, RULES, Rule, rule, rule_ids_in
+from conformance.checks._rules import (
+    REQUIREMENT_IDS,
+    RULES,
+    ContractQuote,
+    Rule,
+    rule,
+    rule_ids_in,
+)
 from conformance.checks._runtime import (
     check_disconnect,
     check_model_calls,
@@ -103,6 +114,7 @@ __all__ = [
     "REQUIREMENT_IDS",
     "RULES",
     "CheckResult",
+    "ContractQuote",
     "ExpectedInvocation",
     "ExpectedOutcome",
     "ExpectedProjection",
@@ -118,6 +130,7 @@ __all__ = [
     "check_bounded_projection",
     "check_cancelled_nothing_released",
     "check_contract",
+    "check_contract_details",
     "check_disconnect",
     "check_durable_run",
     "check_evidence_outcome",
@@ -152,6 +165,7 @@ __all__ = [
     "contract_problems",
     "disconnect_index",
     "expected_attempts",
+    "expected_binding_violations",
     "expected_identity",
     "expected_outcome",
     "expected_previous_turn",

@@ -14,6 +14,7 @@ import json
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
+from conformance.checks._contract_details import record_contract_details
 from conformance.checks._durable import durable_run_findings
 from conformance.checks._late import late_result_findings
 from conformance.checks._oracle import submissions
@@ -75,6 +76,7 @@ def check_global_invariants(
     late_result_findings(found, observation, fixture)
     durable_run_findings(found, observation, fixture, capabilities)
     semantic_snapshot_findings(found, observation)
+    record_contract_details(found, observation, fixture, capabilities)
     return found.result()
 
 

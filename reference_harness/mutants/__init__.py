@@ -40,6 +40,7 @@ __all__ = [
     "in_band_error_no_evidence",
     "intent_not_stored",
     "item_text_not_cut",
+    "item_without_references_as_schema_invalid",
     "late_draft_validated",
     "late_result_published",
     "late_tool_answer_classified",
@@ -49,6 +50,7 @@ __all__ = [
     "lookalike_id_normalised",
     "max_items_ignored",
     "missing_id_executed",
+    "missing_tool_call_ids_as_schema_invalid",
     "model_call_waits_past_timeout",
     "negative_on_found_evidence_accepted",
     "negative_scope_first_citation_only",
@@ -57,6 +59,7 @@ __all__ = [
     "numeric_id_stringified",
     "other_session_turn_in_context",
     "padded_id_trimmed",
+    "presented_id_not_json_text",
     "previous_turn_across_sessions",
     "previous_turn_by_creation_time",
     "projecting_never_reported",
@@ -78,6 +81,7 @@ __all__ = [
     "set_ordered_skipped_runs",
     "set_ordered_violations",
     "several_lookups_accepted",
+    "skip_report_uncapped",
     "snapshot_rebuilt_after_unavailable",
     "three_review_attempts",
     "three_router_attempts",
@@ -92,6 +96,7 @@ __all__ = [
     "unknown_analysis_reference_accepted",
     "unknown_id_among_known_accepted",
     "unsupported_falls_back_unavailable",
+    "validation_kind_mislabelled",
 ]
 
 
@@ -454,3 +459,28 @@ def set_ordered_violations() -> MutantIUT:
 def set_ordered_skipped_runs() -> MutantIUT:
     """IUT factory of mutant ``set_ordered_skipped_runs`` (see :data:`MUTANTS`)."""
     return create("set_ordered_skipped_runs")
+
+
+def presented_id_not_json_text() -> MutantIUT:
+    """IUT factory of mutant ``presented_id_not_json_text`` (see :data:`MUTANTS`)."""
+    return create("presented_id_not_json_text")
+
+
+def validation_kind_mislabelled() -> MutantIUT:
+    """IUT factory of mutant ``validation_kind_mislabelled`` (see :data:`MUTANTS`)."""
+    return create("validation_kind_mislabelled")
+
+
+def missing_tool_call_ids_as_schema_invalid() -> MutantIUT:
+    """IUT factory of mutant ``missing_tool_call_ids_as_schema_invalid`` (see :data:`MUTANTS`)."""
+    return create("missing_tool_call_ids_as_schema_invalid")
+
+
+def item_without_references_as_schema_invalid() -> MutantIUT:
+    """IUT factory of mutant ``item_without_references_as_schema_invalid`` (see :data:`MUTANTS`)."""
+    return create("item_without_references_as_schema_invalid")
+
+
+def skip_report_uncapped() -> MutantIUT:
+    """IUT factory of mutant ``skip_report_uncapped`` (see :data:`MUTANTS`)."""
+    return create("skip_report_uncapped")

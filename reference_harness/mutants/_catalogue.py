@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from reference_harness._retry import RetryPolicy
+from reference_harness.mutants._contract_specs import CONTRACT_DETAIL_SPECS
 from reference_harness.mutants._evidence_parts import (
     FailureAsNoEvidenceHarness,
     InBandAsNoEvidenceHarness,
@@ -487,6 +488,7 @@ MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
             *_MODEL_INPUT_SPECS,
             *RUNTIME_SPECS,
             *SURVIVOR_SPECS,
+            *CONTRACT_DETAIL_SPECS,
         )
     }
 )
