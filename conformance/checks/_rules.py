@@ -491,6 +491,94 @@ _RULES: Final = (
             ),
         ),
     ),
+    # -- trace fields derived from other records, SSE frames, tool error codes (helper "frames")
+    Rule(
+        "R2.accepted-call-recorded",
+        "TOOL_CALL_ACCEPTED and the canonical invocation record the accepted call's tool, agent "
+        "step and acceptance order (1, 2, … over the Run's accepted calls; rejected calls are not "
+        "counted)",
+        (),
+        (
+            ContractQuote(
+                "schemas/run-trace-event.schema.json", "Acceptance order within the Run, from 1."
+            ),
+            ContractQuote("schemas/run-trace-event.schema.json", "Agent step, from 1."),
+            ContractQuote(
+                "docs/contracts.md",
+                "sequence: int>=1 (acceptance order in the Run), step: int>=1 (agent step)",
+            ),
+        ),
+    ),
+    Rule(
+        "R3.classified-as-projected",
+        "EVIDENCE_CLASSIFIED states its READY invocation's evidence status and its projection's "
+        "item count, total matched and truncated flag; every READY invocation is classified once",
+        (),
+        (
+            ContractQuote("schemas/run-trace-event.schema.json", "Number of projected items."),
+            ContractQuote("schemas/run-trace-event.schema.json", "Items the backend matched."),
+            ContractQuote(
+                "schemas/run-trace-event.schema.json", "Whether the projection was truncated."
+            ),
+            ContractQuote(
+                "openspec/changes/archive/2026-07-21-single-react-design-freeze/design.md",
+                "EVIDENCE_CLASSIFIED only for READY",
+            ),
+        ),
+    ),
+    Rule(
+        "R3.malformed-arguments-error",
+        "an accepted call whose arguments give no query scope ({target, time_range {start_ms <= "
+        "end_ms}, query}) is never executed and ends ERROR/ERROR with code INVALID_ARGUMENTS; "
+        "INVALID_ARGUMENTS is the code of nothing else",
+        (),
+        (
+            ContractQuote(
+                "openspec/changes/archive/2026-07-21-single-react-design-freeze/design.md",
+                "Malformed arguments end the invocation ERROR/ERROR `INVALID_ARGUMENTS`",
+            ),
+            ContractQuote(
+                "docs/contracts.md",
+                "the Harness expects `{target, time_range: {start_ms, end_ms}, query}` (QueryScope "
+                "minus `tool`) and derives the projection's `query_scope` from them",
+            ),
+            ContractQuote(
+                "docs/contracts.md", "Invariant `time-range-order`: `end_ms >= start_ms`"
+            ),
+        ),
+    ),
+    Rule(
+        "R7.client-stream",
+        "the client receives every trace event, in order, as a run_event frame equal to it "
+        "(ts_ms aside), the published result as one result frame after RESULT_RELEASED's frame "
+        "and before RUN_FINISHED's, and an end frame {state} last (up to a disconnect)",
+        (),
+        (
+            ContractQuote(
+                "openspec/changes/archive/2026-07-21-single-react-design-freeze/design.md",
+                "then RESULT_RELEASED → `result` frame → RUN_FINISHED → `end`",
+            ),
+            ContractQuote(
+                "docs/contracts.md",
+                "SSE frames: `run_event` carries a RunTraceEvent; `result` carries the "
+                "PublishedResult; `end` carries `{state}`.",
+            ),
+            ContractQuote(
+                "schemas/run-observation.schema.json", "SSE frames the client received, in order."
+            ),
+        ),
+    ),
+    Rule(
+        "R8.nothing-after-disconnect",
+        "a client that disconnected receives nothing more: its frames end with the frame it "
+        "disconnected on",
+        ("an SSE client disconnects",),
+        (
+            ContractQuote(
+                "schemas/scenario-fixture.schema.json", "Disconnect after the n-th event of a type."
+            ),
+        ),
+    ),
 )
 
 RULES: Final[Mapping[str, Rule]] = MappingProxyType({r.id: r for r in _RULES})
