@@ -220,6 +220,11 @@ def _narrower(srdh_context: ScenarioContext, call_id: str, like: str, minutes: s
     srdh_context.builder.narrow(call_id, like, int(minutes))
 
 
+@given(parsers.re(r'the time range of "(?P<call_id>[^"]+)" ends before it starts'))
+def _reversed_range(srdh_context: ScenarioContext, call_id: str) -> None:
+    srdh_context.builder.reverse_time_range(call_id)
+
+
 @given(parsers.re(r'(?P<tool>\w+) raises "(?P<message>[^"]*)"'))
 def _raises(srdh_context: ScenarioContext, tool: str, message: str) -> None:
     srdh_context.builder.raises(tool, message)

@@ -283,6 +283,19 @@ def _ends(
 
 @then(
     parsers.re(
+        r'the invocation "(?P<tool_call_id>[^"]+)" is never executed and ends ERROR with '
+        r"evidence status ERROR and the error code INVALID_ARGUMENTS"
+    )
+)
+def _arguments_refused(srdh_context: ScenarioContext, tool_call_id: str) -> None:
+    result = checks.check_arguments_refused(
+        srdh_context.observation, srdh_context.ran_fixture, tool_call_id
+    )
+    _require(srdh_context, result)
+
+
+@then(
+    parsers.re(
         r'the projection of "(?P<tool_call_id>[^"]+)" keeps at most (?P<items>\d+) items of at '
         r"most (?P<chars>\d+) characters, with the backend's total_matched, and is marked "
         r"truncated"

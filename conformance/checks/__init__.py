@@ -41,6 +41,7 @@ from conformance.checks._evidence_scenarios import (
     check_rejected_at,
 )
 from conformance.checks._failure import check_attempt_outcomes, check_failed_run
+from conformance.checks._frames import check_client_frames
 from conformance.checks._fallback import (
     MESSAGE_CODES,
     check_fallback,
@@ -101,6 +102,11 @@ from conformance.checks._runtime_oracle import (
     fit_to_capabilities,
 )
 from conformance.checks._schema import check_contract, contract_problems
+from conformance.checks._trace_fields import (
+    arguments_give_scope,
+    check_arguments_refused,
+    check_trace_fields,
+)
 
 __all__ = [
     "ANALYSIS_KINDS",
@@ -124,11 +130,14 @@ __all__ = [
     "PresentedCall",
     "Rule",
     "Submission",
+    "arguments_give_scope",
     "attempt_policy",
     "check_analysis_structure",
+    "check_arguments_refused",
     "check_attempt_outcomes",
     "check_bounded_projection",
     "check_cancelled_nothing_released",
+    "check_client_frames",
     "check_contract",
     "check_contract_details",
     "check_disconnect",
@@ -161,6 +170,7 @@ __all__ = [
     "check_semantic_retry",
     "check_serial_cutover",
     "check_tool_call_identity",
+    "check_trace_fields",
     "classify_presented_id",
     "contract_problems",
     "disconnect_index",

@@ -32,7 +32,12 @@ from conformance.checks._oracle import PresentedCall, expected_identity
 from conformance.checks._result import CheckResult, Findings
 from conformance.checks._view import events, first_index
 
-__all__ = ["arguments_give_scope", "check_trace_fields", "record_trace_fields"]
+__all__ = [
+    "arguments_give_scope",
+    "check_arguments_refused",
+    "check_trace_fields",
+    "record_trace_fields",
+]
 
 _ACCEPTED: Final = "R2.accepted-call-recorded"
 _CLASSIFIED: Final = "R3.classified-as-projected"
@@ -59,6 +64,7 @@ def record_trace_fields(
     _classified_events(found, observation)
     if scripted:
         _argument_codes(found, observation, calls)
+        _executions(found, observation, fixture, calls)
 
 
 def _records(observation: dict[str, Any]) -> dict[Any, dict[str, Any]]:
@@ -224,6 +230,99 @@ def _argument_codes(
                 "invocation ended with code INVALID_ARGUMENTS",
                 rule=_ARGUMENTS,
             )
+
+
+def _executions(
+    found: Findings,
+    observation: dict[str, Any],
+    fixture: dict[str, Any],
+    calls: dict[Any, tuple[int, PresentedCall]],
+) -> None:
+    """A refused call is never executed: the next well-formed call of its tool gets its response.
+
+    Judged per tool whose accepted calls all have arguments that either give a query scope or
+    certainly do not (an open one makes the count unknown): the n-th well-formed call gets the
+    tool's n-th response; a READY one answered by ``rows`` projects those rows' texts (cut to the
+    fixture's limits).
+    """
+    limits = {"max_items": 20, "max_item_chars": 2000, **fixture.get("limits", {})}
+    records = _records(observation)
+    by_tool: dict[str, list[PresentedCall]] = {}
+    for _, call in sorted(calls.values(), key=lambda pair: pair[0]):
+        by_tool.setdefault(call.tool, []).append(call)
+    for tool, tool_calls in by_tool.items():
+        shapes = [arguments_give_scope(c.arguments) for c in tool_calls]
+        if None in shapes or all(shapes):
+            continue  # nothing refused, or an open shape: R4.bounded-projection's oracle judges
+        script = fixture.get("tools", {}).get(tool) or {}
+        responses = script.get("responses", [])
+        executed = [c for c, ok in zip(tool_calls, shapes, strict=True) if ok]
+        for nth, call in enumerate(executed):
+            response = responses[nth] if nth < len(responses) else script.get("default")
+            record = records.get(call.value) or {}
+            if (response or {}).get("kind") != "rows" or record.get("status") != "READY":
+                continue
+            kept = (response or {}).get("items", [])[: limits["max_items"]]
+            wanted = [str(row.get("text"))[: limits["max_item_chars"]] for row in kept]
+            texts = [i.get("text") for i in (record.get("projection") or {}).get("items", [])]
+            found.expect(
+                texts == wanted,
+                f"{call.value!r} is the {_ordinal(nth + 1)} {tool} call with well-formed "
+                f"arguments, so it gets the backend's {_ordinal(nth + 1)} response {wanted!r}, "
+                f"but it projects {texts!r}: a call whose arguments give no query scope was "
+                "executed",
+                rule=_ARGUMENTS,
+            )
+
+
+def _ordinal(n: int) -> str:
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n if n < 20 else n % 10, "th")  # noqa: PLR2004
+    return f"{n}{suffix}"
+
+
+def check_arguments_refused(
+    observation: dict[str, Any], fixture: dict[str, Any], tool_call_id: str
+) -> CheckResult:
+    """Check the call ``tool_call_id``, whose arguments give no query scope, was refused.
+
+    The fixture must present it with such arguments (the WHEN holds); its invocation is observed
+    PROJECTING, then ends ERROR/ERROR with code ``INVALID_ARGUMENTS``; it was never executed (the
+    next well-formed call of its tool gets the response it would have got).
+    """
+    found = Findings(f"{tool_call_id!r} is refused for its arguments", _ARGUMENTS)
+    accepted = expected_identity(fixture)[0]
+    calls = {c.value: (order, c) for order, c in enumerate(accepted, start=1)}
+    call = calls.get(tool_call_id)
+    found.expect(
+        call is not None and arguments_give_scope(call[1].arguments) is False,
+        f"the fixture does not present {tool_call_id!r} with arguments that give no query scope "
+        "(the WHEN would not hold)",
+    )
+    record = _records(observation).get(tool_call_id)
+    if found.expect(record is not None, f"no invocation of {tool_call_id!r}"):
+        assert record is not None  # noqa: S101 - narrowed by the expectation above
+        got = (
+            record.get("status"),
+            record.get("evidence_status"),
+            (record.get("error") or {}).get("code"),
+        )
+        found.expect(
+            got == ("ERROR", "ERROR", "INVALID_ARGUMENTS"),
+            f"{tool_call_id!r} ended {got[0]}/{got[1]} with code {got[2]}, expected ERROR/ERROR "
+            "with code INVALID_ARGUMENTS",
+        )
+    changes = [
+        (e.get("data") or {}).get("status")
+        for e in events(observation, "INVOCATION_STATUS_CHANGED")
+        if (e.get("data") or {}).get("tool_call_id") == tool_call_id
+    ]
+    found.expect(
+        changes == ["PROJECTING", "ERROR"],
+        f"status changes of {tool_call_id!r}: {changes}, expected PROJECTING then ERROR",
+        rule="R3.invocation-lifecycle",
+    )
+    _executions(found, observation, fixture, calls)
+    return found.result()
 
 
 def _short(value: object) -> str:
