@@ -41,12 +41,12 @@ from conformance.checks._evidence_scenarios import (
     check_rejected_at,
 )
 from conformance.checks._failure import check_attempt_outcomes, check_failed_run
-from conformance.checks._frames import check_client_frames
 from conformance.checks._fallback import (
     MESSAGE_CODES,
     check_fallback,
     check_rejected_twice_fallback,
 )
+from conformance.checks._frames import check_client_frames
 from conformance.checks._identity import check_tool_call_identity
 from conformance.checks._invariants import (
     ATTEMPT_POLICY,
