@@ -20,8 +20,10 @@ __all__ = [
     "MutantIUT",
     "MutantSpec",
     "Patch",
+    "accepted_sequence_counts_rejected",
     "agent_call_retried",
     "cancelled_tool_recorded_timeout",
+    "classified_item_count_is_total",
     "create",
     "disconnect_not_noticed",
     "document_ids_case_folded",
@@ -31,14 +33,17 @@ __all__ = [
     "duplicates_judged_across_runs",
     "edits_draft_after_partial_unsupported",
     "empty_answer_accepted",
+    "end_frame_missing",
     "error_evidence_cited_accepted",
     "evidence_failure_mistyped",
     "fabricated_citation_published",
     "fallback_as_previous_turn",
+    "frames_after_disconnect",
     "harness_rewrites_draft",
     "id_case_folded",
     "in_band_error_no_evidence",
     "intent_not_stored",
+    "invalid_arguments_recorded_failed",
     "item_text_not_cut",
     "item_without_references_as_schema_invalid",
     "late_draft_validated",
@@ -69,8 +74,10 @@ __all__ = [
     "reasoning_in_agent_context",
     "repair_executes_tool_calls",
     "repair_request_offers_tools",
+    "result_frame_after_run_finished",
     "reviewer_offered_tools",
     "reviewer_sees_conversation",
+    "run_started_seq_off",
     "running_run_as_previous_turn",
     "sdk_retries_over_http",
     "sdk_retries_review",
@@ -83,6 +90,7 @@ __all__ = [
     "several_lookups_accepted",
     "skip_report_uncapped",
     "snapshot_rebuilt_after_unavailable",
+    "status_events_not_streamed",
     "three_review_attempts",
     "three_router_attempts",
     "timed_out_review_retried",
@@ -484,3 +492,46 @@ def item_without_references_as_schema_invalid() -> MutantIUT:
 def skip_report_uncapped() -> MutantIUT:
     """IUT factory of mutant ``skip_report_uncapped`` (see :data:`MUTANTS`)."""
     return create("skip_report_uncapped")
+
+
+# -- trace fields and client frames (helper "frames") --
+
+
+def accepted_sequence_counts_rejected() -> MutantIUT:
+    """IUT factory of mutant ``accepted_sequence_counts_rejected`` (see :data:`MUTANTS`)."""
+    return create("accepted_sequence_counts_rejected")
+
+
+def classified_item_count_is_total() -> MutantIUT:
+    """IUT factory of mutant ``classified_item_count_is_total`` (see :data:`MUTANTS`)."""
+    return create("classified_item_count_is_total")
+
+
+def invalid_arguments_recorded_failed() -> MutantIUT:
+    """IUT factory of mutant ``invalid_arguments_recorded_failed`` (see :data:`MUTANTS`)."""
+    return create("invalid_arguments_recorded_failed")
+
+
+def run_started_seq_off() -> MutantIUT:
+    """IUT factory of mutant ``run_started_seq_off`` (see :data:`MUTANTS`)."""
+    return create("run_started_seq_off")
+
+
+def result_frame_after_run_finished() -> MutantIUT:
+    """IUT factory of mutant ``result_frame_after_run_finished`` (see :data:`MUTANTS`)."""
+    return create("result_frame_after_run_finished")
+
+
+def end_frame_missing() -> MutantIUT:
+    """IUT factory of mutant ``end_frame_missing`` (see :data:`MUTANTS`)."""
+    return create("end_frame_missing")
+
+
+def status_events_not_streamed() -> MutantIUT:
+    """IUT factory of mutant ``status_events_not_streamed`` (see :data:`MUTANTS`)."""
+    return create("status_events_not_streamed")
+
+
+def frames_after_disconnect() -> MutantIUT:
+    """IUT factory of mutant ``frames_after_disconnect`` (see :data:`MUTANTS`)."""
+    return create("frames_after_disconnect")

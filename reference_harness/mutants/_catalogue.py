@@ -41,6 +41,7 @@ from reference_harness.mutants._evidence_parts import (
     unknown_among_known,
     unsupported_as_unavailable,
 )
+from reference_harness.mutants._frames_specs import FRAMES_SPECS
 from reference_harness.mutants._iut import MutantIUT, MutantSpec, Patch
 from reference_harness.mutants._model_input_parts import (
     ConversationToReviewer,
@@ -489,6 +490,7 @@ MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
             *RUNTIME_SPECS,
             *SURVIVOR_SPECS,
             *CONTRACT_DETAIL_SPECS,
+            *FRAMES_SPECS,
         )
     }
 )
