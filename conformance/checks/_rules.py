@@ -548,6 +548,23 @@ _RULES: Final = (
         ),
     ),
     Rule(
+        "R7.trace-agrees-with-run",
+        "RUN_STARTED names the Run's session; RESULT_RELEASED is emitted once, exactly when a "
+        "result is published, with its kind; RUN_FINISHED's fallback_type and error_code are the "
+        "diagnosis_run row's",
+        (),
+        (
+            ContractQuote(
+                "schemas/run-trace-event.schema.json", "Fallback type of a FALLBACK Run."
+            ),
+            ContractQuote("schemas/run-trace-event.schema.json", "Error code of a FAILED Run."),
+            ContractQuote(
+                "openspec/changes/archive/2026-07-21-single-react-design-freeze/design.md",
+                "RESULT_RELEASED also for fallbacks and public errors",
+            ),
+        ),
+    ),
+    Rule(
         "R7.client-stream",
         "the client receives every trace event, in order, as a run_event frame equal to it "
         "(ts_ms aside), the published result as one result frame after RESULT_RELEASED's frame "

@@ -13,6 +13,11 @@ that reads only the records. Global invariants, applied to every Run:
   ``total_matched`` and ``truncated`` are its READY invocation's evidence status and projection's
   ``len(items)``, ``total_matched`` and ``truncated``; a READY invocation is classified once (and
   in a Run never cancelled, exactly once);
+* ``R7.trace-agrees-with-run``: RUN_STARTED's ``session_id`` is the fixture's; RESULT_RELEASED is
+  emitted once when a result is published (never otherwise), naming its ``kind``; RUN_FINISHED's
+  ``fallback_type`` and ``error_code`` are the ``diagnosis_run`` row's (its ``state`` and the
+  row's ``seq`` against RUN_STARTED's ``run_seq`` are ``R7.durable-run-outcome``'s and
+  ``R7.durable-run-intent``'s);
 * ``R3.malformed-arguments-error``: an accepted call whose arguments give no query scope (not an
   object with a ``target`` string of 1-256 characters, a ``time_range`` of non-negative integers
   ``start_ms <= end_ms`` and a ``query`` string of at most 1024 characters) ends ERROR/ERROR with
@@ -42,6 +47,7 @@ __all__ = [
 _ACCEPTED: Final = "R2.accepted-call-recorded"
 _CLASSIFIED: Final = "R3.classified-as-projected"
 _ARGUMENTS: Final = "R3.malformed-arguments-error"
+_RUN: Final = "R7.trace-agrees-with-run"
 _MAX_TARGET: Final = 256
 _MAX_QUERY: Final = 1024
 
@@ -62,6 +68,7 @@ def record_trace_fields(
     calls = {c.value: (order, c) for order, c in enumerate(accepted, start=1)}
     _accepted_events(found, observation, calls)
     _classified_events(found, observation)
+    _run_events(found, observation, fixture)
     if scripted:
         _argument_codes(found, observation, calls)
         _executions(found, observation, fixture, calls)
@@ -166,6 +173,45 @@ def _classified_events(found: Findings, observation: dict[str, Any]) -> None:
             "once for every READY invocation)",
             rule=_CLASSIFIED,
         )
+
+
+# --------------------------------------------------------------------------- the Run
+
+
+def _run_events(found: Findings, observation: dict[str, Any], fixture: dict[str, Any]) -> None:
+    for event in events(observation, "RUN_STARTED")[:1]:
+        session = (event.get("data") or {}).get("session_id")
+        found.expect(
+            session == fixture.get("session_id"),
+            f"RUN_STARTED names session {session!r}, the Run's is {fixture.get('session_id')!r}",
+            rule=_RUN,
+        )
+    published = observation.get("published_result")
+    kinds = [(e.get("data") or {}).get("kind") for e in events(observation, "RESULT_RELEASED")]
+    wanted = [] if not isinstance(published, dict) else [published.get("kind")]
+    cancelled = first_index(observation, "CANCEL_REQUESTED") is not None
+    found.expect(
+        kinds == wanted or cancelled,  # a cancelled Run's release: R8.cancelled-releases-nothing
+        f"RESULT_RELEASED kinds {kinds}, but the Run published "
+        + (f"a {wanted[0]} (one RESULT_RELEASED naming it)" if wanted else "nothing"),
+        rule=_RUN,
+    )
+    row = next(
+        (r for r in observation.get("runs", []) if r.get("run_id") == observation.get("run_id")),
+        None,
+    )
+    finished = events(observation, "RUN_FINISHED")
+    if row is None or not finished:
+        return  # R7.durable-run-outcome / R0.valid-observation
+    data = finished[-1].get("data") or {}
+    said = (data.get("fallback_type"), data.get("error_code"))
+    kept = (row.get("fallback_type"), row.get("error_code"))
+    found.expect(
+        said == kept,
+        f"RUN_FINISHED says fallback_type {said[0]} and error_code {said[1]}; the diagnosis_run "
+        f"row stores {kept[0]} and {kept[1]}",
+        rule=_RUN,
+    )
 
 
 # --------------------------------------------------------------------------- arguments

@@ -38,6 +38,7 @@ __all__ = [
     "evidence_failure_mistyped",
     "fabricated_citation_published",
     "fallback_as_previous_turn",
+    "finished_names_another_fallback",
     "frames_after_disconnect",
     "harness_rewrites_draft",
     "id_case_folded",
@@ -535,3 +536,8 @@ def status_events_not_streamed() -> MutantIUT:
 def frames_after_disconnect() -> MutantIUT:
     """IUT factory of mutant ``frames_after_disconnect`` (see :data:`MUTANTS`)."""
     return create("frames_after_disconnect")
+
+
+def finished_names_another_fallback() -> MutantIUT:
+    """IUT factory of mutant ``finished_names_another_fallback`` (see :data:`MUTANTS`)."""
+    return create("finished_names_another_fallback")

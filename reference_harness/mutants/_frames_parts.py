@@ -27,6 +27,7 @@ __all__ = [
     "hold_result_until_finished",
     "item_count_is_total",
     "listening_after_disconnect",
+    "other_fallback_finished",
     "run_seq_plus_one",
 ]
 
@@ -93,6 +94,16 @@ def run_seq_plus_one(
     """RUN_STARTED.run_seq is one more than the seq the diagnosis_run row stores."""
     if event_type == "RUN_STARTED":
         return {**data, "run_seq": data["run_seq"] + 1}
+    return data
+
+
+def other_fallback_finished(
+    _state: dict[str, Any], event_type: str, data: dict[str, Any]
+) -> dict[str, Any]:
+    """RUN_FINISHED of a FALLBACK Run names another fallback type than the row and the result."""
+    if event_type == "RUN_FINISHED" and data.get("fallback_type") is not None:
+        other = {"SEMANTIC_UNSUPPORTED": "SEMANTIC_UNAVAILABLE"}
+        return {**data, "fallback_type": other.get(data["fallback_type"], "SEMANTIC_UNSUPPORTED")}
     return data
 
 

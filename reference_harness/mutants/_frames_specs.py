@@ -19,6 +19,7 @@ from reference_harness.mutants._frames_parts import (
     hold_result_until_finished,
     item_count_is_total,
     listening_after_disconnect,
+    other_fallback_finished,
     run_seq_plus_one,
 )
 from reference_harness.mutants._iut import MutantSpec, Patch
@@ -65,6 +66,14 @@ FRAMES_SPECS: Final = (
         "seq the row stores",
         rule_id="R7.durable-run-intent",
         patches=(Patch(*_RECORDER, changing_events(run_seq_plus_one)),),
+    ),
+    MutantSpec(
+        "finished_names_another_fallback",
+        _R7,
+        "Fallback type of a FALLBACK Run: RUN_FINISHED names another fallback type than the "
+        "diagnosis_run row and the published Safe Fallback",
+        rule_id="R7.trace-agrees-with-run",
+        patches=(Patch(*_RECORDER, changing_events(other_fallback_finished)),),
     ),
     MutantSpec(
         "result_frame_after_run_finished",

@@ -158,3 +158,25 @@ def test_the_refusal_scenario_needs_arguments_that_give_no_scope():
     result = check_arguments_refused(observation, fixture, "call_2")
     assert not result.passed
     assert "the WHEN would not hold" in result.message
+
+
+def test_run_events_that_disagree_with_the_run_fail():
+    """RUN_STARTED's session, RESULT_RELEASED's kind and RUN_FINISHED's codes are the Run's."""
+    fixture, observation = _copy(REFUSED)
+    assert check_trace_fields(observation, fixture).passed
+    _event(observation, "RUN_STARTED")["data"]["session_id"] = "another-session"
+    _event(observation, "RESULT_RELEASED")["data"]["kind"] = "SAFE_FALLBACK"
+    result = check_trace_fields(observation, fixture)
+    assert result.rules == ("R7.trace-agrees-with-run",)
+    assert "another-session" in result.message
+    assert "one RESULT_RELEASED naming it" in result.message
+
+
+def test_run_finished_naming_another_fallback_than_the_row_fails():
+    """RUN_FINISHED's fallback_type is the diagnosis_run row's."""
+    fixture, observation = _copy(REFUSED)
+    finished = _event(observation, "RUN_FINISHED")["data"]
+    finished.update(state="FALLBACK", fallback_type="SEMANTIC_UNSUPPORTED")
+    result = check_trace_fields(observation, fixture)
+    assert result.rules == ("R7.trace-agrees-with-run",)
+    assert "fallback_type SEMANTIC_UNSUPPORTED" in result.message
