@@ -23,7 +23,7 @@ KILLING_SCENARIO = {
         "a-tool-call-whose-time-range-ends-before-it-starts-is-never-executed"
     ),
     "run_started_seq_off": "latest-run-is-a-fallback",
-    "finished_names_another_fallback": "latest-run-is-a-fallback",
+    "finished_names_another_fallback": "evidence-validation-fails-twice",
     "result_frame_after_run_finished": "latest-run-is-a-fallback",
     "end_frame_missing": "latest-run-is-a-fallback",
     "status_events_not_streamed": "successful-query-returns-no-evidence",
