@@ -128,3 +128,16 @@ Feature: Invocation status and evidence status SHALL be independent
     When the Run is executed
     Then EvidenceGuard rejects the first draft with NEGATIVE_WITHOUT_NO_EVIDENCE and releases the repaired draft
     And every global invariant holds
+
+  @extension @requirement:invocation-status-and-evidence-status-shall-be-independent
+  Scenario: A tool call whose time range ends before it starts is never executed
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_2"
+    And the time range of "call_1" ends before it starts
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_2"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the invocation "call_1" is never executed and ends ERROR with evidence status ERROR and the error code INVALID_ARGUMENTS
+    And every global invariant holds

@@ -86,3 +86,21 @@ Feature: Diagnosis Draft SHALL expose typed report structure
       | 3     | 2000  | 5    | 40     |
       | 3     | 100   | 5    | 3000   |
       | 3     | 100   | 13   | 4096   |
+
+  @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure @capability:STRUCTURAL_REPAIR
+  Scenario Outline: A missing Tool Call ID binding is reported with the contract's violation code
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits <draft>
+    And the structural repair submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the trace records it as the frozen contracts define
+    And every global invariant holds
+
+    Examples:
+      | draft                                                                    |
+      | a draft whose analyses have no Tool Call IDs                             |
+      | a draft whose analyses lack the tool_call_ids field                      |
+      | a draft observing "call_1" whose limitation lacks the tool_call_ids field |

@@ -143,3 +143,15 @@ Feature: Previous turn SHALL come from a safe durable Run result
     When the Run is executed
     Then no model call receives text of an earlier Run other than the selected previous turn
     And every global invariant holds
+
+  @extension @requirement:previous-turn-shall-come-from-a-safe-durable-run-result @capability:PREVIOUS_TURN
+  Scenario: More than a hundred newer Runs were passed over
+    Given the session has a DIAGNOSIS + SUCCESS Run followed by 120 Runs that ended with FALLBACK
+    And a user asks "And what about the payment service?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the trace records it as the frozen contracts define
+    And every global invariant holds

@@ -32,6 +32,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("bench/out/mutation"))
     parser.add_argument("--workers", type=int, default=1, help="mutants judged at once")
     parser.add_argument("--mutant-timeout", type=float, default=240.0, metavar="SECONDS")
+    parser.add_argument(
+        "--survivors-of",
+        type=Path,
+        metavar="RESULTS_JSON",
+        help="re-run only the survivors recorded in this results.json (same mutants, found "
+        "again by their change) against the current checkout; --sample/--seed/--modules ignored",
+    )
+    parser.add_argument(
+        "--exclude",
+        type=Path,
+        nargs="+",
+        default=(),
+        metavar="RESULTS_JSON",
+        help="leave out the mutants recorded in these results.json (after the sample is drawn: "
+        "--sample 300 --exclude <the --sample 150 run, same seed> runs a disjoint 150)",
+    )
     args = parser.parse_args(argv)
     try:
         summary = run(
@@ -42,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
                 out=args.out,
                 mutant_timeout_s=args.mutant_timeout,
                 workers=max(1, args.workers),
+                survivors_of=args.survivors_of,
+                exclude=tuple(args.exclude),
             )
         )
     except ValueError as error:

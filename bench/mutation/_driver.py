@@ -17,7 +17,10 @@ Steps (:func:`run`):
    that killed earlier mutants run first;
 5. the scenarios that killed something are re-run on the unmutated copy (a kill by a scenario that
    is flaky there is reported as such, not as a kill);
-6. results: ``<out>/results.json`` (every mutant: module, line, operator, diff, verdict, killing
+6. with ``survivors_of`` (a recorded ``results.json``), steps 3-4 judge only that run's
+   survivors, found again by :mod:`bench.mutation._rerun`, and the summary merges the recorded
+   kills with the new verdicts;
+7. results: ``<out>/results.json`` (every mutant: module, line, operator, diff, verdict, killing
    scenario and rule ids), ``<out>/survivors.md``, and Cosmic Ray's session database
    ``<out>/session.sqlite`` (``cr-report`` reads it).
 """
@@ -50,6 +53,7 @@ from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkItem, WorkResul
 from bench.mutation._config import PACKAGE, TARGETS, Target, package_root
 from bench.mutation._kill import iut_command, iut_env, kill
 from bench.mutation._order import ORDER_ENV
+from bench.mutation._rerun import Match, carried_records, load_survivors, match_survivors
 from contracts import load_json_file
 
 __all__ = ["Options", "run", "select_targets"]
@@ -69,6 +73,12 @@ class Options:
         mutant_timeout_s: the bound on one killer run (seconds); over it the mutant is killed.
         message_timeout_s: the adapter's bound on each IUT message (seconds).
         workers: mutants judged at the same time (each on its own copy of the package).
+        survivors_of: a recorded ``results.json``: judge only its survivors (``sample``, ``seed``
+            and ``modules`` are then ignored).
+        exclude: recorded ``results.json`` files whose mutants (by module, operator, occurrence)
+            are left out of the sample after it is drawn: ``--sample 300 --seed S --exclude
+            <the --sample 150 --seed S results>`` runs the 150 mutants that extend the first
+            sample to the seeded 300 (``random.sample`` draws a prefix-stable sequence).
     """
 
     modules: tuple[str, ...] = ()
@@ -78,6 +88,8 @@ class Options:
     mutant_timeout_s: float = 240.0
     message_timeout_s: float = 20.0
     workers: int = 1
+    survivors_of: Path | None = None
+    exclude: tuple[Path, ...] = ()
 
 
 @dataclass(slots=True)
@@ -208,14 +220,28 @@ def _log(text: str) -> None:
     print(text, flush=True)
 
 
+def _targets(
+    options: Options,
+) -> tuple[tuple[Target, ...], tuple[list[dict[str, Any]], dict[str, Any]] | None]:
+    """The targets to enumerate, and the recorded (survivors, summary) of a re-run."""
+    if options.survivors_of is None:
+        return select_targets(options.modules), None
+    recorded = load_survivors(options.survivors_of)
+    if not recorded[0]:
+        message = f"{options.survivors_of}: the recorded run has no survivors to re-run"
+        raise ValueError(message)
+    modules = {str(r["module"]) for r in recorded[0]}
+    return tuple(t for t in TARGETS if t.path in modules), recorded
+
+
 def run(options: Options) -> dict[str, Any]:  # noqa: C901, PLR0915 - one linear procedure
     """Run the mutation test and write its results under ``options.out``; return the summary.
 
     Raises:
-        ValueError: an unknown module name.
+        ValueError: an unknown module name, or an unreadable ``survivors_of`` file.
         RuntimeError: the copy is not what the IUT imports, or the baseline cannot run.
     """
-    targets = select_targets(options.modules)
+    targets, recorded = _targets(options)
     out = options.out
     out.mkdir(parents=True, exist_ok=True)
     started = time.time()
@@ -252,9 +278,24 @@ def run(options: Options) -> dict[str, Any]:  # noqa: C901, PLR0915 - one linear
             total_enumerated = db.num_work_items
             plan = _plan(db, targets, copy_root)
             chosen = list(plan.items)
-            if options.sample is not None and options.sample < len(chosen):
+            matches: dict[str, Match] = {}
+            gone: list[Match] = []
+            if recorded is not None:
+                found = match_survivors(recorded[0], plan.items, copy_root / PACKAGE)
+                matches = {m.item.job_id: m for m in found if m.item is not None}
+                gone = [m for m in found if m.item is None]
+                chosen = [m.item for m in found if m.item is not None]
+                _log(
+                    f"survivors of {options.survivors_of}: {len(found)} recorded, "
+                    f"{len(chosen)} found ({sum(m.how == 'moved' for m in found)} moved), "
+                    f"{len(gone)} gone"
+                )
+            elif options.sample is not None and options.sample < len(chosen):
                 draw = random.Random(options.seed)  # noqa: S311 - a reproducible sample, no secret
                 chosen = draw.sample(chosen, options.sample)
+            if options.exclude:
+                done = _judged(options.exclude)
+                chosen = [i for i in chosen if _key(i, copy_root) not in done]
             _log(
                 f"mutants: {total_enumerated} enumerated, {sum(plan.dropped.values())} dropped "
                 f"{plan.dropped}, {len(plan.items)} eligible, {len(chosen)} to run"
@@ -342,6 +383,13 @@ def run(options: Options) -> dict[str, Any]:  # noqa: C901, PLR0915 - one linear
                         diff=record["diff"],
                     ),
                 )
+                if item.job_id in matches:
+                    match = matches[item.job_id]
+                    record["rerun"] = {
+                        "match": match.how,
+                        "recorded_line": match.recorded.get("line"),
+                        "recorded_occurrence": match.recorded.get("occurrence"),
+                    }
                 if record["nodeid"] and record["nodeid"] != "hello":
                     killers[record["nodeid"]] = killers.get(record["nodeid"], 0) + 1
                     ranked = sorted(killers, key=lambda k: -killers[k])
@@ -379,8 +427,14 @@ def run(options: Options) -> dict[str, Any]:  # noqa: C901, PLR0915 - one linear
             for record in records:
                 if record["status"] == "killed" and record["scenario"] in flaky:
                     record["status"] = "flaky-kill"
+    records.extend(_gone_record(m) for m in gone)
+    rerun_counts = _counts(records)
+    if options.survivors_of is not None:
+        records.extend(carried_records(options.survivors_of))
     records.sort(key=lambda r: (r["module"], r["line"], r["operator"], r["occurrence"]))
     summary = _summary(records, options, targets, plan, total_enumerated, red, flaky, baseline_s)
+    if recorded is not None:
+        summary.update(_rerun_summary(rerun_counts, recorded[1], options))
     summary["started_utc"] = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(started))
     summary["wall_s"] = round(time.time() - started, 1)
     summary["load_average_start"] = [round(x, 2) for x in load_start]
@@ -388,6 +442,76 @@ def run(options: Options) -> dict[str, Any]:  # noqa: C901, PLR0915 - one linear
     _write(out, {"summary": summary, "mutants": records})
     (out / "survivors.md").write_text(_survivors_markdown(records), encoding="utf-8")
     return summary
+
+
+def _key(item: WorkItem, copy_root: Path) -> tuple[str, str, int]:
+    (mutation,) = item.mutations
+    relative = Path(mutation.module_path).relative_to(copy_root / PACKAGE).as_posix()
+    return relative, mutation.operator_name, mutation.occurrence
+
+
+def _judged(paths: tuple[Path, ...]) -> set[tuple[str, str, int]]:
+    """(module, operator, occurrence) of every mutant recorded in ``paths`` (``results.json``).
+
+    Raises:
+        ValueError: a file is unreadable or holds no ``mutants`` list.
+    """
+    found: set[tuple[str, str, int]] = set()
+    for path in paths:
+        try:
+            document = load_json_file(path)
+        except (OSError, ValueError) as error:
+            message = f"{path}: cannot read the recorded results: {error}"
+            raise ValueError(message) from None
+        mutants = document.get("mutants") if isinstance(document, dict) else None
+        if not isinstance(mutants, list):
+            message = f"{path}: expected an object with a 'mutants' list (a results.json)"
+            raise ValueError(message)  # noqa: TRY004 - a user's file; the CLI reports ValueError
+        found |= {(str(m["module"]), str(m["operator"]), int(m["occurrence"])) for m in mutants}
+    return found
+
+
+def _gone_record(match: Match) -> dict[str, Any]:
+    """A recorded survivor whose change no longer exists in its module (not judged)."""
+    recorded = match.recorded
+    return {
+        **{k: recorded.get(k) for k in ("module", "line", "operator", "occurrence", "diff")},
+        "definition": recorded.get("definition"),
+        "status": "gone",
+        "scenario": None,
+        "nodeid": None,
+        "rules": [],
+        "message": "the mutated code no longer exists in the current module",
+        "seconds": 0.0,
+        "rerun": {"match": "gone"},
+    }
+
+
+def _counts(records: list[dict[str, Any]]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for record in records:
+        counts[record["status"]] = counts.get(record["status"], 0) + 1
+    return counts
+
+
+def _rerun_summary(
+    rerun: dict[str, int], recorded: dict[str, Any], options: Options
+) -> dict[str, Any]:
+    """What a re-run adds to the summary: the recorded run, and the verdicts of this re-run.
+
+    The summary's own counts and ``raw_score`` then describe the whole sample: the recorded
+    kills (carried) plus this re-run's verdicts on the recorded survivors.
+    """
+    return {
+        "rerun_of": str(options.survivors_of),
+        "sample": recorded.get("sample"),
+        "seed": recorded.get("seed"),
+        "recorded": {
+            k: recorded.get(k)
+            for k in ("started_utc", "tried", "killed", "survived", "raw_score", "counts")
+        },
+        "rerun": rerun,
+    }
 
 
 def _write(out: Path, document: dict[str, Any]) -> None:
@@ -415,9 +539,7 @@ def _summary(  # noqa: PLR0913, PLR0917 - the parts of one report
     flaky: list[str],
     baseline_s: float,
 ) -> dict[str, Any]:
-    counts: dict[str, int] = {}
-    for record in records:
-        counts[record["status"]] = counts.get(record["status"], 0) + 1
+    counts = _counts(records)
     killed = counts.get("killed", 0) + counts.get("timeout", 0)
     judged = killed + counts.get("survived", 0)
     return {

@@ -49,6 +49,19 @@ def _earlier_runs(srdh_context: ScenarioContext, datatable: list[list[str]]) -> 
         srdh_context.builder.add_prior_run(int(cells["seq"]), cells["intent"], cells["state"])
 
 
+@given(
+    parsers.re(
+        r"the session has a DIAGNOSIS \+ SUCCESS Run followed by (?P<count>\d+) Runs that ended "
+        r"with (?P<state>FALLBACK|FAILED|CANCELLED)"
+    )
+)
+def _many_newer_runs(srdh_context: ScenarioContext, count: str, state: str) -> None:
+    builder = srdh_context.builder
+    builder.add_prior_run(1, "DIAGNOSIS", "SUCCESS")
+    for seq in range(2, int(count) + 2):
+        builder.add_prior_run(seq, "DIAGNOSIS", state)
+
+
 @given(parsers.re(r'another session has a successful earlier Run asking (?P<message>".*")'))
 def _other_session_run(srdh_context: ScenarioContext, message: str) -> None:
     srdh_context.builder.add_other_session_run(1, loads_strict(message))
@@ -215,6 +228,11 @@ def _earlier_citing(srdh_context: ScenarioContext, ids: str) -> None:
 )
 def _narrower(srdh_context: ScenarioContext, call_id: str, like: str, minutes: str) -> None:
     srdh_context.builder.narrow(call_id, like, int(minutes))
+
+
+@given(parsers.re(r'the time range of "(?P<call_id>[^"]+)" ends before it starts'))
+def _reversed_range(srdh_context: ScenarioContext, call_id: str) -> None:
+    srdh_context.builder.reverse_time_range(call_id)
 
 
 @given(parsers.re(r'(?P<tool>\w+) raises "(?P<message>[^"]*)"'))

@@ -67,6 +67,20 @@ def _widening(words: str) -> list[str]:
     return [_WIDENINGS[p] for p in parts]
 
 
+def _unbound(
+    document: dict[str, object], array: str, binding: str, *, absent: bool
+) -> dict[str, object]:
+    """``document`` with each entry of ``array`` bound to nothing: ``binding`` empty or absent."""
+    entries = document[array]
+    assert isinstance(entries, list)  # noqa: S101 - the builders' documents
+    for entry in entries:
+        if absent:
+            entry.pop(binding, None)
+        else:
+            entry[binding] = []
+    return document
+
+
 _Shape = Callable[[FixtureBuilder, list[str]], dict[str, object]]
 
 _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
@@ -100,6 +114,15 @@ _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
         re.compile(r'a draft observing (".+") with (".+") as a limitation'),
         lambda b, g: b.observing_draft(quoted(g[0]), limited=quoted(g[1])),
     ),
+    (
+        re.compile(r'a draft observing (".+") whose limitation lacks the tool_call_ids field'),
+        lambda b, g: _unbound(
+            b.observing_draft(quoted(g[0]), limited=quoted(g[0])),
+            "limitations",
+            "tool_call_ids",
+            absent=True,
+        ),
+    ),
     (re.compile(r'a draft observing (".+")'), lambda b, g: b.observing_draft(quoted(g[0]))),
     (
         re.compile(r'a draft with a NEGATIVE_OBSERVATION on (".+") within its query scope'),
@@ -118,6 +141,21 @@ _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
         lambda b, g: b.three_analyses_draft(quoted(g[0])),
     ),
     (re.compile(r"a draft whose analyses have no Tool Call IDs()"), lambda b, _: b.unbound_draft()),
+    (
+        re.compile(r"a draft whose analyses lack the tool_call_ids field()"),
+        lambda b, _: _unbound(b.unbound_draft(), "analyses", "tool_call_ids", absent=True),
+    ),
+    (
+        re.compile(
+            r'an answer from (".+") whose item (has no references|lacks the references field)'
+        ),
+        lambda b, g: _unbound(
+            b.answer(quoted(g[0])[0], ["d1"]),
+            "items",
+            "references",
+            absent=g[1] != "has no references",
+        ),
+    ),
     (
         re.compile(r'a draft repeating the analysis ID (".+") for (".+")'),
         lambda b, g: b.duplicate_analysis_draft(quoted(g[0])[0], quoted(g[1])[0]),

@@ -73,6 +73,9 @@ THEN_CHECKS: dict[str, _Check] = {
     "no model call receives a backend row beyond the bounded projection": lambda c: (
         checks.check_model_inputs(c.observation, c.ran_fixture)
     ),
+    "the trace records it as the frozen contracts define": lambda c: checks.check_contract_details(
+        c.observation, c.ran_fixture, c.capabilities
+    ),
     "every global invariant holds": lambda c: _both(
         *(checks.check_global_invariants(o, c.ran_fixture, c.capabilities) for o in c.observations),
         *(checks.check_model_inputs(o, c.ran_fixture) for o in c.observations),
@@ -274,6 +277,19 @@ def _ends(
         status=status,
         evidence_status=evidence,
         code=code,
+    )
+    _require(srdh_context, result)
+
+
+@then(
+    parsers.re(
+        r'the invocation "(?P<tool_call_id>[^"]+)" is never executed and ends ERROR with '
+        r"evidence status ERROR and the error code INVALID_ARGUMENTS"
+    )
+)
+def _arguments_refused(srdh_context: ScenarioContext, tool_call_id: str) -> None:
+    result = checks.check_arguments_refused(
+        srdh_context.observation, srdh_context.ran_fixture, tool_call_id
     )
     _require(srdh_context, result)
 

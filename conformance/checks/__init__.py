@@ -15,6 +15,10 @@ from conformance.checks._contract_data import (
     check_harness_ownership,
     check_serial_cutover,
 )
+from conformance.checks._contract_details import (
+    check_contract_details,
+    expected_binding_violations,
+)
 from conformance.checks._determinism import (
     HASH_SEEDS,
     check_same_normalized_observation,
@@ -42,6 +46,7 @@ from conformance.checks._fallback import (
     check_fallback,
     check_rejected_twice_fallback,
 )
+from conformance.checks._frames import check_client_frames
 from conformance.checks._identity import check_tool_call_identity
 from conformance.checks._invariants import (
     ATTEMPT_POLICY,
@@ -76,7 +81,14 @@ from conformance.checks._previous_turn import check_previous_turn
 from conformance.checks._release import check_one_repair_only, check_released_is_submitted
 from conformance.checks._result import CheckResult, Findings
 from conformance.checks._retry import check_semantic_retry
-from conformance.checks._rules import REQUIREMENT_IDS, RULES, Rule, rule, rule_ids_in
+from conformance.checks._rules import (
+    REQUIREMENT_IDS,
+    RULES,
+    ContractQuote,
+    Rule,
+    rule,
+    rule_ids_in,
+)
 from conformance.checks._runtime import (
     check_disconnect,
     check_model_calls,
@@ -90,6 +102,11 @@ from conformance.checks._runtime_oracle import (
     fit_to_capabilities,
 )
 from conformance.checks._schema import check_contract, contract_problems
+from conformance.checks._trace_fields import (
+    arguments_give_scope,
+    check_arguments_refused,
+    check_trace_fields,
+)
 
 __all__ = [
     "ANALYSIS_KINDS",
@@ -103,6 +120,7 @@ __all__ = [
     "REQUIREMENT_IDS",
     "RULES",
     "CheckResult",
+    "ContractQuote",
     "ExpectedInvocation",
     "ExpectedOutcome",
     "ExpectedProjection",
@@ -112,12 +130,16 @@ __all__ = [
     "PresentedCall",
     "Rule",
     "Submission",
+    "arguments_give_scope",
     "attempt_policy",
     "check_analysis_structure",
+    "check_arguments_refused",
     "check_attempt_outcomes",
     "check_bounded_projection",
     "check_cancelled_nothing_released",
+    "check_client_frames",
     "check_contract",
+    "check_contract_details",
     "check_disconnect",
     "check_durable_run",
     "check_evidence_outcome",
@@ -148,10 +170,12 @@ __all__ = [
     "check_semantic_retry",
     "check_serial_cutover",
     "check_tool_call_identity",
+    "check_trace_fields",
     "classify_presented_id",
     "contract_problems",
     "disconnect_index",
     "expected_attempts",
+    "expected_binding_violations",
     "expected_identity",
     "expected_outcome",
     "expected_previous_turn",

@@ -14,7 +14,9 @@ import json
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
+from conformance.checks._contract_details import record_contract_details
 from conformance.checks._durable import durable_run_findings
+from conformance.checks._frames import record_client_frames
 from conformance.checks._late import late_result_findings
 from conformance.checks._oracle import submissions
 from conformance.checks._outcome import record_evidence_outcome
@@ -27,6 +29,7 @@ from conformance.checks._runtime import (
 )
 from conformance.checks._runtime_oracle import attempt_policy
 from conformance.checks._schema import contract_problems
+from conformance.checks._trace_fields import record_trace_fields
 from conformance.checks._view import canonical, current_run, events
 
 if TYPE_CHECKING:
@@ -75,6 +78,9 @@ def check_global_invariants(
     late_result_findings(found, observation, fixture)
     durable_run_findings(found, observation, fixture, capabilities)
     semantic_snapshot_findings(found, observation)
+    record_contract_details(found, observation, fixture, capabilities)
+    record_trace_fields(found, observation, fixture)
+    record_client_frames(found, observation, fixture)
     return found.result()
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
+    "SKIP_REPORT_LIMIT",
     "PresentedCall",
     "Submission",
     "classify_presented_id",
@@ -30,6 +31,10 @@ _SKIP_REASON = {
     "CANCELLED": "STATE_CANCELLED",
 }
 _TERMINAL_TURNS = frozenset({"draft", "knowledge_answer", "raw", "error"})
+
+SKIP_REPORT_LIMIT = 100
+"""Most passed-over Runs PREVIOUS_TURN_SELECTED lists (docs/contracts.md: "the newer Runs passed
+over are reported with a skip reason (newest first, at most 100)")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,8 +154,13 @@ def submissions(fixture: dict[str, Any]) -> list[Submission]:
     return found
 
 
-def expected_previous_turn(fixture: dict[str, Any]) -> tuple[str | None, list[dict[str, str]]]:
+def expected_previous_turn(
+    fixture: dict[str, Any], *, limit: int | None = SKIP_REPORT_LIMIT
+) -> tuple[str | None, list[dict[str, str]]]:
     """Return (selected run id or ``None``, the newer Runs passed over with their skip reasons).
+
+    The passed-over Runs are newest first, the newest ``limit`` of them (the contract's cap on the
+    skip report; ``None``: all of them).
 
     The previous turn is the prior Run *of the fixture's session* with the greatest ``seq`` (never
     the creation time, never the fixture's list order) whose intent is DIAGNOSIS and state
@@ -163,7 +173,7 @@ def expected_previous_turn(fixture: dict[str, Any]) -> tuple[str | None, list[di
     same = [r for r in fixture.get("prior_runs", []) if r.get("session_id", session) == session]
     for row in sorted(same, key=lambda r: r["seq"], reverse=True):
         if row.get("intent") == "DIAGNOSIS" and row.get("state") == "SUCCESS":
-            return row["run_id"], skipped
+            return row["run_id"], skipped[:limit]
         state = row.get("state")
         if state in _SKIP_REASON:
             reason = _SKIP_REASON[state]
@@ -172,4 +182,4 @@ def expected_previous_turn(fixture: dict[str, Any]) -> tuple[str | None, list[di
         else:
             reason = "STATE_RUNNING"
         skipped.append({"run_id": row["run_id"], "reason": reason})
-    return None, skipped
+    return None, skipped[:limit]

@@ -10,6 +10,13 @@ Ids read ``R<n>.<slug>``: ``n`` is the requirement's position in the spec (1-10)
 kebab name of the rule; ``R0`` rules belong to the kit's protocol (a valid observation), not to a
 requirement. Ids are stable: rename one only together with every mutant and document
 that names it.
+
+Some rules rest on the frozen **contract** rather than on a spec sentence: the spec says that
+missing ids are rejected, the contract says what the TOOL_CALL_REJECTED event records about it.
+Such a rule quotes the contract documents it rests on (:attr:`Rule.contract`, each a verbatim
+fragment of a frozen file: a schema's description, ``docs/contracts.md``, the design freeze's
+``design.md``; a test keeps them true) and, when no spec sentence states it, no sentence at all:
+``srdh trace`` then counts it for no sentence, and :attr:`Rule.basis` says ``contract``.
 """
 
 from __future__ import annotations
@@ -22,7 +29,15 @@ from typing import TYPE_CHECKING, Final
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-__all__ = ["REQUIREMENT_IDS", "RULES", "Rule", "rule", "rule_ids_in"]
+__all__ = [
+    "CONTRACT_SOURCES",
+    "REQUIREMENT_IDS",
+    "RULES",
+    "ContractQuote",
+    "Rule",
+    "rule",
+    "rule_ids_in",
+]
 
 _RULE_TAG: Final = re.compile(r"\[(R\d+\.[a-z0-9-]+)\]")
 
@@ -41,6 +56,28 @@ REQUIREMENT_IDS: Final = (
 """The spec's requirement ids in spec order: ``R<n>`` is ``REQUIREMENT_IDS[n - 1]``."""
 
 
+CONTRACT_SOURCES: Final = (
+    "docs/contracts.md",
+    "openspec/changes/archive/2026-07-21-single-react-design-freeze/design.md",
+    "schemas/",
+)
+"""Where a rule may quote the frozen contract: the contract sheet, the design freeze, a schema."""
+
+
+@dataclass(frozen=True, slots=True)
+class ContractQuote:
+    """A verbatim fragment of a frozen contract document a rule rests on.
+
+    Attributes:
+        source: the document, relative to the repository root (under :data:`CONTRACT_SOURCES`;
+            for a schema, ``schemas/<name>.schema.json``).
+        text: the fragment, word for word (whitespace runs compare as one space).
+    """
+
+    source: str
+    text: str
+
+
 @dataclass(frozen=True, slots=True)
 class Rule:
     """One checkable rule of the spec.
@@ -50,11 +87,23 @@ class Rule:
         summary: the rule in one sentence, as a failure report states it.
         sentences: verbatim fragments of the spec's normative sentences this rule tests (each
             occurs in exactly one sentence of the spec; a test keeps them true).
+        contract: fragments of the frozen contract documents the rule rests on where the spec's
+            sentences do not fix what it checks (a violation code, an event field's meaning).
     """
 
     id: str
     summary: str
     sentences: tuple[str, ...]
+    contract: tuple[ContractQuote, ...] = ()
+
+    @property
+    def basis(self) -> str:
+        """What the rule rests on: ``spec``, ``contract``, ``spec+contract``, ``protocol`` (R0)."""
+        if self.requirement_id is None:
+            return "protocol"
+        if self.sentences and self.contract:
+            return "spec+contract"
+        return "contract" if self.contract else "spec"
 
     @property
     def requirement_id(self) -> str | None:
@@ -390,6 +439,177 @@ _RULES: Final = (
         "R0.valid-observation",
         "the observation, its trace events and its run rows are valid contract documents",
         (),
+    ),
+    # -- what the frozen contracts define beyond the spec's sentences (._contract_details) -----
+    Rule(
+        "R2.rejected-presented-id",
+        "a TOOL_CALL_REJECTED event's presented_id is the JSON text of the id as presented "
+        "(cut to 160 characters), null exactly when the id was absent",
+        (),
+        (
+            ContractQuote(
+                "schemas/run-trace-event.schema.json",
+                "JSON text of the presented id (<= 160 chars), null if absent.",
+            ),
+            ContractQuote(
+                "docs/contracts.md", "JSON text of the presented value, ≤ 160 chars, null if absent"
+            ),
+        ),
+    ),
+    Rule(
+        "R1.validated-body-kind",
+        "DRAFT_SUBMITTED and EVIDENCE_VALIDATION name the kind of body the Run's intent fixes: "
+        "DIAGNOSIS_DRAFT in a DIAGNOSIS Run, KNOWLEDGE_ANSWER in a KNOWLEDGE_QUERY Run",
+        (),
+        (
+            ContractQuote("schemas/run-trace-event.schema.json", "Kind of the submitted body."),
+            ContractQuote("schemas/run-trace-event.schema.json", "Kind of the validated body."),
+        ),
+    ),
+    Rule(
+        "R4.missing-binding-code",
+        "an analysis without Tool Call IDs (empty or absent) is reported as "
+        "MISSING_TOOL_CALL_IDS at its pointer, not only as SCHEMA_INVALID",
+        (),
+        (
+            ContractQuote(
+                "openspec/changes/archive/2026-07-21-single-react-design-freeze/design.md",
+                "each violation a stable code and an RFC 6901 pointer: schema invalid, duplicate "
+                "analysis id, analysis without Tool Call IDs",
+            ),
+            ContractQuote("schemas/run-trace-event.schema.json", "EvidenceGuard violation codes"),
+        ),
+    ),
+    Rule(
+        "R5.item-without-references-code",
+        "a knowledge item without references (empty or absent) is reported as "
+        "ITEM_WITHOUT_REFERENCES at its pointer, not only as SCHEMA_INVALID",
+        (),
+        (
+            ContractQuote(
+                "openspec/changes/archive/2026-07-21-single-react-design-freeze/design.md",
+                "fabricated document id, item without references",
+            ),
+            ContractQuote("schemas/run-trace-event.schema.json", "EvidenceGuard violation codes"),
+        ),
+    ),
+    Rule(
+        "R7.skip-report-cap",
+        "when more than 100 newer Runs were passed over, PREVIOUS_TURN_SELECTED lists the "
+        "newest 100 of them",
+        (),
+        (
+            ContractQuote(
+                "docs/contracts.md",
+                "the newer Runs passed over are reported with a skip reason (newest first, at "
+                "most 100)",
+            ),
+        ),
+    ),
+    # -- trace fields derived from other records, SSE frames, tool error codes (helper "frames")
+    Rule(
+        "R2.accepted-call-recorded",
+        "TOOL_CALL_ACCEPTED and the canonical invocation record the accepted call's tool, agent "
+        "step and acceptance order (1, 2, … over the Run's accepted calls; rejected calls are not "
+        "counted)",
+        (),
+        (
+            ContractQuote(
+                "schemas/run-trace-event.schema.json", "Acceptance order within the Run, from 1."
+            ),
+            ContractQuote("schemas/run-trace-event.schema.json", "Agent step, from 1."),
+            ContractQuote(
+                "docs/contracts.md",
+                "sequence: int>=1 (acceptance order in the Run), step: int>=1 (agent step)",
+            ),
+        ),
+    ),
+    Rule(
+        "R3.classified-as-projected",
+        "EVIDENCE_CLASSIFIED states its READY invocation's evidence status and its projection's "
+        "item count, total matched and truncated flag; every READY invocation is classified once",
+        (),
+        (
+            ContractQuote("schemas/run-trace-event.schema.json", "Number of projected items."),
+            ContractQuote("schemas/run-trace-event.schema.json", "Items the backend matched."),
+            ContractQuote(
+                "schemas/run-trace-event.schema.json", "Whether the projection was truncated."
+            ),
+            ContractQuote(
+                "openspec/changes/archive/2026-07-21-single-react-design-freeze/design.md",
+                "EVIDENCE_CLASSIFIED only for READY",
+            ),
+        ),
+    ),
+    Rule(
+        "R3.malformed-arguments-error",
+        "an accepted call whose arguments give no query scope ({target, time_range {start_ms <= "
+        "end_ms}, query}) is never executed and ends ERROR/ERROR with code INVALID_ARGUMENTS; "
+        "INVALID_ARGUMENTS is the code of nothing else",
+        (),
+        (
+            ContractQuote(
+                "openspec/changes/archive/2026-07-21-single-react-design-freeze/design.md",
+                "Malformed arguments end the invocation ERROR/ERROR `INVALID_ARGUMENTS`",
+            ),
+            ContractQuote(
+                "docs/contracts.md",
+                "the Harness expects `{target, time_range: {start_ms, end_ms}, query}` (QueryScope "
+                "minus `tool`) and derives the projection's `query_scope` from them",
+            ),
+            ContractQuote(
+                "docs/contracts.md", "Invariant `time-range-order`: `end_ms >= start_ms`"
+            ),
+        ),
+    ),
+    Rule(
+        "R7.trace-agrees-with-run",
+        "RUN_STARTED names the Run's session; RESULT_RELEASED is emitted once, exactly when a "
+        "result is published, with its kind; RUN_FINISHED's fallback_type and error_code are the "
+        "diagnosis_run row's",
+        (),
+        (
+            ContractQuote(
+                "schemas/run-trace-event.schema.json", "Fallback type of a FALLBACK Run."
+            ),
+            ContractQuote("schemas/run-trace-event.schema.json", "Error code of a FAILED Run."),
+            ContractQuote(
+                "openspec/changes/archive/2026-07-21-single-react-design-freeze/design.md",
+                "RESULT_RELEASED also for fallbacks and public errors",
+            ),
+        ),
+    ),
+    Rule(
+        "R7.client-stream",
+        "the client receives every trace event, in order, as a run_event frame equal to it "
+        "(ts_ms aside), the published result as one result frame after RESULT_RELEASED's frame "
+        "and before RUN_FINISHED's, and an end frame {state} last (up to a disconnect)",
+        (),
+        (
+            ContractQuote(
+                "openspec/changes/archive/2026-07-21-single-react-design-freeze/design.md",
+                "then RESULT_RELEASED → `result` frame → RUN_FINISHED → `end`",
+            ),
+            ContractQuote(
+                "docs/contracts.md",
+                "SSE frames: `run_event` carries a RunTraceEvent; `result` carries the "
+                "PublishedResult; `end` carries `{state}`.",
+            ),
+            ContractQuote(
+                "schemas/run-observation.schema.json", "SSE frames the client received, in order."
+            ),
+        ),
+    ),
+    Rule(
+        "R8.nothing-after-disconnect",
+        "a client that disconnected receives nothing more: its frames end with the frame it "
+        "disconnected on",
+        ("an SSE client disconnects",),
+        (
+            ContractQuote(
+                "schemas/scenario-fixture.schema.json", "Disconnect after the n-th event of a type."
+            ),
+        ),
     ),
 )
 

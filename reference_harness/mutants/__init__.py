@@ -20,8 +20,10 @@ __all__ = [
     "MutantIUT",
     "MutantSpec",
     "Patch",
+    "accepted_sequence_counts_rejected",
     "agent_call_retried",
     "cancelled_tool_recorded_timeout",
+    "classified_item_count_is_total",
     "create",
     "disconnect_not_noticed",
     "document_ids_beyond_max_items",
@@ -32,6 +34,7 @@ __all__ = [
     "duplicates_judged_across_runs",
     "edits_draft_after_partial_unsupported",
     "empty_answer_accepted",
+    "end_frame_missing",
     "error_evidence_cited_accepted",
     "evidence_failure_mistyped",
     "fabricated_citation_published",
@@ -41,12 +44,16 @@ __all__ = [
     "fallback_lists_failed_calls",
     "fallback_lists_uncited_calls",
     "fallback_sources_of_rejected_draft",
+    "finished_names_another_fallback",
+    "frames_after_disconnect",
     "harness_rewrites_draft",
     "id_case_folded",
     "in_band_error_no_evidence",
     "inference_on_no_evidence_accepted",
     "intent_not_stored",
+    "invalid_arguments_recorded_failed",
     "item_text_not_cut",
+    "item_without_references_as_schema_invalid",
     "knowledge_query_sees_latest_run",
     "large_result_unbounded",
     "late_draft_validated",
@@ -58,6 +65,7 @@ __all__ = [
     "lookalike_id_normalised",
     "max_items_ignored",
     "missing_id_executed",
+    "missing_tool_call_ids_as_schema_invalid",
     "model_call_waits_past_timeout",
     "negative_on_found_evidence_accepted",
     "negative_scope_first_citation_only",
@@ -69,6 +77,7 @@ __all__ = [
     "other_session_turn_in_context",
     "other_tool_counted_as_lookup",
     "padded_id_trimmed",
+    "presented_id_not_json_text",
     "previous_turn_across_sessions",
     "previous_turn_by_creation_time",
     "previous_turn_scans_newest_four",
@@ -79,8 +88,10 @@ __all__ = [
     "reasoning_in_agent_context",
     "repair_executes_tool_calls",
     "repair_request_offers_tools",
+    "result_frame_after_run_finished",
     "reviewer_offered_tools",
     "reviewer_sees_conversation",
+    "run_started_seq_off",
     "running_run_as_previous_turn",
     "sdk_retries_over_http",
     "sdk_retries_review",
@@ -95,9 +106,11 @@ __all__ = [
     "skip_reason_intent_first",
     "skip_report_holds_older_runs",
     "skip_report_omits_knowledge_runs",
+    "skip_report_uncapped",
     "snapshot_holds_no_evidence",
     "snapshot_holds_uncited_evidence",
     "snapshot_rebuilt_after_unavailable",
+    "status_events_not_streamed",
     "three_review_attempts",
     "three_router_attempts",
     "timed_out_review_retried",
@@ -112,6 +125,7 @@ __all__ = [
     "unknown_analysis_reference_accepted",
     "unknown_id_among_known_accepted",
     "unsupported_falls_back_unavailable",
+    "validation_kind_mislabelled",
 ]
 
 
@@ -574,3 +588,76 @@ def set_ordered_violations() -> MutantIUT:
 def set_ordered_skipped_runs() -> MutantIUT:
     """IUT factory of mutant ``set_ordered_skipped_runs`` (see :data:`MUTANTS`)."""
     return create("set_ordered_skipped_runs")
+
+
+def presented_id_not_json_text() -> MutantIUT:
+    """IUT factory of mutant ``presented_id_not_json_text`` (see :data:`MUTANTS`)."""
+    return create("presented_id_not_json_text")
+
+
+def validation_kind_mislabelled() -> MutantIUT:
+    """IUT factory of mutant ``validation_kind_mislabelled`` (see :data:`MUTANTS`)."""
+    return create("validation_kind_mislabelled")
+
+
+def missing_tool_call_ids_as_schema_invalid() -> MutantIUT:
+    """IUT factory of mutant ``missing_tool_call_ids_as_schema_invalid`` (see :data:`MUTANTS`)."""
+    return create("missing_tool_call_ids_as_schema_invalid")
+
+
+def item_without_references_as_schema_invalid() -> MutantIUT:
+    """IUT factory of mutant ``item_without_references_as_schema_invalid`` (see :data:`MUTANTS`)."""
+    return create("item_without_references_as_schema_invalid")
+
+
+def skip_report_uncapped() -> MutantIUT:
+    """IUT factory of mutant ``skip_report_uncapped`` (see :data:`MUTANTS`)."""
+    return create("skip_report_uncapped")
+
+
+# -- trace fields and client frames (helper "frames") --
+
+
+def accepted_sequence_counts_rejected() -> MutantIUT:
+    """IUT factory of mutant ``accepted_sequence_counts_rejected`` (see :data:`MUTANTS`)."""
+    return create("accepted_sequence_counts_rejected")
+
+
+def classified_item_count_is_total() -> MutantIUT:
+    """IUT factory of mutant ``classified_item_count_is_total`` (see :data:`MUTANTS`)."""
+    return create("classified_item_count_is_total")
+
+
+def invalid_arguments_recorded_failed() -> MutantIUT:
+    """IUT factory of mutant ``invalid_arguments_recorded_failed`` (see :data:`MUTANTS`)."""
+    return create("invalid_arguments_recorded_failed")
+
+
+def run_started_seq_off() -> MutantIUT:
+    """IUT factory of mutant ``run_started_seq_off`` (see :data:`MUTANTS`)."""
+    return create("run_started_seq_off")
+
+
+def result_frame_after_run_finished() -> MutantIUT:
+    """IUT factory of mutant ``result_frame_after_run_finished`` (see :data:`MUTANTS`)."""
+    return create("result_frame_after_run_finished")
+
+
+def end_frame_missing() -> MutantIUT:
+    """IUT factory of mutant ``end_frame_missing`` (see :data:`MUTANTS`)."""
+    return create("end_frame_missing")
+
+
+def status_events_not_streamed() -> MutantIUT:
+    """IUT factory of mutant ``status_events_not_streamed`` (see :data:`MUTANTS`)."""
+    return create("status_events_not_streamed")
+
+
+def frames_after_disconnect() -> MutantIUT:
+    """IUT factory of mutant ``frames_after_disconnect`` (see :data:`MUTANTS`)."""
+    return create("frames_after_disconnect")
+
+
+def finished_names_another_fallback() -> MutantIUT:
+    """IUT factory of mutant ``finished_names_another_fallback`` (see :data:`MUTANTS`)."""
+    return create("finished_names_another_fallback")

@@ -34,6 +34,7 @@ from reference_harness.mutants._citation_parts import (
     scope_within_ignoring,
     with_knowledge_context,
 )
+from reference_harness.mutants._contract_specs import CONTRACT_DETAIL_SPECS
 from reference_harness.mutants._evidence_parts import (
     FailureAsNoEvidenceHarness,
     InBandAsNoEvidenceHarness,
@@ -60,6 +61,7 @@ from reference_harness.mutants._evidence_parts import (
     unknown_among_known,
     unsupported_as_unavailable,
 )
+from reference_harness.mutants._frames_specs import FRAMES_SPECS
 from reference_harness.mutants._iut import MutantIUT, MutantSpec, Patch
 from reference_harness.mutants._model_input_parts import (
     ConversationToReviewer,
@@ -692,6 +694,8 @@ MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
             *RUNTIME_SPECS,
             *_CITATION_SPECS,
             *SURVIVOR_SPECS,
+            *CONTRACT_DETAIL_SPECS,
+            *FRAMES_SPECS,
         )
     }
 )

@@ -76,6 +76,14 @@ def test_replay_rejudges_an_edited_observation(runner: CliRunner, tmp_path: Path
     observation["trace"] = [e for e in observation["trace"] if e["type"] != "TOOL_CALL_REJECTED"]
     for seq, event in enumerate(observation["trace"], start=1):
         event["seq"] = seq
+    # the client's frames mirror the edited trace (else R7.client-stream fails as well)
+    frames = observation["client_frames"]
+    events = iter(observation["trace"])
+    observation["client_frames"] = [
+        {"event": "run_event", "data": next(events)} if f["event"] == "run_event" else f
+        for f in frames
+        if f["event"] != "run_event" or f["data"]["type"] != "TOOL_CALL_REJECTED"
+    ]
     (recording / EXCHANGE_FILE).write_text(
         "".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8"
     )

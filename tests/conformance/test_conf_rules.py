@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conformance.checks import RULES, CheckResult, Findings, rule_ids_in
-from conformance.checks._rules import REQUIREMENT_IDS
+from conformance.checks._rules import CONTRACT_SOURCES, REQUIREMENT_IDS
 
 SPEC = Path(__file__).resolve().parents[2] / "openspec" / "specs"
 
@@ -62,3 +62,32 @@ def test_rule_ids_in_ignores_unregistered_tags():
     text = "[R2.tool-call-identity] a\n[R2.invented] b\n[R2.tool-call-identity] c"
     assert rule_ids_in(text) == ("R2.tool-call-identity",)
     assert CheckResult(passed=True, message="ok").rules == ()
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+def test_contract_quotes_are_verbatim_in_a_frozen_contract_document():
+    """Every contract fragment a rule quotes occurs, word for word, in the document it names,
+    and that document is a contract source (the sheet, the design freeze, a schema)."""
+    quoted = [(r.id, q) for r in RULES.values() for q in r.contract]
+    assert quoted, "no rule quotes the contract"
+    for rule_id, quote in quoted:
+        assert quote.source.startswith(CONTRACT_SOURCES), (rule_id, quote.source)
+        path = ROOT / quote.source
+        assert path.is_file(), (rule_id, quote.source)
+        assert _flat(quote.text) in _flat(path.read_text(encoding="utf-8")), (rule_id, quote)
+
+
+def test_a_rule_says_what_it_rests_on():
+    """basis: spec sentences, the contract, both, or the protocol (R0)."""
+    assert RULES["R2.tool-call-identity"].basis == "spec"
+    assert RULES["R2.rejected-presented-id"].basis == "contract"
+    assert RULES["R0.valid-observation"].basis == "protocol"
+    for rule in RULES.values():
+        if rule.requirement_id is not None:
+            assert rule.sentences or rule.contract, f"{rule.id} rests on nothing"

@@ -1,0 +1,155 @@
+"""The contract-detail checks: what the trace must record where the spec's sentences stop."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+from conformance.checks import check_contract_details, expected_binding_violations
+from conformance.fixtures import ABSENT, FixtureBuilder, tool_call, tool_calls_turn
+
+
+def _draft(*bindings: object) -> dict:
+    builder = FixtureBuilder()
+    draft = builder.unbound_draft()
+    analysis = draft["analyses"][0]
+    draft["analyses"] = []
+    for n, binding in enumerate(bindings, 1):
+        entry = {**copy.deepcopy(analysis), "analysis_id": f"a{n}"}
+        if binding is None:
+            entry.pop("tool_call_ids")
+        else:
+            entry["tool_call_ids"] = binding
+        draft["analyses"].append(entry)
+    draft["conclusion"]["analysis_ids"] = [a["analysis_id"] for a in draft["analyses"]]
+    draft["action_plan"] = []
+    draft["recommendations"] = []
+    return draft
+
+
+def test_each_missing_binding_is_expected_at_its_pointer():
+    """An empty and an absent tool_call_ids each give MISSING_TOOL_CALL_IDS at their analysis."""
+    found = expected_binding_violations("draft", _draft([], ["call_1"], None))
+    assert found == [
+        ("MISSING_TOOL_CALL_IDS", ("/analyses/0/tool_call_ids", "/analyses/0")),
+        ("MISSING_TOOL_CALL_IDS", ("/analyses/2/tool_call_ids", "/analyses/2")),
+    ]
+
+
+def test_no_code_is_required_when_another_error_may_hide_it():
+    """A draft that stays invalid with its bindings filled is judged by the structure checks."""
+    draft = _draft([])
+    draft["analyses"][0]["kind"] = "GUESS"
+    assert expected_binding_violations("draft", draft) == []
+    assert expected_binding_violations("draft", _draft(["call_1"])) == []
+
+
+def _rejection(presented_id: object) -> dict:
+    return {
+        "run_id": "run-1",
+        "trace": [
+            {
+                "run_id": "run-1",
+                "seq": 1,
+                "type": "TOOL_CALL_REJECTED",
+                "data": {
+                    "reason": "INVALID_ID",
+                    "presented_id": presented_id,
+                    "tool_name": "search_logs",
+                    "step": 1,
+                    "position": 0,
+                },
+            }
+        ],
+    }
+
+
+def _fixture(call: dict) -> dict:
+    return {"agent": [tool_calls_turn([call])], "perturbations": []}
+
+
+def test_the_presented_id_is_the_json_text_of_the_value_presented():
+    """42 is shown as ``42``; ``"call 1"`` with its quotes; an absent id as null, and only it."""
+    numeric = _fixture(tool_call(42, "search_logs"))
+    assert check_contract_details(_rejection("42"), numeric).passed
+    result = check_contract_details(_rejection(None), numeric)
+    assert not result.passed
+    assert result.rules == ("R2.rejected-presented-id",)
+
+    spaced = _fixture(tool_call(" call 1", "search_logs"))
+    assert check_contract_details(_rejection('" call 1"'), spaced).passed
+    assert not check_contract_details(_rejection(" call 1"), spaced).passed
+
+    absent = _fixture(tool_call(ABSENT, "search_logs"))
+    assert check_contract_details(_rejection(None), absent).passed
+    assert not check_contract_details(_rejection("null"), absent).passed
+
+
+def test_a_presented_id_cut_to_160_characters_may_be_cut_from_either_encoding():
+    """100 fullwidth letters: 102 characters raw, 602 with \\u escapes; a cut of the escaped
+    text is the JSON text cut to 160 characters, a cut of nothing is not."""
+    value = "\uff43" * 100
+    fixture = _fixture(tool_call(value, "search_logs"))
+    escaped = json.dumps(value)[:160]
+    assert check_contract_details(_rejection(escaped), fixture).passed
+    assert check_contract_details(_rejection(json.dumps(value, ensure_ascii=False)), fixture).passed
+    assert not check_contract_details(_rejection(value[:160]), fixture).passed
+
+
+def _validated(violations: list[dict]) -> dict:
+    return {
+        "run_id": "run-1",
+        "trace": [
+            {
+                "run_id": "run-1",
+                "seq": 1,
+                "type": "EVIDENCE_VALIDATION",
+                "data": {
+                    "attempt": 1,
+                    "result_kind": "DIAGNOSIS_DRAFT",
+                    "valid": False,
+                    "violations": violations,
+                },
+            }
+        ],
+    }
+
+
+def test_missing_tool_call_ids_names_an_analysis_without_bindings_and_nothing_else():
+    """The code at the analysis that lacks its ids passes; at a limitation it is a misuse."""
+    builder = FixtureBuilder()
+    builder.ask("Why?")
+    builder.add_call(1, "search_logs", "call_1")
+    builder.returns_lines("search_logs")
+    draft = builder.observing_draft(["call_1"], limited=["call_1"])
+    del draft["limitations"][0]["tool_call_ids"]
+    builder.submit(draft)
+    builder.submit_repair(builder.observing_draft(["call_1"]))
+    builder.review("supports")
+    fixture = builder.build("limitation-without-ids")
+
+    schema_invalid = {"code": "SCHEMA_INVALID", "pointer": "/limitations/0"}
+    assert check_contract_details(_validated([schema_invalid]), fixture).passed
+    misused = {"code": "MISSING_TOOL_CALL_IDS", "pointer": "/limitations/0/tool_call_ids"}
+    result = check_contract_details(_validated([misused]), fixture)
+    assert not result.passed
+    assert result.rules == ("R4.missing-binding-code",)
+
+
+def test_missing_tool_call_ids_may_name_a_binding_that_is_no_list():
+    """``"tool_call_ids": "call_1"`` is no list of Tool Call IDs: the code may name it."""
+    builder = FixtureBuilder()
+    builder.ask("Why?")
+    builder.add_call(1, "search_logs", "call_1")
+    builder.returns_lines("search_logs")
+    draft = builder.observing_draft(["call_1"])
+    draft["analyses"][0]["tool_call_ids"] = "call_1"
+    builder.submit(draft)
+    builder.submit_repair(builder.observing_draft(["call_1"]))
+    builder.review("supports")
+    fixture = builder.build("string-binding")
+
+    named = {"code": "MISSING_TOOL_CALL_IDS", "pointer": "/analyses/0/tool_call_ids"}
+    assert check_contract_details(_validated([named]), fixture).passed
+    elsewhere = {"code": "MISSING_TOOL_CALL_IDS", "pointer": "/analyses/1/tool_call_ids"}
+    assert not check_contract_details(_validated([elsewhere]), fixture).passed

@@ -1,0 +1,67 @@
+"""Trace-field and client-frame faults (records right, a derived field or a frame wrong) are killed
+by a failure naming the rule they break; the reference passes the same scenarios over stdio and
+over the kit's model endpoint."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from conformance.adapters import InProcessAdapter, StdioAdapter
+from conformance.checks import RULES, rule_ids_in
+from conformance.suite import run_suite
+from reference_harness.mutants import MUTANTS
+from reference_harness.mutants._frames_specs import FRAMES_SPECS
+
+KILLING_SCENARIO = {
+    "accepted_sequence_counts_rejected": (
+        "a-missing-or-invalid-tool-call-id-is-rejected-and-never-executed"
+    ),
+    "classified_item_count_is_total": "raw-rows-beyond-the-bounded-projection-never-reach-a-model",
+    "invalid_arguments_recorded_failed": (
+        "a-tool-call-whose-time-range-ends-before-it-starts-is-never-executed"
+    ),
+    "run_started_seq_off": "latest-run-is-a-fallback",
+    "finished_names_another_fallback": "evidence-validation-fails-twice",
+    "result_frame_after_run_finished": "latest-run-is-a-fallback",
+    "end_frame_missing": "latest-run-is-a-fallback",
+    "status_events_not_streamed": "successful-query-returns-no-evidence",
+    "frames_after_disconnect": "client-disconnects-during-a-model-call",
+}
+"""Mutant -> a Gherkin scenario (or outline) that must kill it (the whole suite kills more)."""
+
+
+def test_every_frames_mutant_declares_a_registered_rule_of_its_requirement():
+    """Each mutant is in the catalogue and names a rule of its requirement."""
+    assert set(KILLING_SCENARIO) == {spec.name for spec in FRAMES_SPECS}
+    for spec in FRAMES_SPECS:
+        assert MUTANTS[spec.name] is spec
+        assert RULES[spec.rule_id].requirement_id == spec.requirement_id
+
+
+@pytest.mark.parametrize("name", list(KILLING_SCENARIO))
+def test_frames_mutant_is_killed_naming_its_rule(name):
+    """The scenario fails the mutant with a failure line naming the mutant's rule id."""
+    adapter = InProcessAdapter(f"reference_harness.mutants:{name}")
+    try:
+        result = run_suite(adapter, scenario_ids=[KILLING_SCENARIO[name]])
+    finally:
+        adapter.close()
+    failed = [s for s in result.scenarios if s.outcome == "failed"]
+    assert failed, f"mutant {name} survived {KILLING_SCENARIO[name]}"
+    named = {rule for s in failed for message in s.messages for rule in rule_ids_in(message)}
+    assert MUTANTS[name].rule_id in named, [s.messages for s in failed]
+
+
+def test_reference_passes_the_frames_scenarios_over_stdio_and_the_model_endpoint():
+    """The reference Harness over stdio (its model calls over the kit's endpoint) passes them."""
+    adapter = StdioAdapter([sys.executable, "-m", "reference_harness.stdio"])
+    try:
+        result = run_suite(adapter, scenario_ids=sorted(set(KILLING_SCENARIO.values())))
+    finally:
+        adapter.close()
+    assert result.scenarios
+    assert all(s.outcome == "passed" for s in result.scenarios), [
+        (s.scenario_id, s.messages) for s in result.scenarios if s.outcome != "passed"
+    ]
