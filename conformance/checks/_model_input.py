@@ -45,6 +45,7 @@ model-call attempt). Expectations come from the fixture and the spec, never from
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any, Final, NamedTuple
 
@@ -419,12 +420,22 @@ def _raw_needles(fixture: dict[str, Any]) -> list[str]:
             texts = [str(item.get("text", "")) for item in response.get("items", [])]
             projected.extend(text[:max_chars] for text in texts[:max_items])
             candidates.extend(texts[max_items:])
-            candidates.extend(
-                text[max(0, max_chars - _WINDOW) : max_chars + 1]
-                for text in texts[:max_items]
-                if len(text) > max_chars
-            )
-    allowed = "\n".join([*projected, fixture.get("user_message", "")])
+            for text in texts[:max_items]:
+                if len(text) > max_chars:
+                    # The window across the cut (an off-by-one leak) and the text just past it.
+                    candidates.append(text[max(0, max_chars - _WINDOW) : max_chars + 1])
+                    candidates.append(text[max_chars : max_chars + _WINDOW])
+    # Text an IUT may legitimately send: the projections, the user's message, the tool names (its
+    # tool list and prompts name them) and everything the fixture scripts for the model side.
+    scripted = {key: value for key, value in fixture.items() if key != "tools"}
+    allowed = "\n".join(
+        [
+            *projected,
+            str(fixture.get("user_message", "")),
+            *fixture.get("tools", {}),
+            json.dumps(scripted, ensure_ascii=False),
+        ]
+    )
     return [c for c in candidates if len(c) >= _MIN_NEEDLE and c not in allowed]
 
 

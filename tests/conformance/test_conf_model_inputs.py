@@ -181,3 +181,26 @@ def test_more_http_requests_than_attempts_is_a_retrying_sdk(observed):
     _broken(
         checks.check_model_inputs(observation, fixture), "R9.one-http-attempt-per-model-attempt"
     )
+
+
+def test_a_cut_row_that_starts_with_a_tool_name_is_no_leak():
+    """A cut window that is also a tool name's prefix is vocabulary, not a leaked raw row.
+
+    Found by the global-invariants property (example 344): with ``max_item_chars`` 8, the window
+    around the cut of a row starting ``query_metrics`` is ``query_met``, which every request naming
+    that tool carries. Here the row starts with ``search_logs``: the reference must pass, and the
+    whole row in an agent message must still fail.
+    """
+    fixture = _fixture("raw-rows-beyond-the-bounded-projection-never-reach-a-model")
+    fixture["limits"] = {**fixture["limits"], "max_item_chars": 8}
+    items = fixture["tools"]["search_logs"]["responses"][0]["items"]
+    items[0]["text"] = "search_logs: checkout p99 latency rose to 2.4 s at 10:02"
+    adapter = InProcessAdapter("reference_harness.iut:create")
+    try:
+        observation = adapter.run(fixture)
+    finally:
+        adapter.close()
+    checks.check_model_inputs(observation, fixture).require()
+    agent = _calls(observation, "DIAGNOSIS_AGENT")[-1]
+    agent["messages"][-1]["content"] += items[0]["text"]
+    _broken(checks.check_model_inputs(observation, fixture), "R4.no-raw-payload-to-model")
