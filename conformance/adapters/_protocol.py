@@ -6,9 +6,12 @@ observation answers the request and fixture it was asked for.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from conformance.adapters._errors import AdapterError
+from conformance.adapters._errors import AdapterError, ObservationContractError
+
+if TYPE_CHECKING:
+    from contracts import ContractViolation
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -61,6 +64,23 @@ def message_problems(message: Any) -> list[str]:  # noqa: ANN401 - any JSON valu
         detailed = validate_document(message.get("fixture"), "scenario-fixture")
         problems = [f"/fixture{v.pointer}: {v.message}" for v in detailed] or problems
     return problems[:_MAX_PROBLEMS]
+
+
+def _observation_violations(message: dict[str, Any]) -> tuple[ContractViolation, ...]:
+    """The RunObservation's own violations when the rest of the ``observation`` message is right.
+
+    Empty when the envelope itself is broken (a missing ``request_id``, another type ...) or the
+    observation is not even an object: those stay plain protocol errors.
+    """
+    from contracts import validate_document  # noqa: PLC0415 - contracts loads schemas on import
+
+    inner = message.get("observation")
+    if not isinstance(inner, dict) or not isinstance(message.get("request_id"), str):
+        return ()
+    envelope = {**message, "observation": {}}
+    if set(envelope) != {"type", "request_id", "observation"}:
+        return ()
+    return tuple(validate_document(inner, "run-observation"))
 
 
 def run_message(
@@ -129,6 +149,15 @@ def check_observation(
     problems = message_problems(message)
     if problems:
         reason = "IUT sent a schema-invalid observation: " + "; ".join(problems)
+        inner = message.get("observation")
+        answers = (
+            message.get("request_id") == request_id
+            and isinstance(inner, dict)
+            and inner.get("fixture_id") == fixture_id
+        )
+        broken = _observation_violations(message) if answers else ()
+        if broken:
+            raise ObservationContractError(reason, broken, stderr_tail=stderr_tail)
         raise AdapterError(reason, stderr_tail=stderr_tail)
     if message["request_id"] != request_id:
         reason = f"IUT answered request {message['request_id']!r}, expected {request_id!r}"

@@ -15,6 +15,7 @@ from conformance.checks._contract_data import (
     check_harness_ownership,
     check_serial_cutover,
 )
+from conformance.checks._contract_failures import observation_contract_failures
 from conformance.checks._determinism import (
     HASH_SEEDS,
     check_same_normalized_observation,
@@ -151,6 +152,7 @@ __all__ = [
     "fit_to_capabilities",
     "normalize_observation",
     "normalize_trace",
+    "observation_contract_failures",
     "presented_calls",
     "record_evidence_outcome",
     "returned_documents",

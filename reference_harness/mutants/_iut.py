@@ -25,6 +25,7 @@ from reference_harness.store import RunStore
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from contracts import ContractViolation
     from reference_harness.ports import AgentPort, ReviewerPort
 
 __all__ = ["MutantIUT", "MutantSpec", "Patch"]
@@ -62,6 +63,9 @@ class MutantSpec:
             (``OpenAIConfig -> ChatClient``), e.g. one whose SDK retries.
         capabilities: the capabilities its ``hello`` declares (``None``: the reference's), e.g.
             without SEMANTIC_RETRY for a mutant that retries what it declares it does not.
+        sends_broken_observation: it sends its observation unchecked, as a Harness that does not
+            validate its own output would, so the kit sees a Run that breaks a contract rule
+            (the reference refuses to send such an observation).
         cross_process: its fault shows only across processes (e.g. hash-seed ordering): the
             self-test judges it through the stdio entry
             (``python -m reference_harness.stdio --mutant NAME``), in fresh processes.
@@ -80,6 +84,7 @@ class MutantSpec:
     endpoint_client: Callable[[Any], Any] | None = None
     capabilities: tuple[str, ...] | None = None
     cross_process: bool = False
+    sends_broken_observation: bool = False
 
 
 class MutantIUT(FixtureIUT):
@@ -118,6 +123,11 @@ class MutantIUT(FixtureIUT):
                     mock.patch.object(module, patch.attribute, patch.wrap(original))
                 )
             return super().run(fixture, model_endpoint)
+
+    def _own_contract_violations(self, observation: dict[str, Any]) -> list[ContractViolation]:
+        if self.spec.sends_broken_observation:
+            return []
+        return super()._own_contract_violations(observation)
 
     async def _observe(
         self, fixture: dict[str, Any], model_endpoint: dict[str, Any] | None
