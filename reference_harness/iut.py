@@ -208,8 +208,14 @@ class FixtureIUT:
             raise ObservationContractError(msg)
         return observation
 
+    checks_own_observation: bool = True
+    """Whether the IUT refuses to send an observation that breaks its contract (the reference
+    does; a mutant standing for a Harness that does not check its output sends it as is)."""
+
     def _own_contract_violations(self, observation: dict[str, Any]) -> list[ContractViolation]:
         """The RunObservation contract violations of ``observation`` (checked before sending)."""
+        if not self.checks_own_observation:
+            return []
         return validate_document(observation, "run-observation")
 
     def close(self) -> None:

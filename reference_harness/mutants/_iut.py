@@ -25,7 +25,6 @@ from reference_harness.store import RunStore
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from contracts import ContractViolation
     from reference_harness.ports import AgentPort, ReviewerPort
 
 __all__ = ["MutantIUT", "MutantSpec", "Patch"]
@@ -99,6 +98,7 @@ class MutantIUT(FixtureIUT):
         super().__init__(model_endpoint=spec.endpoint_client is not None)
         self.spec = spec
         self.implementation_name = f"srdh-mutant-{spec.name}"
+        self.checks_own_observation = not spec.sends_broken_observation
 
     def hello(self) -> dict[str, Any]:
         """Return the reference ``hello``, with the spec's capabilities when it names them."""
@@ -123,11 +123,6 @@ class MutantIUT(FixtureIUT):
                     mock.patch.object(module, patch.attribute, patch.wrap(original))
                 )
             return super().run(fixture, model_endpoint)
-
-    def _own_contract_violations(self, observation: dict[str, Any]) -> list[ContractViolation]:
-        if self.spec.sends_broken_observation:
-            return []
-        return super()._own_contract_violations(observation)
 
     async def _observe(
         self, fixture: dict[str, Any], model_endpoint: dict[str, Any] | None
