@@ -49,7 +49,7 @@ class ObservationContractError(AdapterError):
     NO_EVIDENCE invocation with matches, or a projection whose query scope ends before it starts.
     That is a conformance failure of the Harness, not only a protocol fault: the suite reports
     it under the rule the broken contract rule serves
-    (:func:`conformance.checks.observation_contract_failures`).
+    (:func:`conformance.checks.check_observation_contract`).
 
     Attributes:
         violations: every violation, JSON pointers into the RunObservation.

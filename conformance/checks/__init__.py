@@ -15,7 +15,7 @@ from conformance.checks._contract_data import (
     check_harness_ownership,
     check_serial_cutover,
 )
-from conformance.checks._contract_failures import observation_contract_failures
+from conformance.checks._contract_failures import check_observation_contract
 from conformance.checks._determinism import (
     HASH_SEEDS,
     check_same_normalized_observation,
@@ -128,6 +128,7 @@ __all__ = [
     "check_model_inputs",
     "check_no_evidence_citations",
     "check_no_evidence_invocation",
+    "check_observation_contract",
     "check_one_repair_only",
     "check_previous_turn",
     "check_previous_turn_rule",
@@ -152,7 +153,6 @@ __all__ = [
     "fit_to_capabilities",
     "normalize_observation",
     "normalize_trace",
-    "observation_contract_failures",
     "presented_calls",
     "record_evidence_outcome",
     "returned_documents",

@@ -4,7 +4,7 @@ An IUT whose RunObservation breaks a frozen contract rule (a NO_EVIDENCE invocat
 rows, a projection whose query scope ends before it starts ...) reported something no
 conforming Harness can: the adapter refuses the observation
 (:class:`conformance.adapters.ObservationContractError`) and the suite fails the scenario with
-these lines, each naming the rule the broken contract rule serves, so the run fails under a rule
+lines each naming the rule the broken contract rule serves, so the run fails under a rule
 id like every other conformance failure.
 """
 
@@ -13,12 +13,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Final
 
+from conformance.checks._result import CheckResult, Findings
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from contracts import ContractViolation
 
-__all__ = ["observation_contract_failures"]
+__all__ = ["check_observation_contract"]
 
 _MAX_LINES: Final = 5
 _INVOCATION: Final = re.compile(r"^/invocations/\d+(?:/|$)")
@@ -34,16 +36,18 @@ def _rule_of(violation: ContractViolation) -> str:
     return _INVOCATION_RULE if _INVOCATION.match(violation.pointer) else _OTHER_RULE
 
 
-def observation_contract_failures(violations: Iterable[ContractViolation]) -> list[str]:
-    """Return one ``[<rule id>] …`` failure line per contract violation (at most five).
+def check_observation_contract(violations: Iterable[ContractViolation]) -> CheckResult:
+    """Return the failure of an observation breaking its contract, one line per violation.
 
-    ``violations`` point into the RunObservation (``/invocations/0/evidence_status`` …). A
-    violation inside an invocation record names ``R3.invocation-outcome``; any other names
-    ``R0.valid-observation``. Each line says the pointer, the contract rule and what it expects.
+    ``violations`` point into the RunObservation (``/invocations/0/evidence_status`` …); at
+    most five are listed. A violation inside an invocation record names
+    ``R3.invocation-outcome``; any other ``R0.valid-observation``. Each line says the pointer,
+    the contract rule and what it expects. Passes only for no violations.
     """
-    lines = [
-        f"[{_rule_of(v)}] the observation breaks its contract at {v.pointer or '/'} "
-        f"({v.rule}): {v.message}"
-        for v in violations
-    ]
-    return lines[:_MAX_LINES]
+    found = Findings("the observation keeps its contracts", _OTHER_RULE)
+    for v in list(violations)[:_MAX_LINES]:
+        found.add(
+            f"the observation breaks its contract at {v.pointer or '/'} ({v.rule}): {v.message}",
+            rule=_rule_of(v),
+        )
+    return found.result()
