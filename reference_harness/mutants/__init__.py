@@ -48,6 +48,7 @@ __all__ = [
     "item_text_cut_in_utf16_units",
     "item_text_not_cut",
     "knowledge_query_sees_latest_run",
+    "knowledge_run_selects_previous_turn",
     "large_result_unbounded",
     "late_result_published",
     "limitation_bindings_unchecked",
@@ -583,3 +584,8 @@ def released_strings_stripped() -> MutantIUT:
 def snapshot_leaves_out_no_evidence() -> MutantIUT:
     """IUT factory of mutant ``snapshot_leaves_out_no_evidence`` (see :data:`MUTANTS`)."""
     return create("snapshot_leaves_out_no_evidence")
+
+
+def knowledge_run_selects_previous_turn() -> MutantIUT:
+    """IUT factory of mutant ``knowledge_run_selects_previous_turn`` (see :data:`MUTANTS`)."""
+    return create("knowledge_run_selects_previous_turn")

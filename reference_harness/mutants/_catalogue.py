@@ -84,6 +84,7 @@ from reference_harness.mutants._parts import (
 )
 from reference_harness.mutants._reach_parts import (
     AllRunningIntentStore,
+    KnowledgeSelectingHarness,
     after_first_reference,
     backend_total_ignored,
     extra_members_ignored,
@@ -785,6 +786,14 @@ _REACH_SPECS: Final = (
         "the routed intent is written to every RUNNING Run of the session, not only the new one",
         rule_id="R7.prior-runs-untouched",
         store_class=AllRunningIntentStore,
+    ),
+    MutantSpec(
+        "knowledge_run_selects_previous_turn",
+        "previous-turn-shall-come-from-a-safe-durable-run-result",
+        "a KNOWLEDGE_QUERY Run selects a previous turn (emits PREVIOUS_TURN_SELECTED), although "
+        "previous-turn selection is for DIAGNOSIS Runs only",
+        rule_id="R7.previous-turn-selection",
+        harness_class=KnowledgeSelectingHarness,
     ),
     MutantSpec(
         "released_strings_stripped",

@@ -15,7 +15,8 @@ showed the suite passing because no suite fixture put the fault in front of it:
 * a SCHEMA_INVALID first draft sent straight to EVIDENCE_VALIDATION_FAILED, without the repair;
 * ``set_intent`` writing the intent to every RUNNING Run of the session;
 * released body strings stripped of surrounding whitespace;
-* the Verified Snapshot leaving out the projections of cited NO_EVIDENCE invocations.
+* the Verified Snapshot leaving out the projections of cited NO_EVIDENCE invocations;
+* a KNOWLEDGE_QUERY Run selecting a previous turn (PREVIOUS_TURN_SELECTED is for DIAGNOSIS Runs).
 
 :mod:`reference_harness.mutants._catalogue` combines each with the reference Harness.
 """
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Final
 from sqlalchemy import update
 
 from contracts import validator_for
+from reference_harness._harness import Harness
 from reference_harness._outcome import fallback
 from reference_harness.guards import safe_fallback
 from reference_harness.ports import ToolRows
@@ -41,9 +43,11 @@ if TYPE_CHECKING:
     from contracts import VerifiedSnapshot
     from reference_harness._limits import Limits
     from reference_harness._outcome import Outcome
+    from reference_harness._run_context import RunContext
 
 __all__ = [
     "AllRunningIntentStore",
+    "KnowledgeSelectingHarness",
     "SkipRepairSignal",
     "after_first_reference",
     "backend_total_ignored",
@@ -295,3 +299,34 @@ class AllRunningIntentStore(RunStore):
                 )
                 .values(intent=intent)
             )
+
+
+class KnowledgeSelectingHarness(Harness):
+    """A KNOWLEDGE_QUERY Run selects a previous turn too (emits PREVIOUS_TURN_SELECTED).
+
+    Its agent still gets no previous turn: only the event is wrong.
+    """
+
+    async def _work(
+        self, ctx: RunContext, session_id: str, user_message: str, run_seq: int
+    ) -> Outcome:
+        emit = ctx.trace.emit
+
+        def emit_and_select(event_type: str, data: Mapping[str, Any]) -> dict[str, Any]:
+            event = emit(event_type, data)
+            if event_type == "INTENT_ROUTED" and data.get("intent") == "KNOWLEDGE_QUERY":
+                selection = self._store.select_previous_turn(session_id, run_seq)
+                chosen = selection.selected
+                emit(
+                    "PREVIOUS_TURN_SELECTED",
+                    {
+                        "selected_run_id": None if chosen is None else chosen.run_id,
+                        "skipped": [
+                            {"run_id": s.run_id, "reason": s.reason} for s in selection.skipped
+                        ],
+                    },
+                )
+            return event
+
+        ctx.trace.emit = emit_and_select  # type: ignore[method-assign]
+        return await super()._work(ctx, session_id, user_message, run_seq)
