@@ -6,6 +6,7 @@ observation answers the request and fixture it was asked for.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Protocol
 
 from conformance.adapters._errors import AdapterError, ObservationContractError
@@ -26,6 +27,7 @@ PROTOCOL_VERSION = "2.0"
 """The adapter protocol version this kit speaks."""
 
 _MAX_PROBLEMS = 5
+_INVOCATION = re.compile(r"^/invocations/\d+/")
 
 
 class Adapter(Protocol):
@@ -67,20 +69,23 @@ def message_problems(message: Any) -> list[str]:  # noqa: ANN401 - any JSON valu
 
 
 def _observation_violations(message: dict[str, Any]) -> tuple[ContractViolation, ...]:
-    """The RunObservation's own violations when the rest of the ``observation`` message is right.
+    """The RunObservation's violations when it reports a Run, just one breaking its contracts.
 
-    Empty when the envelope itself is broken (a missing ``request_id``, another type ...) or the
-    observation is not even an object: those stay plain protocol errors.
+    That is: the envelope is right and every violation is a contract invariant or lies inside an
+    invocation record (e.g. ``no-evidence-iff-empty``, ``time-range-order``). Empty when the
+    envelope is broken, the observation is not an object, or it misses what every observation
+    has (``trace`` …): those stay plain protocol errors.
     """
     from contracts import validate_document  # noqa: PLC0415 - contracts loads schemas on import
 
     inner = message.get("observation")
     if not isinstance(inner, dict) or not isinstance(message.get("request_id"), str):
         return ()
-    envelope = {**message, "observation": {}}
-    if set(envelope) != {"type", "request_id", "observation"}:
+    if set(message) != {"type", "request_id", "observation"}:
         return ()
-    return tuple(validate_document(inner, "run-observation"))
+    violations = tuple(validate_document(inner, "run-observation"))
+    reported = all(v.layer == "invariant" or _INVOCATION.match(v.pointer) for v in violations)
+    return violations if reported else ()
 
 
 def run_message(
