@@ -20,6 +20,17 @@ Feature: Design contracts SHALL separate deterministic control from diagnosis re
     And every global invariant holds
 
   @extension @requirement:design-contracts-shall-separate-deterministic-control-from-diagnosis-reasoning @capability:DIAGNOSIS
+  Scenario: A released Diagnosis Draft keeps the whitespace the agent wrote
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1" whose texts are padded with whitespace
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the released Diagnosis Draft is canonical-JSON-identical to the draft the agent submitted
+    And every global invariant holds
+
+  @extension @requirement:design-contracts-shall-separate-deterministic-control-from-diagnosis-reasoning @capability:DIAGNOSIS
   Scenario: The same fixture run twice gives the same normalized trace
     Given a user asks "Why is checkout failing?"
     And in step 1 the agent calls search_logs with the Tool Call ID "call_1"

@@ -76,6 +76,34 @@ Feature: Invocation status and evidence status SHALL be independent
     And every global invariant holds
 
   @extension @requirement:invocation-status-and-evidence-status-shall-be-independent @capability:STRUCTURAL_REPAIR
+  Scenario: An INFERENCE cites an in-band error
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 1 the agent calls query_metrics with the Tool Call ID "call_2"
+    And each search_logs execution returns a different matching line
+    And query_metrics answers with the in-band error "RATE_LIMITED"
+    And the agent then submits a draft inferring from "call_2" only
+    And the structural repair submits a draft observing "call_1" with "call_2" as a limitation
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then EvidenceGuard rejects the first draft with ERROR_EVIDENCE_CITED and releases the repaired draft
+    And every global invariant holds
+
+  @extension @requirement:invocation-status-and-evidence-status-shall-be-independent
+  Scenario: A call whose time range ends before it starts is never executed
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 1 the agent calls query_metrics with the Tool Call ID "call_2"
+    And "call_2" asks for a time range that ends before it starts
+    And each search_logs execution returns a different matching line
+    And query_metrics finds nothing
+    And the agent then submits a draft observing "call_1" with "call_2" as a limitation
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the released Diagnosis Draft is canonical-JSON-identical to the draft the agent submitted
+    And every global invariant holds
+
+  @extension @requirement:invocation-status-and-evidence-status-shall-be-independent @capability:STRUCTURAL_REPAIR
   Scenario Outline: A NEGATIVE_OBSERVATION is wider than its query
     Given a user asks "Did checkout log any errors in the last 15 minutes?"
     And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
@@ -93,6 +121,7 @@ Feature: Invocation status and evidence status SHALL be independent
       | every service and a whole day |
       | another tool                  |
       | an earlier start              |
+      | the target in another case    |
 
   @extension @requirement:invocation-status-and-evidence-status-shall-be-independent @capability:STRUCTURAL_REPAIR
   Scenario: A backend that raises cannot be cited as NO_EVIDENCE

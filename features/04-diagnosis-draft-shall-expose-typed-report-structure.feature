@@ -86,6 +86,7 @@ Feature: Diagnosis Draft SHALL expose typed report structure
       | 3     | 2000  | 5    | 40     |
       | 3     | 100   | 5    | 3000   |
       | 3     | 100   | 13   | 4096   |
+      | 3     | 10    | 2    | 12 astral |
 
   @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure @capability:STRUCTURAL_REPAIR
   Scenario Outline: A missing Tool Call ID binding is reported with the contract's violation code
@@ -104,3 +105,37 @@ Feature: Diagnosis Draft SHALL expose typed report structure
       | a draft whose analyses have no Tool Call IDs                             |
       | a draft whose analyses lack the tool_call_ids field                      |
       | a draft observing "call_1" whose limitation lacks the tool_call_ids field |
+
+  @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure
+  Scenario Outline: A backend reports more matches than the rows it returns
+    Given a user asks "Why is checkout failing?"
+    And the projection limits are <items> items of at most <chars> characters
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And search_logs returns <rows> rows of <length> characters out of <matches> matches
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the projection of "call_1" keeps at most <items> items of at most <chars> characters, with the backend's total_matched, and is marked truncated
+    And every global invariant holds
+
+    Examples:
+      | items | chars | rows | length | matches |
+      | 2     | 100   | 3    | 40     | 50      |
+      | 3     | 100   | 0    | 40     | 3       |
+
+  @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure @capability:STRUCTURAL_REPAIR
+  Scenario Outline: A draft carries a member its contract does not define
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1" with an extra "<member>" member <where>
+    And the structural repair submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then EvidenceGuard rejects the first draft with SCHEMA_INVALID and releases the repaired draft
+    And every global invariant holds
+
+    Examples:
+      | member    | where                 |
+      | reasoning | at its top level      |
+      | thoughts  | in its first analysis |

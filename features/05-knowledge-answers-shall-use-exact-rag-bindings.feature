@@ -127,3 +127,13 @@ Feature: Knowledge answers SHALL use exact RAG bindings
       | binding                    |
       | has no references          |
       | lacks the references field |
+
+  @extension @requirement:knowledge-answers-shall-use-exact-rag-bindings @capability:KNOWLEDGE_QUERY @capability:STRUCTURAL_REPAIR
+  Scenario: An answer item cites a returned document and a fabricated one
+    Given a user asks the knowledge question "How do I rotate the checkout API key?"
+    And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"
+    And lookup_documents returns the documents "d1" and "d2"
+    And the agent submits an answer whose one item cites the documents "d1" and "d9" from "lookup_1" every time
+    When the Run is executed
+    Then EvidenceGuard rejects both answers with FABRICATED_DOCUMENT_ID and the Run falls back with EVIDENCE_VALIDATION_FAILED and no verified sources
+    And every global invariant holds

@@ -38,6 +38,7 @@ Feature: Previous turn SHALL come from a safe durable Run result
   Scenario: A newer Run is still running
     Given these earlier Runs exist:
       | session   | seq | intent    | state   | created |
+      | session-1 | 3   | -         | RUNNING | 3       |
       | session-1 | 2   | DIAGNOSIS | RUNNING | 2       |
       | session-1 | 1   | DIAGNOSIS | SUCCESS | 1       |
     And a user asks "And what about the payment service?"

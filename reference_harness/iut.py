@@ -31,6 +31,7 @@ from reference_harness.store import RunStore
 if TYPE_CHECKING:
     from collections.abc import Callable, Coroutine, Iterator
 
+    from contracts import ContractViolation
     from reference_harness.ports import AgentPort, ReviewerPort, RouterPort, ToolBackend
 
 __all__ = [
@@ -212,12 +213,22 @@ class FixtureIUT:
             msg = "expected a JSON object"
             raise ContractError(msg, expected="object")
         observation = _run_coroutine(self._observe(fixture, model_endpoint))
-        violations = validate_document(observation, "run-observation")
+        violations = self._own_contract_violations(observation)
         if violations:
             detail = "; ".join(f"{v.pointer or '(root)'}: {v.message}" for v in violations[:5])
             msg = f"the observation breaks the run-observation contract: {detail}"
             raise ObservationContractError(msg)
         return observation
+
+    checks_own_observation: bool = True
+    """Whether the IUT refuses to send an observation that breaks its contract (the reference
+    does; a mutant standing for a Harness that does not check its output sends it as is)."""
+
+    def _own_contract_violations(self, observation: dict[str, Any]) -> list[ContractViolation]:
+        """The RunObservation contract violations of ``observation`` (checked before sending)."""
+        if not self.checks_own_observation:
+            return []
+        return validate_document(observation, "run-observation")
 
     def close(self) -> None:
         """Release the IUT (idempotent)."""

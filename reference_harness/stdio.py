@@ -41,8 +41,8 @@ def _error(request_id: str | None, code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "request_id": request_id, "code": code, "message": message[:4000]}
 
 
-def _write(out: IO[str], message: dict[str, Any]) -> None:
-    violations = validate_document(message, _CONTRACT)
+def _write(out: IO[str], message: dict[str, Any], *, checked: bool = True) -> None:
+    violations = validate_document(message, _CONTRACT) if checked else []
     if violations:
         first = violations[0]
         request_id = message.get("request_id")
@@ -132,7 +132,8 @@ def serve(
             reply = _answer(iut, number, line)
             if reply is None:
                 return 0
-            _write(out, reply)
+            unchecked = reply["type"] == "observation" and not iut.checks_own_observation
+            _write(out, reply, checked=not unchecked)
         return 0
     finally:
         iut.close()

@@ -15,7 +15,7 @@ after ``bye`` and on every failure, :func:`supervise_signals` for SIGINT/SIGTERM
 late protocol errors kept as :class:`ProtocolViolation` values.
 """
 
-from conformance.adapters._errors import AdapterError, ProtocolViolation
+from conformance.adapters._errors import AdapterError, ObservationContractError, ProtocolViolation
 from conformance.adapters._exchange import (
     EXCHANGE_FILE,
     RUN_FILE,
@@ -46,6 +46,7 @@ __all__ = [
     "AdapterError",
     "ExchangeRecorder",
     "InProcessAdapter",
+    "ObservationContractError",
     "ProtocolViolation",
     "RecordingAdapter",
     "RecordingError",

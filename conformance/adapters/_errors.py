@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-__all__ = ["AdapterError", "ProtocolViolation"]
+if TYPE_CHECKING:
+    from contracts import ContractViolation
+
+__all__ = ["AdapterError", "ObservationContractError", "ProtocolViolation"]
 
 
 class AdapterError(RuntimeError):
@@ -36,6 +40,27 @@ class AdapterError(RuntimeError):
         if stderr_tail:
             parts.append(f"\n--- IUT stderr (tail) ---\n{stderr_tail}")
         super().__init__(" ".join(parts[:2]) + "".join(parts[2:]))
+
+
+class ObservationContractError(AdapterError):
+    """The IUT answered with a well-formed ``observation`` whose RunObservation breaks a contract.
+
+    The message envelope (type, request id) was right; the Run it reports was not: e.g. a
+    NO_EVIDENCE invocation with matches, or a projection whose query scope ends before it starts.
+    That is a conformance failure of the Harness, not only a protocol fault: the suite reports
+    it under the rule the broken contract rule serves
+    (:func:`conformance.checks.check_observation_contract`).
+
+    Attributes:
+        violations: every violation, JSON pointers into the RunObservation.
+    """
+
+    def __init__(
+        self, reason: str, violations: tuple[ContractViolation, ...], *, stderr_tail: str = ""
+    ) -> None:
+        """Build the error; ``violations`` are the observation's contract violations."""
+        super().__init__(reason, stderr_tail=stderr_tail)
+        self.violations = violations
 
 
 @dataclass(frozen=True)

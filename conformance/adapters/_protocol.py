@@ -6,9 +6,13 @@ observation answers the request and fixture it was asked for.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+import re
+from typing import TYPE_CHECKING, Any, Protocol
 
-from conformance.adapters._errors import AdapterError
+from conformance.adapters._errors import AdapterError, ObservationContractError
+
+if TYPE_CHECKING:
+    from contracts import ContractViolation
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -23,6 +27,7 @@ PROTOCOL_VERSION = "2.0"
 """The adapter protocol version this kit speaks."""
 
 _MAX_PROBLEMS = 5
+_INVOCATION = re.compile(r"^/invocations/\d+/")
 
 
 class Adapter(Protocol):
@@ -61,6 +66,26 @@ def message_problems(message: Any) -> list[str]:  # noqa: ANN401 - any JSON valu
         detailed = validate_document(message.get("fixture"), "scenario-fixture")
         problems = [f"/fixture{v.pointer}: {v.message}" for v in detailed] or problems
     return problems[:_MAX_PROBLEMS]
+
+
+def _observation_violations(message: dict[str, Any]) -> tuple[ContractViolation, ...]:
+    """The RunObservation's violations when it reports a Run, just one breaking its contracts.
+
+    That is: the envelope is right and every violation is a contract invariant or lies inside an
+    invocation record (e.g. ``no-evidence-iff-empty``, ``time-range-order``). Empty when the
+    envelope is broken, the observation is not an object, or it misses what every observation
+    has (``trace`` …): those stay plain protocol errors.
+    """
+    from contracts import validate_document  # noqa: PLC0415 - contracts loads schemas on import
+
+    inner = message.get("observation")
+    if not isinstance(inner, dict) or not isinstance(message.get("request_id"), str):
+        return ()
+    if set(message) != {"type", "request_id", "observation"}:
+        return ()
+    violations = tuple(validate_document(inner, "run-observation"))
+    reported = all(v.layer == "invariant" or _INVOCATION.match(v.pointer) for v in violations)
+    return violations if reported else ()
 
 
 def run_message(
@@ -129,6 +154,15 @@ def check_observation(
     problems = message_problems(message)
     if problems:
         reason = "IUT sent a schema-invalid observation: " + "; ".join(problems)
+        inner = message.get("observation")
+        answers = (
+            message.get("request_id") == request_id
+            and isinstance(inner, dict)
+            and inner.get("fixture_id") == fixture_id
+        )
+        broken = _observation_violations(message) if answers else ()
+        if broken:
+            raise ObservationContractError(reason, broken, stderr_tail=stderr_tail)
         raise AdapterError(reason, stderr_tail=stderr_tail)
     if message["request_id"] != request_id:
         reason = f"IUT answered request {message['request_id']!r}, expected {request_id!r}"

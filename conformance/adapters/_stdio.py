@@ -21,7 +21,7 @@ import time
 from typing import Any, Final
 
 from conformance.adapters._endpoint import endpoint_session
-from conformance.adapters._errors import AdapterError, ProtocolViolation
+from conformance.adapters._errors import AdapterError, ObservationContractError, ProtocolViolation
 from conformance.adapters._process import (
     DEFAULT_MAX_MESSAGE_BYTES,
     ChildProcess,
@@ -276,16 +276,25 @@ class StdioAdapter:
                         stderr_tail=child.stderr_tail(),
                     )
                 )
+            except ObservationContractError:
+                # a well-formed answer reporting a broken Run: the stream is in step, keep the IUT
+                self._answered = self._answer_of(request_id, fixture)
+                raise
             except AdapterError as error:
                 raise self._fail(error.reason, request_id) from error
             except RecursionError:
                 reason = f"IUT sent an observation of {request_id} too deep to validate"
                 raise self._fail(reason, request_id) from None
+        self._answered = self._answer_of(request_id, fixture)
+        return observation
+
+    @staticmethod
+    def _answer_of(request_id: str, fixture: dict[str, Any]) -> ProtocolViolation:
+        """What unsolicited output after the answer to ``request_id`` is blamed on."""
         scenario = fixture.get("scenario_id")
-        self._answered = ProtocolViolation(
+        return ProtocolViolation(
             request_id, fixture["fixture_id"], scenario if isinstance(scenario, str) else None, ""
         )
-        return observation
 
     def close(self) -> None:
         """Send ``bye``, close the IUT's stdin and end its process group. Idempotent.

@@ -249,9 +249,32 @@ def _projection_limits(srdh_context: ScenarioContext, items: str, chars: str) ->
     srdh_context.builder.set_limits(max_items=int(items), max_item_chars=int(chars))
 
 
-@given(parsers.re(r"(?P<tool>\w+) returns (?P<count>\d+) rows of (?P<length>\d+) characters"))
-def _long_rows(srdh_context: ScenarioContext, tool: str, count: str, length: str) -> None:
-    srdh_context.builder.returns_long_rows(tool, int(count), int(length))
+@given(
+    parsers.re(
+        r"(?P<tool>\w+) returns (?P<count>\d+) rows of (?P<length>\d+)(?P<astral> astral)? "
+        r"characters(?: out of (?P<matches>\d+) matches)?"
+    )
+)
+def _long_rows(  # noqa: PLR0913, PLR0917 - pytest-bdd passes the step's parts by name
+    srdh_context: ScenarioContext,
+    tool: str,
+    count: str,
+    length: str,
+    astral: str | None,
+    matches: str | None,
+) -> None:
+    srdh_context.builder.returns_long_rows(
+        tool,
+        int(count),
+        int(length),
+        astral=bool(astral),
+        matches=int(matches) if matches else None,
+    )
+
+
+@given(parsers.re(r'"(?P<call_id>[^"]+)" asks for a time range that ends before it starts'))
+def _asks_reversed_range(srdh_context: ScenarioContext, call_id: str) -> None:
+    srdh_context.builder.reverse_time_range(call_id)
 
 
 @given(

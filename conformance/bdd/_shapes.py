@@ -50,6 +50,7 @@ _WIDENINGS = {
     "any query": "query",
     "another tool": "tool",
     "an earlier start": "start",
+    "the target in another case": "case",
 }
 
 
@@ -105,6 +106,23 @@ _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
     (
         re.compile(r'a draft observing (".+") whose recommendation also names (".+")'),
         lambda b, g: b.naming_unknown_analysis(quoted(g[0])[0], quoted(g[1])[0], "recommendations"),
+    ),
+    (
+        re.compile(r'a draft observing (".+") whose texts are padded with whitespace'),
+        lambda b, g: b.padded_draft(quoted(g[0])[0]),
+    ),
+    (
+        re.compile(
+            r'a draft observing (".+") with an extra (".+") member '
+            r"(at its top level|in its first analysis)"
+        ),
+        lambda b, g: b.draft_with_member(
+            quoted(g[0])[0], quoted(g[1])[0], in_analysis=g[2] == "in its first analysis"
+        ),
+    ),
+    (
+        re.compile(r'an answer whose one item cites the documents (".+") from (".+")'),
+        lambda b, g: b.answer_item_citing(quoted(g[1])[0], quoted(g[0])),
     ),
     (
         re.compile(r'a draft inferring from (".+") only'),

@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from pytest_bdd import when
 
-from conformance.adapters import AdapterError
+from conformance.adapters import AdapterError, ObservationContractError
 from conformance.bdd._context import ScenarioContext, scenario_identity, scenario_name
-from conformance.checks import fit_to_capabilities
+from conformance.checks import check_observation_contract, fit_to_capabilities
 from conformance.checks._runtime_oracle import is_blocking
 
 __all__ = ["SPEC_RUN_SENTENCES"]
@@ -55,6 +55,10 @@ def _run(request: pytest.FixtureRequest, context: ScenarioContext, times: int) -
     context.fixture = fixture
     try:
         context.observations = [iut.run(fixture) for _ in range(times)]
+    except ObservationContractError as error:
+        # A Run no conforming Harness can report: a conformance failure naming its rule.
+        check_observation_contract(error.violations).require()
+        raise
     except AdapterError as error:
         raise _hung_on_blocked_call(fixture, error) from error
 

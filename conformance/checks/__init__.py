@@ -19,6 +19,7 @@ from conformance.checks._contract_details import (
     check_contract_details,
     expected_binding_violations,
 )
+from conformance.checks._contract_failures import check_observation_contract
 from conformance.checks._determinism import (
     HASH_SEEDS,
     check_same_normalized_observation,
@@ -158,6 +159,7 @@ __all__ = [
     "check_model_inputs",
     "check_no_evidence_citations",
     "check_no_evidence_invocation",
+    "check_observation_contract",
     "check_one_repair_only",
     "check_previous_turn",
     "check_previous_turn_rule",

@@ -74,7 +74,9 @@ def check_bounded_projection(
     """Check the projection of ``tool_call_id`` is the backend result cut to the fixture's limits.
 
     At most ``max_items`` items, each the backend row cut to ``max_item_chars``, the backend's
-    ``total_matched``, and ``truncated`` true. The fixture must make the result exceed a limit.
+    ``total_matched``, and ``truncated`` true. The fixture must make the result exceed a limit
+    (more rows than ``max_items``, a longer text than ``max_item_chars``, or a backend
+    ``total_matched`` larger than the rows kept, e.g. zero rows of three matches).
     """
     found = Findings(f"{tool_call_id!r} has a bounded projection", "R4.bounded-projection")
     row = expected_outcome(fixture).invocation(tool_call_id)

@@ -223,7 +223,8 @@ def _rows_projection(
         truncated=(total > len(kept) or cut) if known_total else None,
         max_items=limits["max_items"],
         max_item_chars=chars,
-        must_truncate=cut or len(rows) > len(kept),
+        # the backend matched more than it returned is a limit exceeded too (truncated holds)
+        must_truncate=cut or len(rows) > len(kept) or (known_total and total > len(kept)),
     )
 
 

@@ -435,7 +435,8 @@ def check_previous_turn_rule(observation: dict[str, Any], fixture: dict[str, Any
     When the trace has a PREVIOUS_TURN_SELECTED: it is the only one, it names the prior Run of
     the *same session* with the greatest ``seq`` whose intent is DIAGNOSIS and state SUCCESS (or
     none), and lists every newer same-session Run with its skip reason (RUNNING ones included).
-    A Run routed DIAGNOSIS that calls the agent must have selected before that call.
+    A Run routed DIAGNOSIS that calls the agent must have selected before that call; a Run
+    routed KNOWLEDGE_QUERY selects none (docs/implementers.md: "for a DIAGNOSIS Run only").
     """
     found = Findings("previous turn from a safe durable Run result", "R7.previous-turn-selection")
     previous_turn_findings(found, observation, fixture)
@@ -462,6 +463,14 @@ def previous_turn_findings(
             "a DIAGNOSIS Run called the agent without one PREVIOUS_TURN_SELECTED before it",
             rule=rule,
         )
+    if routed == ["KNOWLEDGE_QUERY"]:
+        found.expect(
+            not chosen,
+            "a KNOWLEDGE_QUERY Run emitted PREVIOUS_TURN_SELECTED: previous-turn selection is "
+            "for DIAGNOSIS Runs only",
+            rule=rule,
+        )
+        return
     if len(chosen) != 1:
         found.expect(not chosen, f"{len(chosen)} PREVIOUS_TURN_SELECTED events", rule=rule)
         return

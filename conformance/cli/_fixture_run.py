@@ -11,8 +11,14 @@ from __future__ import annotations
 import shlex
 from typing import TYPE_CHECKING, Any
 
+from conformance.adapters import ObservationContractError
 from conformance.bdd import THEN_CHECKS, ScenarioContext
-from conformance.checks import CheckResult, check_global_invariants, check_same_normalized_trace
+from conformance.checks import (
+    CheckResult,
+    check_global_invariants,
+    check_observation_contract,
+    check_same_normalized_trace,
+)
 from conformance.cli._failures import ExampleFacts, failure_from_example
 from conformance.properties import PROPERTIES
 from conformance.reports import RequirementResult, ScenarioResult, Status
@@ -80,16 +86,22 @@ def run_fixture(adapter: Adapter, path: Path, ctx: FailureContext) -> FixtureVer
         AdapterError: the IUT broke the protocol.
     """
     fixture = read_fixture(path)
-    first, second = adapter.run(fixture), adapter.run(fixture)
-    labelled = [
-        (_INVARIANTS, check_global_invariants(first, fixture)),
-        (_INVARIANTS, check_global_invariants(second, fixture)),
-        (_SAME_TRACE, check_same_normalized_trace(first, second)),
-    ]
     scenario_id = fixture.get("scenario_id")
     notes = [f"checks: global invariants on both Runs, same normalized trace ({path})"]
     prop = PROPERTIES.get(scenario_id) if isinstance(scenario_id, str) else None
-    if prop is not None and prop.kind == "run":
+    first: dict[str, Any] | None = None
+    try:
+        first, second = adapter.run(fixture), adapter.run(fixture)
+    except ObservationContractError as error:  # a Run no conforming Harness reports
+        labelled = [(_INVARIANTS, check_observation_contract(error.violations))]
+        prop = None
+    else:
+        labelled = [
+            (_INVARIANTS, check_global_invariants(first, fixture)),
+            (_INVARIANTS, check_global_invariants(second, fixture)),
+            (_SAME_TRACE, check_same_normalized_trace(first, second)),
+        ]
+    if prop is not None and prop.kind == "run" and first is not None:
         context = ScenarioContext(iut=adapter, fixture=fixture, observations=[first])
         labelled.append((prop.then, THEN_CHECKS[prop.then](context)))
         notes.append(f"and the Then check of scenario {scenario_id}: {prop.then}")

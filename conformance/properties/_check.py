@@ -13,10 +13,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from hypothesis import HealthCheck, Phase, example, given, settings
 
+from conformance.adapters import ObservationContractError
 from conformance.bdd import THEN_CHECKS, ScenarioContext
 from conformance.checks import (
     check_global_invariants,
     check_model_inputs,
+    check_observation_contract,
     check_same_normalized_trace,
     expected_outcome,
     fit_to_capabilities,
@@ -168,11 +170,25 @@ def run_property(
 
     def run_body(drawn: dict[str, Any]) -> None:
         fixture = fit_to_capabilities(drawn, adapter.capabilities)
-        observation = adapter.run(fixture)
+        (observation,) = _observe(adapter, fixture, 1)
         context = ScenarioContext(iut=adapter, fixture=fixture, observations=[observation])
         check(context).require()
 
     return _drive(prop.scenario_id, prop.strategy(), run_body, config)
+
+
+def _observe(adapter: Adapter, fixture: dict[str, Any], times: int) -> list[dict[str, Any]]:
+    """Run ``fixture`` ``times`` times; an observation breaking its contract fails by rule.
+
+    Raises:
+        AssertionError: an observation broke its RunObservation contract (its lines name rules).
+        AdapterError: any other protocol failure of the IUT.
+    """
+    try:
+        return [adapter.run(fixture) for _ in range(times)]
+    except ObservationContractError as error:
+        check_observation_contract(error.violations).require()
+        raise
 
 
 def run_invariants(adapter: Adapter, *, config: settings | None = None) -> PropertyResult:
@@ -196,7 +212,7 @@ def run_invariants(adapter: Adapter, *, config: settings | None = None) -> Prope
 
     def body(drawn: dict[str, Any]) -> None:
         fixture = fit_to_capabilities(drawn, capabilities)
-        first, second = adapter.run(fixture), adapter.run(fixture)
+        first, second = _observe(adapter, fixture, 2)
         for result in (
             check_global_invariants(first, fixture, capabilities),
             check_global_invariants(second, fixture, capabilities),

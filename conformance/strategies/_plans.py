@@ -60,6 +60,8 @@ _LONG_ROWS: Final = 25
 """Rows of a ``long`` result: more than the default ``max_items`` (20)."""
 _LONG_TEXT: Final = 2500
 """Characters of the first row of a ``long`` result: more than the default ``max_item_chars``."""
+_ASTRAL: Final = "\N{FIRE}"
+"""U+1F525, outside the Basic Multilingual Plane (a surrogate pair in UTF-16)."""
 
 
 def tool_call_ids() -> st.SearchStrategy[str]:
@@ -131,14 +133,20 @@ def _response(kind: str, tool: str, nth: int, documents: Sequence[str]) -> dict[
     if tool == "lookup_documents" and kind == "found":
         return document_rows(*documents)
     if kind == "found":
-        return rows(*(f"{tool} line {nth}.{k}" for k in range(1 + nth % 2)))
+        # every other backend reports more matches than the rows it returns (total_matched wins)
+        found = [f"{tool} line {nth}.{k}" for k in range(1 + nth % 2)]
+        return rows(*found, total_matched=len(found) + 2 * (nth % 2))
     if kind == "empty":
         return no_rows()
     if kind == "raise":
         return failure(f"{tool} backend exploded at 10.0.0.{nth}: token sk-live-{nth:04d}")
     if kind == "long":
+        # the long row is padded with an astral character (two UTF-16 code units): a projection
+        # cut to max_item_chars counts code points
         texts = [
-            f"{tool} long row {nth}.{k} ".ljust(_LONG_TEXT if k == 0 else 40, "x")
+            f"{tool} long row {nth}.{k} ".ljust(
+                _LONG_TEXT if k == 0 else 40, _ASTRAL if k == 0 else "x"
+            )
             for k in range(_LONG_ROWS)
         ]
         return rows(*texts, total_matched=_LONG_ROWS + nth)

@@ -49,12 +49,15 @@ __all__ = [
     "harness_rewrites_draft",
     "id_case_folded",
     "in_band_error_no_evidence",
+    "inference_on_in_band_error_accepted",
     "inference_on_no_evidence_accepted",
     "intent_not_stored",
     "invalid_arguments_recorded_failed",
+    "item_text_cut_in_utf16_units",
     "item_text_not_cut",
     "item_without_references_as_schema_invalid",
     "knowledge_query_sees_latest_run",
+    "knowledge_run_selects_previous_turn",
     "large_result_unbounded",
     "late_draft_validated",
     "late_result_published",
@@ -70,10 +73,13 @@ __all__ = [
     "negative_on_found_evidence_accepted",
     "negative_scope_first_citation_only",
     "negative_scope_start_unchecked",
+    "negative_scope_target_case_folded",
     "negative_scope_tool_unchecked",
     "negative_scope_unbounded",
     "no_evidence_as_observation",
+    "no_evidence_when_no_items",
     "numeric_id_stringified",
+    "only_first_reference_checked",
     "other_session_turn_in_context",
     "other_tool_counted_as_lookup",
     "padded_id_trimmed",
@@ -86,19 +92,23 @@ __all__ = [
     "raising_backend_no_evidence",
     "raw_rows_reach_agent",
     "reasoning_in_agent_context",
+    "released_strings_stripped",
     "repair_executes_tool_calls",
     "repair_request_offers_tools",
     "result_frame_after_run_finished",
+    "reversed_time_range_executed",
     "reviewer_offered_tools",
     "reviewer_sees_conversation",
     "run_started_seq_off",
     "running_run_as_previous_turn",
+    "schema_invalid_draft_not_repaired",
     "sdk_retries_over_http",
     "sdk_retries_review",
     "second_review_new_snapshot",
     "semantic_fallback_without_sources",
     "semantic_timeout_as_unsupported",
     "session_history_in_context",
+    "set_intent_on_every_running_run",
     "set_ordered_parallel_calls",
     "set_ordered_skipped_runs",
     "set_ordered_violations",
@@ -109,6 +119,7 @@ __all__ = [
     "skip_report_uncapped",
     "snapshot_holds_no_evidence",
     "snapshot_holds_uncited_evidence",
+    "snapshot_leaves_out_no_evidence",
     "snapshot_rebuilt_after_unavailable",
     "status_events_not_streamed",
     "three_review_attempts",
@@ -117,12 +128,14 @@ __all__ = [
     "timed_out_tool_recorded_cancelled",
     "tool_result_accepted_after_cancel",
     "tool_work_not_cancelled",
+    "total_matched_ignores_backend",
     "total_matched_is_kept_count",
     "truncated_ignores_cut_text",
     "undeclared_router_retry",
     "undeclared_semantic_retry",
     "unknown_analysis_in_plan_accepted",
     "unknown_analysis_reference_accepted",
+    "unknown_draft_members_ignored",
     "unknown_id_among_known_accepted",
     "unsupported_falls_back_unavailable",
     "validation_kind_mislabelled",
@@ -661,3 +674,68 @@ def frames_after_disconnect() -> MutantIUT:
 def finished_names_another_fallback() -> MutantIUT:
     """IUT factory of mutant ``finished_names_another_fallback`` (see :data:`MUTANTS`)."""
     return create("finished_names_another_fallback")
+
+
+def item_text_cut_in_utf16_units() -> MutantIUT:
+    """IUT factory of mutant ``item_text_cut_in_utf16_units`` (see :data:`MUTANTS`)."""
+    return create("item_text_cut_in_utf16_units")
+
+
+def total_matched_ignores_backend() -> MutantIUT:
+    """IUT factory of mutant ``total_matched_ignores_backend`` (see :data:`MUTANTS`)."""
+    return create("total_matched_ignores_backend")
+
+
+def no_evidence_when_no_items() -> MutantIUT:
+    """IUT factory of mutant ``no_evidence_when_no_items`` (see :data:`MUTANTS`)."""
+    return create("no_evidence_when_no_items")
+
+
+def reversed_time_range_executed() -> MutantIUT:
+    """IUT factory of mutant ``reversed_time_range_executed`` (see :data:`MUTANTS`)."""
+    return create("reversed_time_range_executed")
+
+
+def negative_scope_target_case_folded() -> MutantIUT:
+    """IUT factory of mutant ``negative_scope_target_case_folded`` (see :data:`MUTANTS`)."""
+    return create("negative_scope_target_case_folded")
+
+
+def unknown_draft_members_ignored() -> MutantIUT:
+    """IUT factory of mutant ``unknown_draft_members_ignored`` (see :data:`MUTANTS`)."""
+    return create("unknown_draft_members_ignored")
+
+
+def inference_on_in_band_error_accepted() -> MutantIUT:
+    """IUT factory of mutant ``inference_on_in_band_error_accepted`` (see :data:`MUTANTS`)."""
+    return create("inference_on_in_band_error_accepted")
+
+
+def only_first_reference_checked() -> MutantIUT:
+    """IUT factory of mutant ``only_first_reference_checked`` (see :data:`MUTANTS`)."""
+    return create("only_first_reference_checked")
+
+
+def schema_invalid_draft_not_repaired() -> MutantIUT:
+    """IUT factory of mutant ``schema_invalid_draft_not_repaired`` (see :data:`MUTANTS`)."""
+    return create("schema_invalid_draft_not_repaired")
+
+
+def set_intent_on_every_running_run() -> MutantIUT:
+    """IUT factory of mutant ``set_intent_on_every_running_run`` (see :data:`MUTANTS`)."""
+    return create("set_intent_on_every_running_run")
+
+
+def released_strings_stripped() -> MutantIUT:
+    """IUT factory of mutant ``released_strings_stripped`` (see :data:`MUTANTS`)."""
+    return create("released_strings_stripped")
+
+
+def snapshot_leaves_out_no_evidence() -> MutantIUT:
+    """IUT factory of mutant ``snapshot_leaves_out_no_evidence`` (see :data:`MUTANTS`)."""
+    return create("snapshot_leaves_out_no_evidence")
+
+
+def knowledge_run_selects_previous_turn() -> MutantIUT:
+    """IUT factory of mutant ``knowledge_run_selects_previous_turn`` (see :data:`MUTANTS`)."""
+    return create("knowledge_run_selects_previous_turn")

@@ -84,6 +84,22 @@ from reference_harness.mutants._parts import (
     resnapshotting_retry,
     retyping_fallback,
 )
+from reference_harness.mutants._reach_parts import (
+    AllRunningIntentStore,
+    KnowledgeSelectingHarness,
+    after_first_reference,
+    backend_total_ignored,
+    extra_members_ignored,
+    inference_on_in_band_error,
+    items_only_evidence_status,
+    no_evidence_left_out,
+    released_strings_stripped,
+    reversed_time_range_accepted,
+    schema_invalid_stops,
+    skipping_repair_pipeline,
+    target_case_folded,
+    utf16_cut,
+)
 from reference_harness.mutants._runtime_specs import RUNTIME_SPECS
 from reference_harness.mutants._survivor_specs import SURVIVOR_SPECS
 
@@ -684,6 +700,121 @@ _CITATION_SPECS: Final = (
     ),
 )
 
+# Faults only fixtures of a particular shape reach (attack2 survivors S2-S16, S25).
+_REACH_SPECS: Final = (
+    MutantSpec(
+        "item_text_cut_in_utf16_units",
+        _R4,
+        "item texts are cut to max_item_chars UTF-16 code units, not characters: an astral "
+        "character counts twice",
+        rule_id="R4.bounded-projection",
+        patches=_projection(utf16_cut),
+    ),
+    MutantSpec(
+        "total_matched_ignores_backend",
+        _R4,
+        "total_matched is the number of rows returned, ignoring the backend's larger count",
+        rule_id="R4.bounded-projection",
+        patches=_projection(backend_total_ignored),
+    ),
+    MutantSpec(
+        "no_evidence_when_no_items",
+        _R3,
+        "evidence status is NO_EVIDENCE whenever the projection has no items, although the "
+        "backend reported matches",
+        rule_id="R3.invocation-outcome",
+        sends_broken_observation=True,
+        patches=(
+            Patch(
+                "reference_harness._invocations", "evidence_status_of", items_only_evidence_status
+            ),
+        ),
+    ),
+    MutantSpec(
+        "reversed_time_range_executed",
+        _R3,
+        "a tool call whose time range ends before it starts is executed instead of ending ERROR "
+        "with INVALID_ARGUMENTS",
+        rule_id="R3.invocation-outcome",
+        sends_broken_observation=True,
+        patches=(
+            Patch("reference_harness._agent_loop", "valid_arguments", reversed_time_range_accepted),
+        ),
+    ),
+    MutantSpec(
+        "negative_scope_target_case_folded",
+        _R3,
+        "a NEGATIVE_OBSERVATION's target is compared case-insensitively: a claim about "
+        '"Checkout" passes for a query of "checkout"',
+        rule_id="R3.no-evidence-citation",
+        patches=_draft_guard(dropping(target_case_folded)),
+    ),
+    MutantSpec(
+        "unknown_draft_members_ignored",
+        _R4,
+        "EvidenceGuard drops the members the Diagnosis Draft contract does not define (e.g. a "
+        "reasoning member) instead of rejecting the draft",
+        rule_id="R4.rejected-then-repaired",
+        patches=_draft_guard(extra_members_ignored),
+    ),
+    MutantSpec(
+        "inference_on_in_band_error_accepted",
+        _R3,
+        "EvidenceGuard lets an INFERENCE cite an in-band error (READY with evidence status ERROR)",
+        rule_id="R3.evidence-citation",
+        patches=_draft_guard(dropping(inference_on_in_band_error)),
+    ),
+    MutantSpec(
+        "only_first_reference_checked",
+        _R5,
+        "EvidenceGuard checks only the first reference of each answer item against the bounded "
+        "lookup result",
+        rule_id="R5.fabricated-citation-rejected",
+        patches=_answer_guard(dropping(after_first_reference)),
+    ),
+    MutantSpec(
+        "schema_invalid_draft_not_repaired",
+        _R6,
+        "a SCHEMA_INVALID first draft falls back with EVIDENCE_VALIDATION_FAILED without the "
+        "structural repair",
+        rule_id="R6.one-structural-repair",
+        patches=(
+            Patch(_RELEASE, "_validate", schema_invalid_stops),
+            Patch(_HARNESS, "release_pipeline", skipping_repair_pipeline),
+        ),
+    ),
+    MutantSpec(
+        "set_intent_on_every_running_run",
+        "previous-turn-shall-come-from-a-safe-durable-run-result",
+        "the routed intent is written to every RUNNING Run of the session, not only the new one",
+        rule_id="R7.prior-runs-untouched",
+        store_class=AllRunningIntentStore,
+    ),
+    MutantSpec(
+        "knowledge_run_selects_previous_turn",
+        "previous-turn-shall-come-from-a-safe-durable-run-result",
+        "a KNOWLEDGE_QUERY Run selects a previous turn (emits PREVIOUS_TURN_SELECTED), although "
+        "previous-turn selection is for DIAGNOSIS Runs only",
+        rule_id="R7.previous-turn-selection",
+        harness_class=KnowledgeSelectingHarness,
+    ),
+    MutantSpec(
+        "released_strings_stripped",
+        _R1,
+        "the released body's strings are stripped of surrounding whitespace",
+        rule_id="R1.released-is-agent-authored",
+        patches=(Patch(_RELEASE, "success", released_strings_stripped),),
+    ),
+    MutantSpec(
+        "snapshot_leaves_out_no_evidence",
+        _R1,
+        "the Verified Snapshot leaves out the projections of the NO_EVIDENCE invocations the body "
+        "cites",
+        rule_id="R1.snapshot-holds-cited-evidence",
+        patches=(Patch(_RELEASE, "build_snapshot", no_evidence_left_out),),
+    ),
+)
+
 MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
     {
         s.name: s
@@ -696,6 +827,7 @@ MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
             *SURVIVOR_SPECS,
             *CONTRACT_DETAIL_SPECS,
             *FRAMES_SPECS,
+            *_REACH_SPECS,
         )
     }
 )

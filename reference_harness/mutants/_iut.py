@@ -62,6 +62,9 @@ class MutantSpec:
             (``OpenAIConfig -> ChatClient``), e.g. one whose SDK retries.
         capabilities: the capabilities its ``hello`` declares (``None``: the reference's), e.g.
             without SEMANTIC_RETRY for a mutant that retries what it declares it does not.
+        sends_broken_observation: it sends its observation unchecked, as a Harness that does not
+            validate its own output would, so the kit sees a Run that breaks a contract rule
+            (the reference refuses to send such an observation).
         cross_process: its fault shows only across processes (e.g. hash-seed ordering): the
             self-test judges it through the stdio entry
             (``python -m reference_harness.stdio --mutant NAME``), in fresh processes.
@@ -80,6 +83,7 @@ class MutantSpec:
     endpoint_client: Callable[[Any], Any] | None = None
     capabilities: tuple[str, ...] | None = None
     cross_process: bool = False
+    sends_broken_observation: bool = False
 
 
 class MutantIUT(FixtureIUT):
@@ -94,6 +98,7 @@ class MutantIUT(FixtureIUT):
         super().__init__(model_endpoint=spec.endpoint_client is not None)
         self.spec = spec
         self.implementation_name = f"srdh-mutant-{spec.name}"
+        self.checks_own_observation = not spec.sends_broken_observation
 
     def hello(self) -> dict[str, Any]:
         """Return the reference ``hello``, with the spec's capabilities when it names them."""
