@@ -36,6 +36,10 @@ class ScenarioContext:
         where: how the observations were made, for messages (e.g. two fresh IUT processes).
         companions: further fixtures run in the same fresh processes, as (fixture id, the
             observation of each process), judged by the same determinism Then step.
+        timeout_scale: factor applied to the model-call and tool timeouts a Given step sets
+            (default 1). A test module whose IUT pays real HTTP and SDK costs on a shared machine
+            may raise it; the fixture that is run holds the scaled values, so every check judges
+            the timeouts the IUT was actually given.
     """
 
     iut: Adapter | None = None
@@ -46,6 +50,7 @@ class ScenarioContext:
     optional: list[str] = field(default_factory=list)
     where: str = ""
     companions: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
+    timeout_scale: int = 1
 
     @property
     def capabilities(self) -> frozenset[str] | None:

@@ -67,12 +67,12 @@ def model_answers(words: str, component: str, intent: str = "DIAGNOSIS") -> list
 
 @given(parsers.re(r"model calls time out after (?P<ms>\d+) ms"))
 def _model_timeout(srdh_context: ScenarioContext, ms: str) -> None:
-    srdh_context.builder.set_limit("model_call_timeout_ms", int(ms))
+    srdh_context.builder.set_limit("model_call_timeout_ms", int(ms) * srdh_context.timeout_scale)
 
 
 @given(parsers.re(r"tool calls time out after (?P<ms>\d+) ms"))
 def _tool_timeout(srdh_context: ScenarioContext, ms: str) -> None:
-    srdh_context.builder.set_limit("tool_timeout_ms", int(ms))
+    srdh_context.builder.set_limit("tool_timeout_ms", int(ms) * srdh_context.timeout_scale)
 
 
 @given(parsers.re(r"the Router answers (?P<words>[A-Z_, ]+)"))
