@@ -41,6 +41,7 @@ __all__ = [
     "RewritingHarness",
     "SdkRetryingReviewer",
     "ignoring",
+    "rebuilt_snapshot_after",
     "resnapshotting_retry",
     "retyping_fallback",
 ]
@@ -205,48 +206,60 @@ def retyping_fallback(original: Callable[..., Any]) -> Callable[..., Any]:
     return build
 
 
-def resnapshotting_retry(original: Callable[..., Any]) -> Callable[..., Any]:
-    """Wrap ``call_with_retry``: a SemanticGuard retry reviews a re-built, different snapshot.
+def rebuilt_snapshot_after(
+    outcome: str | None,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Return a wrap of ``call_with_retry``: a SemanticGuard retry reviews a re-built snapshot.
 
-    Other components keep the reference retry loop.
+    The snapshot (its digest) is re-built for a retry after ``outcome``, or after any outcome
+    when ``outcome`` is ``None``; a retry after another outcome keeps it. Other components keep
+    the reference retry loop.
     """
 
-    async def call(  # noqa: PLR0913 - the signature of call_with_retry
-        ctx: RunContext,
-        policy: Any,  # noqa: ANN401 - a RetryPolicy
-        *,
-        component: Any,  # noqa: ANN401 - a Component
-        purpose: str,
-        invoke: Callable[..., Any],
-        check: Callable[..., Any],
-        snapshot_digest: str | None = None,
-    ) -> CallResult[Any]:
-        if component != "SEMANTIC_GUARD" or snapshot_digest is None:
-            return await original(  # type: ignore[no-any-return]  # the wrapped reference function
-                ctx,
-                policy,
-                component=component,
-                purpose=purpose,
-                invoke=invoke,
-                check=check,
-                snapshot_digest=snapshot_digest,
-            )
-        call_index = ctx.next_call_index(component)
-        digest, attempt = snapshot_digest, 1
-        while True:
-            outcome, value = await _attempt(
-                ctx,
-                component=component,
-                purpose=purpose,
-                call_index=call_index,
-                attempt=attempt,
-                snapshot_digest=digest,
-                invoke=invoke,
-                check=check,
-            )
-            if outcome == "VALID" or not policy.should_retry(component, attempt, outcome):
-                return CallResult(outcome=outcome, value=value, attempts=attempt)
-            attempt += 1
-            digest = hashlib.sha256(f"{digest}:rebuilt".encode()).hexdigest()
+    def wrap(original: Callable[..., Any]) -> Callable[..., Any]:
+        async def call(  # noqa: PLR0913 - the signature of call_with_retry
+            ctx: RunContext,
+            policy: Any,  # noqa: ANN401 - a RetryPolicy
+            *,
+            component: Any,  # noqa: ANN401 - a Component
+            purpose: str,
+            invoke: Callable[..., Any],
+            check: Callable[..., Any],
+            snapshot_digest: str | None = None,
+        ) -> CallResult[Any]:
+            if component != "SEMANTIC_GUARD" or snapshot_digest is None:
+                return await original(  # type: ignore[no-any-return]  # the wrapped reference
+                    ctx,
+                    policy,
+                    component=component,
+                    purpose=purpose,
+                    invoke=invoke,
+                    check=check,
+                    snapshot_digest=snapshot_digest,
+                )
+            call_index = ctx.next_call_index(component)
+            digest, attempt = snapshot_digest, 1
+            while True:
+                ended, value = await _attempt(
+                    ctx,
+                    component=component,
+                    purpose=purpose,
+                    call_index=call_index,
+                    attempt=attempt,
+                    snapshot_digest=digest,
+                    invoke=invoke,
+                    check=check,
+                )
+                if ended == "VALID" or not policy.should_retry(component, attempt, ended):
+                    return CallResult(outcome=ended, value=value, attempts=attempt)
+                attempt += 1
+                if outcome is None or ended == outcome:
+                    digest = hashlib.sha256(f"{digest}:rebuilt".encode()).hexdigest()
 
-    return call
+        return call
+
+    return wrap
+
+
+resnapshotting_retry = rebuilt_snapshot_after(None)
+"""Wrap of ``call_with_retry``: every SemanticGuard retry reviews a re-built, different snapshot."""

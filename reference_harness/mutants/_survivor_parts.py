@@ -7,7 +7,6 @@ are the faulty harnesses an implementer's attack found conformant, reduced to on
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -15,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 from reference_harness._agent_loop import Submission
 from reference_harness._harness import Harness
 from reference_harness._invocations import InvocationLedger
-from reference_harness._model_calls import CallResult, _attempt
 from reference_harness._projection import MalformedRowsError, evidence_status_of, project
 from reference_harness._run_context import RunCancelledError
 from reference_harness._tools import TOOL_SPECS
@@ -47,7 +45,6 @@ __all__ = [
     "classifying_late_settle",
     "code_swapping_ledger",
     "message_keeping_ledger",
-    "rebuilt_snapshot_after",
     "set_ordered_violations",
     "tools_in_every_agent_request",
     "validating_late_answer",
@@ -227,56 +224,7 @@ def tools_in_every_agent_request(_original: Callable[..., Any]) -> Callable[...,
 # -- R9 "with the same verified snapshot", whatever the retry reason --------------------------
 
 
-def rebuilt_snapshot_after(outcome: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Return a wrap of ``call_with_retry``: a retry after ``outcome`` re-builds the snapshot.
-
-    A SemanticGuard retry after ``outcome`` reviews a re-built snapshot (another digest); a retry
-    after any other outcome keeps the snapshot.
-    """
-
-    def wrap(original: Callable[..., Any]) -> Callable[..., Any]:
-        async def call(  # noqa: PLR0913 - the signature of call_with_retry
-            ctx: RunContext,
-            policy: Any,  # noqa: ANN401 - a RetryPolicy
-            *,
-            component: Any,  # noqa: ANN401 - a Component
-            purpose: str,
-            invoke: Callable[..., Any],
-            check: Callable[..., Any],
-            snapshot_digest: str | None = None,
-        ) -> CallResult[Any]:
-            if component != "SEMANTIC_GUARD" or snapshot_digest is None:
-                return await original(  # type: ignore[no-any-return]  # the wrapped reference
-                    ctx,
-                    policy,
-                    component=component,
-                    purpose=purpose,
-                    invoke=invoke,
-                    check=check,
-                    snapshot_digest=snapshot_digest,
-                )
-            call_index = ctx.next_call_index(component)
-            digest, attempt = snapshot_digest, 1
-            while True:
-                ended, value = await _attempt(
-                    ctx,
-                    component=component,
-                    purpose=purpose,
-                    call_index=call_index,
-                    attempt=attempt,
-                    snapshot_digest=digest,
-                    invoke=invoke,
-                    check=check,
-                )
-                if ended == "VALID" or not policy.should_retry(component, attempt, ended):
-                    return CallResult(outcome=ended, value=value, attempts=attempt)
-                attempt += 1
-                if ended == outcome:
-                    digest = hashlib.sha256(f"{digest}:rebuilt".encode()).hexdigest()
-
-        return call
-
-    return wrap
+# ``rebuilt_snapshot_after`` lives in ``_parts`` (with the retry-after-any-outcome variant).
 
 
 # -- R1 "Harness as deterministic execution control": set-ordered outputs ---------------------

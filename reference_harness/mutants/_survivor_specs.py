@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from reference_harness.mutants._iut import MutantSpec, Patch
+from reference_harness.mutants._parts import rebuilt_snapshot_after
 from reference_harness.mutants._runtime_parts import tracking_execute
 from reference_harness.mutants._survivor_parts import (
     IntentForgettingStore,
@@ -19,7 +20,6 @@ from reference_harness.mutants._survivor_parts import (
     classifying_late_settle,
     code_swapping_ledger,
     message_keeping_ledger,
-    rebuilt_snapshot_after,
     set_ordered_violations,
     tools_in_every_agent_request,
     validating_late_answer,
