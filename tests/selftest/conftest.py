@@ -1,18 +1,27 @@
 """Shared set-up of the self-test's tests.
 
 * The self-test runs many Harness Runs: their SQLite files go to RAM when it is available.
-* ``judged(name)``: the self-test's slow path (:func:`conformance.selftest.judge_iut_probes`
-  with ``fast=False``: every scenario, every example, the requirement's properties and the global
-  invariants at 5 examples) on mutant ``name``, then its fast path (``fast=True``), one after the
-  other in one process as the fast-vs-slow comparison always ran them, **once per test run**,
-  read by every test that asks about that mutant (the fast-vs-slow comparison, the evidence,
-  runtime and model-input kill tests). Under pytest-xdist the workers share it through a file in
-  the run's common temporary folder, written under a file lock (the first worker to need a mutant
-  runs it, the other reads it), so each mutant costs one slow path however the tests are
-  distributed. A scenario probe's outcome depends only on the IUT and the scenario (hermetic
-  Runs on fixed fixtures), so reading a recorded run proves what running it again would; the two
-  paths are compared within the process that ran both, since generated property inputs can
-  depend on the modules a process has loaded (docs/decisions/speed.md).
+* ``judged(name)``: mutant ``name`` judged by the self-test's fast path (the plan
+  :func:`conformance.selftest._plan.mutant_probes` makes, no order cache: its own requirement's
+  scenarios, its properties, the other scenarios, the invariants, stopping at the first kill), and
+  then **every killing probe run again alone**, on a fresh adapter with every example run (the
+  slow path's unit for that probe, ``stop_at_kill=False``). When no Gherkin scenario is among the
+  killers, the suite alone (no properties) is also judged by the fast path, so that every mutant
+  has a Gherkin kill to show. Run **once per test run**, read by every test that asks about that
+  mutant. Under pytest-xdist the workers share it through a file in the run's common temporary
+  folder, written under a file lock (the first worker to need a mutant runs it, the others read
+  it).
+* ``scenario_alone(name, scenario_id)``: one scenario (every example) on mutant ``name``, alone
+  on a fresh adapter (the slow path's unit for that probe).
+
+Why the killers run alone and not every probe of every mutant (docs/decisions/test-speed.md): a
+probe's outcome depends only on the IUT and the probe, and the fast path is the slow path's
+probe list cut after its first kill. Fast "killed" implies slow "killed" exactly when the killing
+probe fails without the probes before it and with every example run, which is what the re-run
+checks, mutant by mutant; the probes after the cut cannot change a verdict that is already
+"killed". Every catalogued mutant is killed, so the slow path's other probes decide nothing the
+tests assert. The whole slow path is still compared with the fast path on a sample chosen to
+cover the fast path's mechanisms (test_selftest_mutants.py::SLOW_PATH_SAMPLE).
 """
 
 from __future__ import annotations
@@ -27,8 +36,9 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
-from conformance.selftest import MutantVerdict, judge_iut, judge_iut_probes
-from conformance.selftest._plan import Probe, ProbeResult
+from conformance.selftest import MutantVerdict, judge_iut_probes
+from conformance.selftest._execute import execute_units
+from conformance.selftest._plan import Judge, Probe, ProbeResult, Unit
 from reference_harness.mutants import MUTANTS
 
 _RAM = Path("/dev/shm")  # noqa: S108 - RAM-backed; each Run still gets its own mkdtemp folder
@@ -48,65 +58,116 @@ def _ram_tempdir():
 
 @dataclass(frozen=True)
 class Judged:
-    """One mutant judged by the slow path (its verdict and each probe's result), then the fast."""
+    """One mutant judged by the fast path, and each probe that killed it run again alone.
 
-    slow: MutantVerdict
-    probes: tuple[ProbeResult, ...]
+    Attributes:
+        fast: the fast path's verdict (suite, properties and invariants at ``PATH_EXAMPLES``).
+        probes: every probe the fast path ran, in order (the last one is its kill).
+        gherkin: the fast path's verdict on the Gherkin suite alone (no properties), when the
+            fast path's kill was not a scenario; else ``fast`` itself.
+        alone: each killing probe of ``fast`` and ``gherkin`` run again alone, every example.
+    """
+
     fast: MutantVerdict
+    probes: tuple[ProbeResult, ...]
+    gherkin: MutantVerdict
+    alone: tuple[ProbeResult, ...]
 
-    def scenario(self, scenario_id: str) -> ProbeResult:
-        """The result of the Gherkin scenario ``scenario_id`` (every example of it)."""
-        (found,) = [p for p in self.probes if p.probe == Probe("scenario", scenario_id)]
-        return found
+    def killing_scenarios_alone(self) -> tuple[ProbeResult, ...]:
+        """The killing Gherkin scenarios, each run alone."""
+        return tuple(p for p in self.alone if p.probe.kind == "scenario")
 
     def scenario_rules(self) -> set[str]:
-        """The rule ids named by the failures of the Gherkin scenarios that failed."""
-        return {r for p in self.probes if p.probe.kind == "scenario" and p.failed for r in p.rules}
+        """The rule ids named by the killing Gherkin scenarios, each run alone."""
+        return {r for p in self.killing_scenarios_alone() if p.failed for r in p.rules}
 
     def to_json(self) -> str:
         return json.dumps(
             {
-                "slow": asdict(self.slow),
-                "probes": [asdict(p) for p in self.probes],
                 "fast": asdict(self.fast),
+                "probes": [asdict(p) for p in self.probes],
+                "gherkin": asdict(self.gherkin),
+                "alone": [asdict(p) for p in self.alone],
             }
         )
 
     @classmethod
     def from_json(cls, text: str) -> Judged:
         data = json.loads(text)
-        probes = tuple(
-            ProbeResult(
-                Probe(**p["probe"]),
-                p["failed"],
-                tuple(p["rules"]),
-                p["message"],
-                tuple(p["messages"]),
-            )
-            for p in data["probes"]
+        return cls(
+            _verdict(data["fast"]),
+            tuple(_probe_result(p) for p in data["probes"]),
+            _verdict(data["gherkin"]),
+            tuple(_probe_result(p) for p in data["alone"]),
         )
-        return cls(_verdict(data["slow"]), probes, _verdict(data["fast"]))
+
+
+def _probe_result(data: dict) -> ProbeResult:
+    return ProbeResult(
+        Probe(**data["probe"]),
+        data["failed"],
+        tuple(data["rules"]),
+        data["message"],
+        tuple(data["messages"]),
+    )
 
 
 def _verdict(data: dict) -> MutantVerdict:
     return MutantVerdict(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
 
 
-def _judge_both_ways(name: str) -> Judged:
+def _command(name: str) -> list[str] | None:
+    """A cross-process mutant is judged over stdio, in fresh processes; the others in process."""
+    if MUTANTS[name].cross_process:
+        return [sys.executable, "-m", "reference_harness.stdio", "--mutant", name]
+    return None
+
+
+def judge(name: str) -> Judge:
+    """The self-test's judge of mutant ``name`` (its rule id, and stdio when cross-process)."""
     spec = MUTANTS[name]
-    options = {
-        "name": name,
-        "requirement_id": spec.requirement_id,
-        "rule": spec.rule,
-        "rule_id": spec.rule_id,
-        "examples": PATH_EXAMPLES,
-    }
-    if spec.cross_process:  # its fault shows only across fresh processes: judged over stdio
-        options["command"] = [sys.executable, "-m", "reference_harness.stdio", "--mutant", name]
-    factory = f"reference_harness.mutants:{name}"
-    slow, probes = judge_iut_probes(factory, fast=False, **options)
-    fast = judge_iut(factory, fast=True, **options)
-    return Judged(slow, probes, fast)
+    command = _command(name)
+    return Judge(
+        name,
+        f"reference_harness.mutants:{name}",
+        spec.requirement_id,
+        spec.rule,
+        spec.rule_id,
+        command=tuple(command) if command is not None else None,
+    )
+
+
+def run_alone(name: str, probes: tuple[Probe, ...]) -> tuple[ProbeResult, ...]:
+    """Each of ``probes`` on mutant ``name``, each alone on a fresh adapter, every example run."""
+    units = [Unit(judge(name), (probe,), stop_at_kill=False) for probe in probes]
+    results = execute_units(units, examples=PATH_EXAMPLES, jobs=1)
+    errors = [r.error for r in results if r.error]
+    assert errors == [], errors
+    return tuple(r.results[0] for r in results)
+
+
+def _fast_path(name: str, *, suite_only: bool) -> tuple[MutantVerdict, tuple[ProbeResult, ...]]:
+    spec = MUTANTS[name]
+    return judge_iut_probes(
+        f"reference_harness.mutants:{name}",
+        name=name,
+        requirement_id=spec.requirement_id,
+        rule=spec.rule,
+        rule_id=spec.rule_id,
+        examples=0 if suite_only else PATH_EXAMPLES,
+        fast=True,
+        command=_command(name),
+    )
+
+
+def _judge(name: str) -> Judged:
+    fast, probes = _fast_path(name, suite_only=False)
+    gherkin = fast
+    killers = [p.probe for p in probes if p.failed]
+    if not fast.killing_scenarios:  # killed by a property first: find the Gherkin kill too
+        gherkin, suite_probes = _fast_path(name, suite_only=True)
+        killers += [p.probe for p in suite_probes if p.failed]
+    return Judged(fast, probes, gherkin, run_alone(name, tuple(dict.fromkeys(killers))))
 
 
 @pytest.fixture(scope="session")
@@ -125,10 +186,21 @@ def judged(tmp_path_factory):
                 if record.exists():
                     seen[name] = Judged.from_json(record.read_text(encoding="utf-8"))
                 else:
-                    seen[name] = _judge_both_ways(name)
+                    seen[name] = _judge(name)
                     partial = record.with_suffix(".part")
                     partial.write_text(seen[name].to_json(), encoding="utf-8")
                     partial.replace(record)
         return seen[name]
 
     return get
+
+
+@pytest.fixture
+def scenario_alone():
+    """``scenario_alone(name, scenario_id)`` -> the scenario's result on mutant ``name``."""
+
+    def run(name: str, scenario_id: str) -> ProbeResult:
+        (result,) = run_alone(name, (Probe("scenario", scenario_id),))
+        return result
+
+    return run

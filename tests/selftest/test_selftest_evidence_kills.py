@@ -47,10 +47,9 @@ def test_selftest_pinned_fixtures_kill_evidence_mutant_by_its_rule(name):
 def test_selftest_gherkin_suite_kills_evidence_mutant_by_its_rule(name, judged):
     """A Gherkin scenario fails on the mutant with a message naming the mutant's rule.
 
-    Read from the self-test's slow path on the mutant (``judged``, tests/selftest/conftest.py:
-    every scenario, every example, through pytest's run-test protocol as ``run_suite`` runs them;
-    ``test_selftest_fast_path`` compares the two item by item), run once per test run and shared
-    with the fast-vs-slow comparison.
+    Read from ``judged`` (tests/selftest/conftest.py, once per test run): the Gherkin scenarios
+    that killed the mutant on the self-test's fast path, each run again alone with every example
+    (the slow path's unit for that probe).
     """
     spec = MUTANTS[name]
     named = judged(name).scenario_rules()

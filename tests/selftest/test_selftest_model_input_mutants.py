@@ -21,14 +21,14 @@ KILLING_SCENARIO = {
 
 
 @pytest.mark.parametrize("name", sorted(KILLING_SCENARIO))
-def test_model_input_mutant_is_killed_through_its_rule(name, judged):
+def test_model_input_mutant_is_killed_through_its_rule(name, scenario_alone):
     """The scenario fails on the mutant and the failure names the mutant's rule id.
 
-    Read from the self-test's slow path on the mutant (``judged``, tests/selftest/conftest.py),
-    run once per test run and shared with the fast-vs-slow comparison.
+    The scenario runs alone on the mutant, every example (``scenario_alone``,
+    tests/selftest/conftest.py: the slow path's unit for that probe).
     """
     spec = MUTANTS[name]
-    scenario = judged(name).scenario(KILLING_SCENARIO[name])
+    scenario = scenario_alone(name, KILLING_SCENARIO[name])
     assert scenario.failed
     messages = "\n".join(scenario.messages)
     assert f"[{spec.rule_id}]" in messages

@@ -11,7 +11,10 @@ from conformance.checks import RULES
 from conformance.openspec import load_tree
 from conformance.properties import INVARIANTS, PROPERTIES
 from conformance.selftest import REFERENCE, SelftestResult, judge_iut, run_selftest
+from conformance.selftest._plan import mutant_probes
+from conformance.selftest._run import _scenarios
 from reference_harness.mutants import CONTRACT_MUTANTS, MUTANTS
+from tests.selftest.conftest import judge
 
 REPO = Path(__file__).resolve().parents[2]
 KNOWN = set(PROPERTIES) | {INVARIANTS}
@@ -69,21 +72,66 @@ def test_selftest_properties_kill_mutant(name):
     assert not result.survivors
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("name", list(MUTANTS))
-def test_selftest_fast_path_agrees_with_slow_path(name, judged):
-    """The fast path (stop at the first kill) gives the slow path's verdict (every probe run),
-    with killers the slow path also found, and a kill naming the mutant's rule exactly when the
-    slow path's does.
+def test_selftest_fast_path_kill_holds_on_the_slow_path(name, judged):
+    """The fast path kills the mutant naming its rule, a Gherkin scenario kills it, and every
+    probe that failed on the fast path fails again alone with every example run (the slow path's
+    unit for that probe), naming at least what it named there.
 
-    Both paths run on the mutant one after the other in one process (``judged``,
-    tests/selftest/conftest.py: once per test run, shared with the tests that read the slow
-    path's scenarios); a cross-process mutant is judged over stdio on both.
+    The fast path ran a prefix of the slow path's probe list (same plan, no order cache), so the
+    slow path's verdict holds the fast path's kill exactly when the killing probe fails without
+    the probes before it: shown here mutant by mutant (``judged``, tests/selftest/conftest.py,
+    once per test run). A cross-process mutant is judged over stdio on both.
     """
     spec = MUTANTS[name]
     paths = judged(name)
-    slow, fast = paths.slow, paths.fast
-    assert slow.name == fast.name == name
+    fast, gherkin = paths.fast, paths.gherkin
+    assert fast.error == gherkin.error == ""
+    assert fast.killed, f"mutant {name} survived the fast path"
+    assert spec.rule_id in fast.killing_rules, f"no failure on mutant {name} names its rule"
+    assert gherkin.killing_scenarios, f"mutant {name} survived the Gherkin suite"
+    assert spec.rule_id in gherkin.killing_rules
+    assert set(fast.killing_properties) <= KNOWN
+    plan = mutant_probes(judge(name), _scenarios(), suite=True, examples=5, invariants=True)
+    ran = [p.probe for p in paths.probes]
+    assert ran == plan[: len(ran)], "the fast path did not run a prefix of the slow path's plan"
+    assert paths.probes[-1].kills(judge(name)), "the fast path did not stop at its kill"
+    alone = {p.probe: p for p in paths.alone}
+    for result in (p for p in paths.probes if p.failed):
+        again = alone[result.probe]
+        assert again.failed, f"{result.probe.key} failed on the fast path only"
+        assert set(result.rules) <= set(again.rules), result.probe.key
+    assert any(p.kills(judge(name)) for p in paths.killing_scenarios_alone())
+
+
+SLOW_PATH_SAMPLE = ("failed_lookup_counted", "set_ordered_violations")
+"""Mutants whose whole slow path (every probe, every example) is compared with the fast path:
+one killed far down the plan (in process), one judged over stdio in fresh processes."""
+
+
+def test_slow_path_sample_covers_the_fast_paths_mechanisms(judged):
+    """The sample has a cross-process mutant and a kill found after at least 30 probes."""
+    assert any(MUTANTS[name].cross_process for name in SLOW_PATH_SAMPLE)
+    assert any(len(judged(name).probes) >= 30 for name in SLOW_PATH_SAMPLE)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SLOW_PATH_SAMPLE)
+def test_selftest_fast_path_agrees_with_the_whole_slow_path(name, judged):
+    """The fast path gives the slow path's verdict (every probe run, every killer listed), with
+    killers the slow path also found, and a kill naming the mutant's rule exactly when the slow
+    path's does."""
+    spec = MUTANTS[name]
+    fast = judged(name).fast
+    slow = judge_iut(
+        f"reference_harness.mutants:{name}",
+        name=name,
+        requirement_id=spec.requirement_id,
+        rule=spec.rule,
+        rule_id=spec.rule_id,
+        examples=5,
+        command=list(judge(name).command or ()) or None,
+    )
     assert slow.error == fast.error == ""
     assert slow.killing_scenarios, f"mutant {name} survived the Gherkin suite"
     assert spec.rule_id in slow.killing_rules, f"no failure on mutant {name} names its rule"
@@ -92,6 +140,9 @@ def test_selftest_fast_path_agrees_with_slow_path(name, judged):
     assert set(fast.killing_scenarios) <= set(slow.killing_scenarios)
     assert set(fast.killing_properties) <= set(slow.killing_properties)
     assert (spec.rule_id in fast.killing_rules) == (spec.rule_id in slow.killing_rules)
+    assert len(slow.killing_scenarios) + len(slow.killing_properties) >= len(
+        fast.killing_scenarios
+    ) + len(fast.killing_properties)
 
 
 @pytest.mark.parametrize("name", list(CONTRACT_MUTANTS))

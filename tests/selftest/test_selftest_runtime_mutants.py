@@ -55,14 +55,14 @@ def test_runtime_catalogue_has_twelve_or_more_named_mutants():
 
 
 @pytest.mark.parametrize("name", list(KILLING_SCENARIO))
-def test_runtime_mutant_is_killed_naming_its_rule(name, judged):
+def test_runtime_mutant_is_killed_naming_its_rule(name, scenario_alone):
     """The scenario fails the mutant with a failure line naming the mutant's rule id.
 
-    Read from the self-test's slow path on the mutant (``judged``, tests/selftest/conftest.py:
-    every scenario run on it, in process or over stdio for a cross-process mutant), run once per
-    test run and shared with the fast-vs-slow comparison.
+    The scenario runs alone on the mutant, every example (``scenario_alone``,
+    tests/selftest/conftest.py: the slow path's unit for that probe, in process or over stdio
+    for a cross-process mutant).
     """
-    scenario = judged(name).scenario(KILLING_SCENARIO[name])
+    scenario = scenario_alone(name, KILLING_SCENARIO[name])
     assert scenario.failed, f"mutant {name} survived {KILLING_SCENARIO[name]}"
     assert MUTANTS[name].rule_id in scenario.rules, scenario.messages
     assert all("SCRIPT_EXHAUSTED" not in m or "[R" in m for m in scenario.messages)
