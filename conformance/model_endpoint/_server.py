@@ -43,7 +43,7 @@ from conformance.model_endpoint._replies import COT_CANARY, Hold, Message, Reply
 from contracts import loads_strict
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Callable, Iterable, Mapping
     from types import TracebackType
 
 __all__ = ["API_KEY", "COMPONENTS", "MAX_BODY_BYTES", "ModelEndpoint"]
@@ -267,29 +267,52 @@ class _Handler(BaseHTTPRequestHandler):
         index, reply = endpoint._take(component, body)  # noqa: SLF001 - the endpoint's own handler
         model = str(body.get("model", ""))[:256]
         if reply is None:
-            self._plain(500, f"{component}: the fixture has no model turn left for this request")
-            endpoint._answered(index, "HTTP_ERROR")  # noqa: SLF001
+            message = f"{component}: the fixture has no model turn left for this request"
+            self._deliver(index, "HTTP_ERROR", lambda: self._plain(500, message))
             return
-        answer = self._answer(reply, model=model, stream=body.get("stream") is True)
-        endpoint._answered(index, answer)  # noqa: SLF001
+        self._answer(index, reply, model=model, stream=body.get("stream") is True)
 
-    def _answer(self, reply: Reply, *, model: str, stream: bool) -> str:
+    def _answer(self, index: int, reply: Reply, *, model: str, stream: bool) -> None:
         endpoint = self.endpoint
         while isinstance(reply, Hold):
             outcome = self._hold(endpoint.max_hold_s)
             if outcome != "ELAPSED" or reply.then is None:
                 self.close_connection = True
-                return "CLIENT_CLOSED" if outcome == "CLOSED" else "NOT_ANSWERED"
+                answer = "CLIENT_CLOSED" if outcome == "CLOSED" else "NOT_ANSWERED"
+                endpoint._answered(index, answer)  # noqa: SLF001 - the endpoint's own handler
+                return
             reply = reply.then
         if isinstance(reply, Status):
-            self._send_json(reply.status, error_body(reply.message), retry_after_ms=_RETRY_AFTER_MS)
-            return "HTTP_ERROR"
+            body = error_body(reply.message)
+            status = reply.status
+            self._deliver(
+                index,
+                "HTTP_ERROR",
+                lambda: self._send_json(status, body, retry_after_ms=_RETRY_AFTER_MS),
+            )
+            return
         assert isinstance(reply, Message)  # noqa: S101 - Reply is Message | Status | Hold
         if stream:
-            self._send_stream(stream_chunks(reply, model))
+            chunks = stream_chunks(reply, model)
+            self._deliver(index, "ANSWERED", lambda: self._send_stream(chunks))
         else:
-            self._send_json(200, completion_body(reply, model))
-        return "ANSWERED"
+            completion = completion_body(reply, model)
+            self._deliver(index, "ANSWERED", lambda: self._send_json(200, completion))
+
+    def _deliver(self, index: int, answer: str, send: Callable[[], None]) -> None:
+        """Record ``answer``, then send it: a client holding the answer finds it recorded.
+
+        Recording after the send raced with the kit reading the requests as soon as the IUT
+        had its answer (a 500 read as ``NOT_ANSWERED`` under load). A send the client cut short
+        is recorded as ``CLIENT_CLOSED``.
+        """
+        endpoint = self.endpoint
+        endpoint._answered(index, answer)  # noqa: SLF001 - the endpoint's own handler
+        try:
+            send()
+        except OSError:
+            endpoint._answered(index, "CLIENT_CLOSED")  # noqa: SLF001
+            raise
 
     def _hold(self, bound_s: float) -> str:
         """Wait up to ``bound_s``: ``CLOSED`` (client hung up), ``STOPPED`` or ``ELAPSED``."""

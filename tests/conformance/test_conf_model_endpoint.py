@@ -92,6 +92,34 @@ def test_endpoint_answers_the_scripted_http_status(status):
     assert [r["answer"] for r in recorded] == ["HTTP_ERROR"]
 
 
+@pytest.mark.parametrize(
+    ("turn", "answer"),
+    [
+        ({"kind": "error", "error": "UNAVAILABLE", "http_status": 500}, "HTTP_ERROR"),
+        (TOOL_TURN, "ANSWERED"),
+    ],
+)
+def test_endpoint_records_the_answer_before_the_client_can_read_it(monkeypatch, turn, answer):
+    """While the response is being written, the request already reads as answered: the kit
+    reads the requests as soon as the IUT has its answer (under load, a 500 recorded after the
+    send was read as NOT_ANSWERED)."""
+    from conformance.model_endpoint import _server  # noqa: PLC0415 - the handler under test
+
+    seen: list[list[str]] = []
+    send_json = _server._Handler._send_json
+
+    def spying(handler, *args, **kwargs):
+        seen.append([r["answer"] for r in handler.endpoint.requests()])
+        send_json(handler, *args, **kwargs)
+
+    monkeypatch.setattr(_server._Handler, "_send_json", spying)
+    with ModelEndpoint(_fixture(router=[turn])) as endpoint:
+        _post(endpoint.descriptor()["router"]["base_url"], {"messages": []})
+        recorded = endpoint.requests()
+    assert seen == [[answer]]
+    assert [r["answer"] for r in recorded] == [answer]
+
+
 def test_endpoint_holds_a_timeout_turn_until_the_client_gives_up():
     """A TIMEOUT turn is never answered; the client's own HTTP timeout ends it (CLIENT_CLOSED)."""
     turn = {"kind": "error", "error": "TIMEOUT"}
