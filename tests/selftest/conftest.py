@@ -4,7 +4,7 @@
 * ``judged(name)``: mutant ``name`` judged by the self-test's fast path (the plan
   :func:`conformance.selftest._plan.mutant_probes` makes, no order cache: its own requirement's
   scenarios, its properties, the other scenarios, the invariants, stopping at the first kill), and
-  then **every killing probe run again alone**, on a fresh adapter with every example run (the
+  then **the killing probe run again alone**, on a fresh adapter with every example run (the
   slow path's unit for that probe, ``stop_at_kill=False``). When no Gherkin scenario is among the
   killers, the suite alone (no properties) is also judged by the fast path, so that every mutant
   has a Gherkin kill to show. Run **once per test run**, read by every test that asks about that
@@ -14,7 +14,7 @@
 * ``scenario_alone(name, scenario_id)``: one scenario (every example) on mutant ``name``, alone
   on a fresh adapter (the slow path's unit for that probe).
 
-Why the killers run alone and not every probe of every mutant (docs/decisions/test-speed.md): a
+Why the kill runs alone and not every probe of every mutant (docs/decisions/test-speed.md): a
 probe's outcome depends only on the IUT and the probe, and the fast path is the slow path's
 probe list cut after its first kill. Fast "killed" implies slow "killed" exactly when the killing
 probe fails without the probes before it and with every example run, which is what the re-run
@@ -58,14 +58,14 @@ def _ram_tempdir():
 
 @dataclass(frozen=True)
 class Judged:
-    """One mutant judged by the fast path, and each probe that killed it run again alone.
+    """One mutant judged by the fast path, and the probe that killed it run again alone.
 
     Attributes:
         fast: the fast path's verdict (suite, properties and invariants at ``PATH_EXAMPLES``).
         probes: every probe the fast path ran, in order (the last one is its kill).
         gherkin: the fast path's verdict on the Gherkin suite alone (no properties), when the
             fast path's kill was not a scenario; else ``fast`` itself.
-        alone: each killing probe of ``fast`` and ``gherkin`` run again alone, every example.
+        alone: the killing probe of ``fast`` (and of ``gherkin``) run again alone, every example.
     """
 
     fast: MutantVerdict
@@ -163,11 +163,11 @@ def _fast_path(name: str, *, suite_only: bool) -> tuple[MutantVerdict, tuple[Pro
 def _judge(name: str) -> Judged:
     fast, probes = _fast_path(name, suite_only=False)
     gherkin = fast
-    killers = [p.probe for p in probes if p.failed]
+    kills = [p.probe for p in probes[-1:] if p.kills(judge(name))]
     if not fast.killing_scenarios:  # killed by a property first: find the Gherkin kill too
         gherkin, suite_probes = _fast_path(name, suite_only=True)
-        killers += [p.probe for p in suite_probes if p.failed]
-    return Judged(fast, probes, gherkin, run_alone(name, tuple(dict.fromkeys(killers))))
+        kills += [p.probe for p in suite_probes[-1:] if p.kills(judge(name))]
+    return Judged(fast, probes, gherkin, run_alone(name, tuple(kills)))
 
 
 @pytest.fixture(scope="session")

@@ -74,10 +74,12 @@ def test_selftest_properties_kill_mutant(name):
 
 @pytest.mark.parametrize("name", list(MUTANTS))
 def test_selftest_fast_path_kill_holds_on_the_slow_path(name, judged):
-    """The fast path kills the mutant naming its rule, a Gherkin scenario kills it, and every
-    probe that failed on the fast path fails again alone with every example run (the slow path's
-    unit for that probe), the kill naming the mutant's rule again. (What else a failure names
-    may differ between runs for a mutant whose fault is a race, e.g. a late model result.)
+    """The fast path kills the mutant naming its rule, a Gherkin scenario kills it, and the
+    killing probe kills it again alone with every example run (the slow path's unit for that
+    probe). Only the kill is asserted again: a failure that does not name the mutant's rule may
+    come and go for a mutant whose fault is a race or a hash seed (late_result_published named
+    R0.model-input-reported once; set_ordered_parallel_calls fails the same-process determinism
+    scenario only when two fresh processes order a set differently).
 
     The fast path ran a prefix of the slow path's probe list (same plan, no order cache), so the
     slow path's verdict holds the fast path's kill exactly when the killing probe fails without
@@ -98,8 +100,6 @@ def test_selftest_fast_path_kill_holds_on_the_slow_path(name, judged):
     assert ran == plan[: len(ran)], "the fast path did not run a prefix of the slow path's plan"
     assert paths.probes[-1].kills(judge(name)), "the fast path did not stop at its kill"
     alone = {p.probe: p for p in paths.alone}
-    for result in (p for p in paths.probes if p.failed):
-        assert alone[result.probe].failed, f"{result.probe.key} failed on the fast path only"
     assert alone[paths.probes[-1].probe].kills(judge(name)), "the kill did not hold alone"
     assert any(p.kills(judge(name)) for p in paths.killing_scenarios_alone())
 
