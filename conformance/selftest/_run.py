@@ -28,6 +28,7 @@ from conformance.selftest._cache import read_killers, write_killers
 from conformance.selftest._execute import UnitPool, default_jobs, execute_units
 from conformance.selftest._plan import Judge, Probe, Unit, mutant_probes, reference_probes
 from conformance.selftest._result import MutantVerdict, SelftestResult
+from conformance.selftest._seed import order
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
@@ -144,7 +145,12 @@ def judge_iut_probes(  # noqa: PLR0913 - judge_iut's arguments
         command=tuple(command) if command is not None else None,
     )
     probes = mutant_probes(
-        judge, _scenarios(), suite=suite, examples=examples, invariants=invariants
+        judge,
+        _scenarios(),
+        suite=suite,
+        examples=examples,
+        invariants=invariants,
+        killers=order(None) if fast else None,
     )
     (result,) = execute_units([Unit(judge, tuple(probes), fast)], examples=examples, jobs=1)
     return _verdict(judge, result), result.results
@@ -262,11 +268,14 @@ def start_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
     jobs: int | None = None,
     cache: Path | None = None,
     reference_suite_later: bool = False,
+    seed: bool = True,
 ) -> PendingSelftest:
     """Plan the self-test and start its workers now; finish it with ``.result()``.
 
     The arguments are :func:`run_selftest`'s. With ``reference_suite_later``, the reference's
-    Gherkin scenarios are not run: the caller hands their result to ``.result()``.
+    Gherkin scenarios are not run: the caller hands their result to ``.result()``. ``seed``
+    (fast path only): try the kit's seed order (:mod:`conformance.selftest._seed`) after the
+    cache's killers; ``False`` plans without it (how the seed itself is measured).
 
     Raises:
         KeyError: an unknown mutant name.
@@ -290,7 +299,7 @@ def start_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
         )
         for n, m in ((n, MUTANTS[n]) for n in names if n in MUTANTS)
     ]
-    killers = read_killers(cache) if fast else {}
+    killers = order(cache) if fast and seed else (read_killers(cache) if fast else {})
     plan = partial(mutant_probes, suite=suite, examples=examples, invariants=invariants)
     units = [Unit(j, tuple(plan(j, scenarios, killers=killers)), stop_at_kill=fast) for j in judges]
     left_out: list[Probe] = []

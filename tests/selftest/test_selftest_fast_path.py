@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 
 from conformance.adapters import InProcessAdapter
-from conformance.selftest import REFERENCE, run_selftest
+from conformance.selftest import REFERENCE, _seed, run_selftest
 from conformance.selftest._cache import read_killers, write_killers
 from conformance.selftest._execute import _Worker, execute_units
 from conformance.selftest._plan import Judge, Probe, Unit, mutant_probes, reference_probes
+from conformance.selftest._run import _scenarios
+from conformance.selftest._seed import order, read_seed, write_seed
 from conformance.suite import run_suite
 from conformance.suite._session import suite_session
 from reference_harness.mutants import MUTANTS
@@ -130,6 +132,48 @@ def test_mutant_probes_try_last_killers_then_own_requirement_first():
         Probe("scenario", "s-own-2"),
     ]
     assert set(reference_probes(SCENARIOS, suite=True, examples=0, invariants=True)) == set(default)
+
+
+def test_seed_order_names_catalogued_mutants_and_probes_of_the_suite():
+    """Every entry of the kit's seed order is a catalogued mutant and one probe of its plan."""
+    seed = read_seed()
+    assert set(seed) == set(MUTANTS)
+    for name, keys in seed.items():
+        judge = Judge(name, "x:y", MUTANTS[name].requirement_id)
+        plan = {
+            p.key
+            for p in mutant_probes(judge, _scenarios(), suite=True, examples=5, invariants=True)
+        }
+        assert len(keys) == 1
+        assert keys[0] in plan, (name, keys)
+
+
+def test_order_tries_the_cache_then_the_seed(tmp_path, monkeypatch):
+    """The user's cache comes first, the seed after it; an unusable seed is no seed."""
+    seed = tmp_path / "killers.json"
+    write_seed({"m": ["scenario:seeded"], "n": ["scenario:only-seeded"]}, seed)
+    monkeypatch.setattr(_seed, "SEED_FILE", seed)
+    cache = tmp_path / "cache.json"
+    write_killers(cache, {"m": ["scenario:cached"]})
+    assert order(cache) == {
+        "m": ["scenario:cached", "scenario:seeded"],
+        "n": ["scenario:only-seeded"],
+    }
+    seed.write_text("{not json", encoding="utf-8")
+    assert order(cache) == {"m": ["scenario:cached"]}
+    assert order(None) == {}
+
+
+def test_a_wrong_seed_never_changes_a_verdict(tmp_path, monkeypatch):
+    """A seed naming passing or unknown probes first gives the verdicts of the kit's seed."""
+    names = ["negative_scope_unbounded", "fallback_as_previous_turn"]
+    seeded = run_selftest(mutants=names, reference=False, examples=1, jobs=1)
+    wrong = tmp_path / "killers.json"
+    write_seed({n: ["scenario:the-router-is-unavailable", "scenario:nope"] for n in names}, wrong)
+    monkeypatch.setattr(_seed, "SEED_FILE", wrong)
+    unseeded = run_selftest(mutants=names, reference=False, examples=1, jobs=1)
+    assert [m.killed for m in unseeded.mutants] == [m.killed for m in seeded.mutants]
+    assert all(m.killed for m in unseeded.mutants)
 
 
 def test_a_worker_that_dies_leaves_its_claimed_unit_to_the_caller(monkeypatch):

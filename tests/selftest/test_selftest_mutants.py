@@ -13,6 +13,7 @@ from conformance.properties import INVARIANTS, PROPERTIES
 from conformance.selftest import REFERENCE, SelftestResult, judge_iut, run_selftest
 from conformance.selftest._plan import mutant_probes
 from conformance.selftest._run import _scenarios
+from conformance.selftest._seed import read_seed
 from reference_harness.mutants import CONTRACT_MUTANTS, MUTANTS
 from tests.selftest.conftest import judge
 
@@ -81,10 +82,12 @@ def test_selftest_fast_path_kill_holds_on_the_slow_path(name, judged):
     R0.model-input-reported once; set_ordered_parallel_calls fails the same-process determinism
     scenario only when two fresh processes order a set differently).
 
-    The fast path ran a prefix of the slow path's probe list (same plan, no order cache), so the
-    slow path's verdict holds the fast path's kill exactly when the killing probe fails without
-    the probes before it: shown here mutant by mutant (``judged``, tests/selftest/conftest.py,
-    once per test run). A cross-process mutant is judged over stdio on both.
+    The fast path ran a prefix of the slow path's probe list (same plan: the kit's seed order,
+    conformance/selftest/killers.json, then the catalogue order; the seed's probe must kill it
+    first, or the seed is stale), so the slow path's verdict holds the fast path's kill exactly
+    when the killing probe fails without the probes before it: shown here mutant by mutant
+    (``judged``, tests/selftest/conftest.py, once per test run). A cross-process mutant is judged
+    over stdio on both.
     """
     spec = MUTANTS[name]
     paths = judged(name)
@@ -95,9 +98,12 @@ def test_selftest_fast_path_kill_holds_on_the_slow_path(name, judged):
     assert gherkin.killing_scenarios, f"mutant {name} survived the Gherkin suite"
     assert spec.rule_id in gherkin.killing_rules
     assert set(fast.killing_properties) <= KNOWN
-    plan = mutant_probes(judge(name), _scenarios(), suite=True, examples=5, invariants=True)
+    plan = mutant_probes(
+        judge(name), _scenarios(), suite=True, examples=5, invariants=True, killers=read_seed()
+    )
     ran = [p.probe for p in paths.probes]
     assert ran == plan[: len(ran)], "the fast path did not run a prefix of the slow path's plan"
+    assert len(ran) == 1, f"the seed order is stale for {name}: run python -m conformance.selftest"
     assert paths.probes[-1].kills(judge(name)), "the fast path did not stop at its kill"
     alone = {p.probe: p for p in paths.alone}
     assert alone[paths.probes[-1].probe].kills(judge(name)), "the kill did not hold alone"
@@ -110,9 +116,15 @@ one killed far down the plan (in process), one judged over stdio in fresh proces
 
 
 def test_slow_path_sample_covers_the_fast_paths_mechanisms(judged):
-    """The sample has a cross-process mutant and a kill found after at least 30 probes."""
+    """The sample has a cross-process mutant and one whose kill, without the seed order, comes
+    after at least 30 probes of the catalogue order."""
     assert any(MUTANTS[name].cross_process for name in SLOW_PATH_SAMPLE)
-    assert any(len(judged(name).probes) >= 30 for name in SLOW_PATH_SAMPLE)
+
+    def unseeded_position(name: str) -> int:
+        plan = mutant_probes(judge(name), _scenarios(), suite=True, examples=5, invariants=True)
+        return plan.index(judged(name).probes[-1].probe)
+
+    assert any(unseeded_position(name) >= 30 for name in SLOW_PATH_SAMPLE)
 
 
 @pytest.mark.slow
