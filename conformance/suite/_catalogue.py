@@ -7,6 +7,7 @@ Read with ``gherkin-official`` from ``<repo>/features`` (a source checkout) or
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -120,6 +121,19 @@ def duplicate_scenarios(feature: dict[str, Any]) -> list[tuple[str, int, int]]:
     return repeated
 
 
+@functools.lru_cache(maxsize=64)
+def _parsed(path: Path, mtime_ns: int, size: int) -> Any:  # noqa: ANN401 - a Gherkin document
+    """The gherkin-official document of ``path``, parsed once per version of the file.
+
+    ``mtime_ns`` and ``size`` key the cache, so an edited file is parsed again. Callers only
+    read the document.
+    """
+    del mtime_ns, size  # the cache key only
+    from gherkin.parser import Parser  # noqa: PLC0415 - only the catalogue parses Gherkin
+
+    return Parser().parse(path.read_text(encoding="utf-8"))
+
+
 def load_catalogue(directory: Path | None = None) -> list[ScenarioEntry]:
     """Return every scenario of the ``.feature`` files in ``directory`` (default: the suite's).
 
@@ -128,8 +142,6 @@ def load_catalogue(directory: Path | None = None) -> list[ScenarioEntry]:
             name (both lines named: pytest-bdd would silently run one), or a scenario has no
             ``@requirement:`` tag.
     """
-    from gherkin.parser import Parser  # noqa: PLC0415 - only the catalogue parses Gherkin
-
     from conformance.openspec import slugify  # noqa: PLC0415 - keeps the import light
 
     folder = directory or features_dir()
@@ -137,7 +149,8 @@ def load_catalogue(directory: Path | None = None) -> list[ScenarioEntry]:
     entries: list[ScenarioEntry] = []
     for path in sorted(folder.glob("*.feature")):
         try:
-            document: Any = Parser().parse(path.read_text(encoding="utf-8"))
+            status = path.stat()
+            document: Any = _parsed(path, status.st_mtime_ns, status.st_size)
         except Exception as error:
             message = f"{path}: cannot parse the feature file: {error}"
             raise CatalogueError(message) from error
