@@ -5,16 +5,26 @@ SQLite through SQLAlchemy Core. Every write is one transaction opened with ``BEG
 and is attempted exactly once: there is no retry wrapper on any write (Requirement 9). The SQLite
 connection is opened with a busy timeout (:data:`BUSY_TIMEOUT_S`): SQLite waits that long for a
 lock held by another writer; that is a lock wait inside the single attempt, not a retry.
+
+Connections: every store has its own SQLAlchemy connection pool (a ``QueuePool`` for a file, as
+``create_engine`` gives a file database, a ``StaticPool`` for the in-memory database); all stores
+of a process share one ``Engine`` whose ``NullPool`` creator checks a connection out of the
+connecting store's pool (named by a context variable that :meth:`RunStore._connect` sets). The
+shared Engine gives one dialect and one compiled-statement cache for every store, so a statement
+is compiled once per process instead of once per store (SQLAlchemy's cache is keyed by the dialect
+object); connections, transactions, locks and pragmas stay per store, as before.
 """
 
 from __future__ import annotations
 
+import functools
+import sqlite3
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Self
+from typing import TYPE_CHECKING, Any, Literal, Self, cast
 
 from sqlalchemy import (
-    URL,
     Connection,
     Engine,
     create_engine,
@@ -26,7 +36,8 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.pool import NullPool, Pool, PoolProxiedConnection, QueuePool, StaticPool
+from sqlalchemy.schema import CreateIndex, CreateTable
 
 from reference_harness.store._codec import (
     checked_run,
@@ -44,12 +55,13 @@ from reference_harness.store._errors import (
     UnknownRunError,
 )
 from reference_harness.store._selection import PreviousTurnSelection, SkippedRun, skip_reason
-from reference_harness.store._table import TERMINAL_STATES, diagnosis_run, metadata
+from reference_harness.store._table import TERMINAL_STATES, diagnosis_run
 
 if TYPE_CHECKING:
-    import sqlite3
     from collections.abc import Iterable, Iterator
     from types import TracebackType
+
+    from sqlalchemy.engine.interfaces import DBAPIConnection
 
     from contracts import DiagnosisRun, PublishedResult
 
@@ -65,39 +77,76 @@ Intent = Literal["DIAGNOSIS", "KNOWLEDGE_QUERY"]
 TerminalState = Literal["SUCCESS", "FALLBACK", "FAILED", "CANCELLED"]
 
 
-def _make_engine(path: str | Path | None, *, durable: bool = True) -> Engine:
-    if path is None:
-        engine = create_engine(
-            "sqlite://",
-            connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_S},
-            poolclass=StaticPool,
-        )
-    else:
-        file = Path(path).resolve()
-        if not file.parent.is_dir():
-            msg = f"{file}: cannot open the run store, folder {file.parent} does not exist"
-            raise RunStoreError(msg)
-        url = URL.create("sqlite", database=str(file))
-        engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_S})
+_CONNECTING: ContextVar[Pool | None] = ContextVar("srdh_run_store_connecting", default=None)
+"""The connection pool of the store whose :meth:`RunStore._connect` is connecting."""
 
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:
-        # Let SQLAlchemy, not the sqlite3 module, emit BEGIN (SQLAlchemy's documented recipe).
-        dbapi_connection.isolation_level = None
-        if path is not None:
-            if not durable:
-                # A throw-away store: no fsync, from the switch to WAL on (a power loss may lose
-                # commits; nothing else changes: same transactions, locks, constraints and WAL).
-                dbapi_connection.execute("PRAGMA synchronous = OFF")
-            # WAL: readers (previous-turn selection) never wait for a writer, and the reverse.
-            dbapi_connection.execute("PRAGMA journal_mode = WAL")
 
-    @event.listens_for(engine, "begin")
-    def _on_begin(connection: Connection) -> None:
-        mode = "IMMEDIATE" if connection.get_execution_options().get(_WRITE) else "DEFERRED"
-        connection.exec_driver_sql(f"BEGIN {mode}")
+def _open(database: str, *, wal: bool, durable: bool) -> DBAPIConnection:
+    """Open one SQLite connection as SQLAlchemy's pysqlite dialect would, then set it up.
 
+    ``check_same_thread=False`` is what the dialect passes for a file database: its pool (here
+    the store's) hands a connection to one user at a time.
+    """
+    dbapi_connection = sqlite3.connect(database, timeout=BUSY_TIMEOUT_S, check_same_thread=False)
+    # Let SQLAlchemy, not the sqlite3 module, emit BEGIN (SQLAlchemy's documented recipe).
+    dbapi_connection.isolation_level = None
+    if wal:
+        if not durable:
+            # A throw-away store: no fsync, from the switch to WAL on (a power loss may lose
+            # commits; nothing else changes: same transactions, locks, constraints and WAL).
+            dbapi_connection.execute("PRAGMA synchronous = OFF")
+        # WAL: readers (previous-turn selection) never wait for a writer, and the reverse.
+        dbapi_connection.execute("PRAGMA journal_mode = WAL")
+    return cast("DBAPIConnection", dbapi_connection)
+
+
+def _checkout() -> PoolProxiedConnection:
+    pool = _CONNECTING.get()
+    if pool is None:
+        msg = "a run store connection was requested outside RunStore._connect()"
+        raise RunStoreError(msg)
+    return pool.connect()
+
+
+def _on_begin(connection: Connection) -> None:
+    mode = "IMMEDIATE" if connection.get_execution_options().get(_WRITE) else "DEFERRED"
+    connection.exec_driver_sql(f"BEGIN {mode}")
+
+
+@functools.cache
+def _shared_engine() -> Engine:
+    """The process's one Engine (dialect and compiled-statement cache) for every store."""
+    engine = create_engine("sqlite://", creator=_checkout, poolclass=NullPool)
+    event.listen(engine, "begin", _on_begin)
+    event.listen(engine, "invalidate", _forward_invalidation)
+    event.listen(engine, "soft_invalidate", _forward_soft_invalidation)
     return engine
+
+
+def _forward_invalidation(
+    checkout: PoolProxiedConnection, _record: object, error: BaseException | None
+) -> None:
+    # The engine gave up this connection (e.g. SQLAlchemy saw a disconnect error): the store's
+    # pool must not hand the SQLite connection out again.
+    checkout.invalidate(error)
+
+
+def _forward_soft_invalidation(
+    checkout: PoolProxiedConnection, _record: object, error: BaseException | None
+) -> None:
+    checkout.invalidate(error, soft=True)
+
+
+@functools.cache
+def _create_statements() -> tuple[str, ...]:
+    """``CREATE TABLE`` and ``CREATE INDEX`` of ``diagnosis_run``, as ``create_all`` emits them.
+
+    Compiled once for the process's dialect (SQLAlchemy does not cache DDL compilation).
+    """
+    dialect = _shared_engine().dialect
+    indexes = sorted(diagnosis_run.indexes, key=lambda index: str(index.name))
+    table = str(CreateTable(diagnosis_run).compile(dialect=dialect))
+    return (table, *(str(CreateIndex(index).compile(dialect=dialect)) for index in indexes))
 
 
 class RunStore:
@@ -127,13 +176,24 @@ class RunStore:
         Raises:
             RunStoreError: the folder of ``path`` does not exist.
         """
-        self._engine = _make_engine(path, durable=durable)
+        if path is None:
+            self._pool: Pool = StaticPool(lambda: _open(":memory:", wal=False, durable=durable))
+        else:
+            file = Path(path).resolve()
+            if not file.parent.is_dir():
+                msg = f"{file}: cannot open the run store, folder {file.parent} does not exist"
+                raise RunStoreError(msg)
+            self._pool = QueuePool(lambda: _open(str(file), wal=True, durable=durable))
+        self._engine = _shared_engine().execution_options()
         with self._write() as connection:
-            metadata.create_all(connection)
+            # metadata.create_all's check-first, then its DDL compiled once per process.
+            if not connection.dialect.has_table(connection, diagnosis_run.name):
+                for statement in _create_statements():
+                    connection.exec_driver_sql(statement)
 
     def close(self) -> None:
         """Release every database connection. The store is unusable afterwards."""
-        self._engine.dispose()
+        self._pool.dispose()
 
     def __enter__(self) -> Self:
         """Return the store itself."""
@@ -149,9 +209,20 @@ class RunStore:
         self.close()
 
     @contextmanager
+    def _connect(self) -> Iterator[Connection]:
+        """Yield a new connection to this store's database (closed on exit)."""
+        token = _CONNECTING.set(self._pool)
+        try:
+            connection = self._engine.connect()
+        finally:
+            _CONNECTING.reset(token)
+        with connection:
+            yield connection
+
+    @contextmanager
     def _write(self) -> Iterator[Connection]:
         """Yield a connection inside one ``BEGIN IMMEDIATE`` transaction; commit on success."""
-        with self._engine.connect() as connection:
+        with self._connect() as connection:
             connection.execution_options(**{_WRITE: True})
             with connection.begin():
                 yield connection
@@ -328,7 +399,7 @@ class RunStore:
         Raises:
             UnknownRunError: no such Run.
         """
-        with self._engine.connect() as connection:
+        with self._connect() as connection:
             row = (
                 connection.execute(select(diagnosis_run).where(diagnosis_run.c.run_id == run_id))
                 .mappings()
@@ -340,7 +411,7 @@ class RunStore:
 
     def list_session(self, session_id: str) -> list[DiagnosisRun]:
         """Return every Run of ``session_id`` by ascending ``seq`` (``[]`` if unknown)."""
-        with self._engine.connect() as connection:
+        with self._connect() as connection:
             rows = connection.execute(
                 select(diagnosis_run)
                 .where(diagnosis_run.c.session_id == session_id)
@@ -359,7 +430,7 @@ class RunStore:
         number of Runs in the table or in the session.
         """
         t = diagnosis_run
-        with self._engine.connect() as connection:
+        with self._connect() as connection:
             selected_row = (
                 connection.execute(
                     select(t)
