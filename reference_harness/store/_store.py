@@ -27,6 +27,9 @@ from typing import TYPE_CHECKING, Any, Literal, Self, cast
 from sqlalchemy import (
     Connection,
     Engine,
+    Integer,
+    String,
+    bindparam,
     create_engine,
     event,
     func,
@@ -149,6 +152,66 @@ def _create_statements() -> tuple[str, ...]:
     return (table, *(str(CreateIndex(index).compile(dialect=dialect)) for index in indexes))
 
 
+_t = diagnosis_run
+
+# Statements built once, with named parameters: each execution only binds values (SQLAlchemy
+# memoizes a statement object's cache key, so neither construction nor key generation is repeated).
+# The SQL text and the values SQLite receives are those of the statements built per call before.
+_BY_ID = select(_t).where(_t.c.run_id == bindparam("p_run_id"))
+_SESSION_RUNS = select(_t).where(_t.c.session_id == bindparam("p_session_id")).order_by(_t.c.seq)
+_CREATE_RUN = insert(_t).from_select(
+    ["run_id", "session_id", "seq", "user_message", "state", "created_at_ms"],
+    select(
+        bindparam("p_run_id", type_=String()),
+        bindparam("p_session_id", type_=String()),
+        select(func.coalesce(func.max(_t.c.seq), 0) + 1)
+        .where(_t.c.session_id == bindparam("p_session_id"))
+        .scalar_subquery(),
+        bindparam("p_user_message", type_=String()),
+        literal("RUNNING"),
+        bindparam("p_now_ms", type_=Integer()),
+    ),
+)
+_UPDATE_RUN = update(_t).where(_t.c.run_id == bindparam("p_run_id"))
+"""Sets the columns named by the execution's parameters (``intent``, or the terminal ones)."""
+_RUNNING_RUNS = select(_t).where(_t.c.state == "RUNNING").order_by(_t.c.session_id, _t.c.seq)
+_INSERT_RUNS = insert(_t)
+_ID_OR_SEQ_TAKEN = select(_t.c.run_id).where(
+    (_t.c.run_id == bindparam("p_run_id"))
+    | ((_t.c.session_id == bindparam("p_session_id")) & (_t.c.seq == bindparam("p_seq")))
+)
+_PREVIOUS_TURN = (
+    select(_t)
+    .where(
+        _t.c.session_id == bindparam("p_session_id"),
+        _t.c.intent == "DIAGNOSIS",
+        _t.c.state == "SUCCESS",
+        _t.c.seq < bindparam("p_before_seq"),
+    )
+    .order_by(_t.c.seq.desc())
+    .limit(1)
+)
+_BETWEEN = (
+    _t.c.session_id == bindparam("p_session_id"),
+    _t.c.seq < bindparam("p_before_seq"),
+    _t.c.seq > bindparam("p_floor"),
+)
+_PASSED_OVER = (
+    select(_t.c.run_id, _t.c.intent, _t.c.state)
+    .where(*_BETWEEN)
+    .order_by(_t.c.seq.desc())
+    .limit(bindparam("p_listed", type_=Integer()))
+)
+_OMITTED_COUNT = select(func.count()).select_from(
+    select(_t.c.seq)
+    .where(*_BETWEEN)
+    .order_by(_t.c.seq.desc())
+    .offset(bindparam("p_skipped", type_=Integer()))
+    .limit(bindparam("p_counted", type_=Integer()))
+    .subquery()
+)
+
+
 class RunStore:
     """The ``diagnosis_run`` table: create, route, finish, recover and select previous turns.
 
@@ -256,25 +319,15 @@ class RunStore:
                 "finished_at_ms": None,
             }
         )
-        next_seq = (
-            select(func.coalesce(func.max(diagnosis_run.c.seq), 0) + 1)
-            .where(diagnosis_run.c.session_id == session_id)
-            .scalar_subquery()
-        )
-        statement = insert(diagnosis_run).from_select(
-            ["run_id", "session_id", "seq", "user_message", "state", "created_at_ms"],
-            select(
-                literal(run_id),
-                literal(session_id),
-                next_seq,
-                literal(user_message),
-                literal("RUNNING"),
-                literal(now_ms),
-            ),
-        )
+        parameters = {
+            "p_run_id": run_id,
+            "p_session_id": session_id,
+            "p_user_message": user_message,
+            "p_now_ms": now_ms,
+        }
         try:
             with self._write() as connection:
-                connection.execute(statement)
+                connection.execute(_CREATE_RUN, parameters)
         except IntegrityError as error:
             raise DuplicateRunError(run_id, "a diagnosis_run row has this run_id") from error
         return self.get(run_id)
@@ -291,9 +344,7 @@ class RunStore:
             document = self._current(connection, run_id)
             document["intent"] = intent
             checked_run(document)
-            connection.execute(
-                update(diagnosis_run).where(diagnosis_run.c.run_id == run_id).values(intent=intent)
-            )
+            connection.execute(_UPDATE_RUN, {"p_run_id": run_id, "intent": intent})
 
     def finish_run(  # noqa: PLR0913 - the terminal row has exactly these independent parts
         self,
@@ -330,11 +381,8 @@ class RunStore:
             checked_run(document)
             _check_intent_of_success(document)
             row = row_of(document)
-            connection.execute(
-                update(diagnosis_run)
-                .where(diagnosis_run.c.run_id == run_id)
-                .values({key: row[key] for key in _TERMINAL_COLUMNS})
-            )
+            terminal = {key: row[key] for key in _TERMINAL_COLUMNS}
+            connection.execute(_UPDATE_RUN, {"p_run_id": run_id, **terminal})
         return self.get(run_id)
 
     def recover_crashed(self, now_ms: int) -> list[str]:
@@ -347,11 +395,7 @@ class RunStore:
             The recovered ``run_id``s, ordered by session and ``seq``.
         """
         with self._write() as connection:
-            rows = connection.execute(
-                select(diagnosis_run)
-                .where(diagnosis_run.c.state == "RUNNING")
-                .order_by(diagnosis_run.c.session_id, diagnosis_run.c.seq)
-            ).mappings()
+            rows = connection.execute(_RUNNING_RUNS).mappings()
             recovered: list[dict[str, object]] = []
             for row in rows:
                 document = document_of_row(row)
@@ -365,11 +409,8 @@ class RunStore:
                 checked_run(document)
                 recovered.append(row_of(document))
             for values in recovered:
-                connection.execute(
-                    update(diagnosis_run)
-                    .where(diagnosis_run.c.run_id == values["run_id"])
-                    .values({key: values[key] for key in _TERMINAL_COLUMNS})
-                )
+                terminal = {key: values[key] for key in _TERMINAL_COLUMNS}
+                connection.execute(_UPDATE_RUN, {"p_run_id": values["run_id"], **terminal})
         return [str(values["run_id"]) for values in recovered]
 
     def seed(self, runs: Iterable[DiagnosisRun]) -> None:
@@ -389,7 +430,7 @@ class RunStore:
             return
         with self._write() as connection:
             _refuse_clashes(connection, rows)
-            connection.execute(insert(diagnosis_run), rows)
+            connection.execute(_INSERT_RUNS, rows)
 
     # ------------------------------------------------------------------------------------ reads
 
@@ -400,11 +441,7 @@ class RunStore:
             UnknownRunError: no such Run.
         """
         with self._connect() as connection:
-            row = (
-                connection.execute(select(diagnosis_run).where(diagnosis_run.c.run_id == run_id))
-                .mappings()
-                .first()
-            )
+            row = connection.execute(_BY_ID, {"p_run_id": run_id}).mappings().first()
         if row is None:
             raise UnknownRunError(run_id)
         return run_of_row(row)
@@ -412,11 +449,7 @@ class RunStore:
     def list_session(self, session_id: str) -> list[DiagnosisRun]:
         """Return every Run of ``session_id`` by ascending ``seq`` (``[]`` if unknown)."""
         with self._connect() as connection:
-            rows = connection.execute(
-                select(diagnosis_run)
-                .where(diagnosis_run.c.session_id == session_id)
-                .order_by(diagnosis_run.c.seq)
-            ).mappings()
+            rows = connection.execute(_SESSION_RUNS, {"p_session_id": session_id}).mappings()
             return [run_of_row(row) for row in rows]
 
     def select_previous_turn(self, session_id: str, before_seq: int) -> PreviousTurnSelection:
@@ -429,44 +462,21 @@ class RunStore:
         Every query is an index range bounded by those limits, so latency does not grow with the
         number of Runs in the table or in the session.
         """
-        t = diagnosis_run
+        between = {"p_session_id": session_id, "p_before_seq": before_seq}
         with self._connect() as connection:
-            selected_row = (
-                connection.execute(
-                    select(t)
-                    .where(
-                        t.c.session_id == session_id,
-                        t.c.intent == "DIAGNOSIS",
-                        t.c.state == "SUCCESS",
-                        t.c.seq < before_seq,
-                    )
-                    .order_by(t.c.seq.desc())
-                    .limit(1)
-                )
-                .mappings()
-                .first()
-            )
-            floor = 0 if selected_row is None else int(selected_row["seq"])
-            between = (t.c.session_id == session_id, t.c.seq < before_seq, t.c.seq > floor)
+            selected_row = connection.execute(_PREVIOUS_TURN, between).mappings().first()
+            between["p_floor"] = 0 if selected_row is None else int(selected_row["seq"])
             passed = connection.execute(
-                select(t.c.run_id, t.c.intent, t.c.state)
-                .where(*between)
-                .order_by(t.c.seq.desc())
-                .limit(self.SKIPPED_LIMIT + 1)
+                _PASSED_OVER, {**between, "p_listed": self.SKIPPED_LIMIT + 1}
             ).all()
             omitted = 0
             if len(passed) > self.SKIPPED_LIMIT:
-                capped = (
-                    select(t.c.seq)
-                    .where(*between)
-                    .order_by(t.c.seq.desc())
-                    .offset(self.SKIPPED_LIMIT)
-                    .limit(self.OMITTED_COUNT_LIMIT)
-                    .subquery()
-                )
-                omitted = int(
-                    connection.execute(select(func.count()).select_from(capped)).scalar_one()
-                )
+                counted = {
+                    **between,
+                    "p_skipped": self.SKIPPED_LIMIT,
+                    "p_counted": self.OMITTED_COUNT_LIMIT,
+                }
+                omitted = int(connection.execute(_OMITTED_COUNT, counted).scalar_one())
         skipped = []
         for run_id, intent, state in passed[: self.SKIPPED_LIMIT]:
             reason = skip_reason(intent, state)
@@ -484,11 +494,7 @@ class RunStore:
 
     @staticmethod
     def _current(connection: Connection, run_id: str) -> dict[str, Any]:
-        row = (
-            connection.execute(select(diagnosis_run).where(diagnosis_run.c.run_id == run_id))
-            .mappings()
-            .first()
-        )
+        row = connection.execute(_BY_ID, {"p_run_id": run_id}).mappings().first()
         if row is None:
             raise UnknownRunError(run_id)
         if row["state"] in TERMINAL_STATES:
@@ -503,13 +509,10 @@ def _refuse_clashes(connection: Connection, rows: list[dict[str, object]]) -> No
     """
     seen_ids: set[object] = set()
     seen_seqs: set[tuple[object, object]] = set()
-    t = diagnosis_run
     for row in rows:
         run_id, key = row["run_id"], (row["session_id"], row["seq"])
         stored = connection.execute(
-            select(t.c.run_id).where(
-                (t.c.run_id == run_id) | ((t.c.session_id == key[0]) & (t.c.seq == key[1]))
-            )
+            _ID_OR_SEQ_TAKEN, {"p_run_id": run_id, "p_session_id": key[0], "p_seq": key[1]}
         ).first()
         if run_id in seen_ids or (stored is not None and stored.run_id == run_id):
             raise DuplicateRunError(str(run_id), "a diagnosis_run row has this run_id")
