@@ -49,7 +49,7 @@ from contracts._strict_json import (
     load_json_file,
     loads_strict,
 )
-from contracts._validator import validator_for
+from contracts._validator import fast_is_valid, validator_for
 
 if TYPE_CHECKING:
     from contracts._data import load_component_registry, load_phase_plan
@@ -610,6 +610,7 @@ __all__ = [
     "canonical_json",
     "check_invariants",
     "digest",
+    "fast_is_valid",
     "is_valid_document",
     "iter_examples",
     "json_value_problem",

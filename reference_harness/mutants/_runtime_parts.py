@@ -94,7 +94,7 @@ class CrossSessionStore(RunStore):
 
         from reference_harness.store._table import diagnosis_run  # noqa: PLC0415
 
-        with self._engine.connect() as connection:
+        with self._connect() as connection:
             sessions = set(connection.execute(select(diagnosis_run.c.session_id)).scalars())
         runs = [
             r

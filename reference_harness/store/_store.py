@@ -5,18 +5,31 @@ SQLite through SQLAlchemy Core. Every write is one transaction opened with ``BEG
 and is attempted exactly once: there is no retry wrapper on any write (Requirement 9). The SQLite
 connection is opened with a busy timeout (:data:`BUSY_TIMEOUT_S`): SQLite waits that long for a
 lock held by another writer; that is a lock wait inside the single attempt, not a retry.
+
+Connections: every store has its own SQLAlchemy connection pool (a ``QueuePool`` for a file, as
+``create_engine`` gives a file database, a ``StaticPool`` for the in-memory database); all stores
+of a process share one ``Engine`` whose ``NullPool`` creator checks a connection out of the
+connecting store's pool (named by a context variable that :meth:`RunStore._connect` sets). The
+shared Engine gives one dialect and one compiled-statement cache for every store, so a statement
+is compiled once per process instead of once per store (SQLAlchemy's cache is keyed by the dialect
+object); connections, transactions, locks and pragmas stay per store, as before.
 """
 
 from __future__ import annotations
 
+import functools
+import sqlite3
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Self
+from typing import TYPE_CHECKING, Any, Literal, Self, cast
 
 from sqlalchemy import (
-    URL,
     Connection,
     Engine,
+    Integer,
+    String,
+    bindparam,
     create_engine,
     event,
     func,
@@ -26,7 +39,8 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.pool import NullPool, Pool, PoolProxiedConnection, QueuePool, StaticPool
+from sqlalchemy.schema import CreateIndex, CreateTable
 
 from reference_harness.store._codec import (
     checked_run,
@@ -44,12 +58,13 @@ from reference_harness.store._errors import (
     UnknownRunError,
 )
 from reference_harness.store._selection import PreviousTurnSelection, SkippedRun, skip_reason
-from reference_harness.store._table import TERMINAL_STATES, diagnosis_run, metadata
+from reference_harness.store._table import TERMINAL_STATES, diagnosis_run
 
 if TYPE_CHECKING:
-    import sqlite3
     from collections.abc import Iterable, Iterator
     from types import TracebackType
+
+    from sqlalchemy.engine.interfaces import DBAPIConnection
 
     from contracts import DiagnosisRun, PublishedResult
 
@@ -65,39 +80,136 @@ Intent = Literal["DIAGNOSIS", "KNOWLEDGE_QUERY"]
 TerminalState = Literal["SUCCESS", "FALLBACK", "FAILED", "CANCELLED"]
 
 
-def _make_engine(path: str | Path | None, *, durable: bool = True) -> Engine:
-    if path is None:
-        engine = create_engine(
-            "sqlite://",
-            connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_S},
-            poolclass=StaticPool,
-        )
-    else:
-        file = Path(path).resolve()
-        if not file.parent.is_dir():
-            msg = f"{file}: cannot open the run store, folder {file.parent} does not exist"
-            raise RunStoreError(msg)
-        url = URL.create("sqlite", database=str(file))
-        engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_S})
+_CONNECTING: ContextVar[Pool | None] = ContextVar("srdh_run_store_connecting", default=None)
+"""The connection pool of the store whose :meth:`RunStore._connect` is connecting."""
 
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:
-        # Let SQLAlchemy, not the sqlite3 module, emit BEGIN (SQLAlchemy's documented recipe).
-        dbapi_connection.isolation_level = None
-        if path is not None:
-            if not durable:
-                # A throw-away store: no fsync, from the switch to WAL on (a power loss may lose
-                # commits; nothing else changes: same transactions, locks, constraints and WAL).
-                dbapi_connection.execute("PRAGMA synchronous = OFF")
-            # WAL: readers (previous-turn selection) never wait for a writer, and the reverse.
-            dbapi_connection.execute("PRAGMA journal_mode = WAL")
 
-    @event.listens_for(engine, "begin")
-    def _on_begin(connection: Connection) -> None:
-        mode = "IMMEDIATE" if connection.get_execution_options().get(_WRITE) else "DEFERRED"
-        connection.exec_driver_sql(f"BEGIN {mode}")
+def _open(database: str, *, wal: bool, durable: bool) -> DBAPIConnection:
+    """Open one SQLite connection as SQLAlchemy's pysqlite dialect would, then set it up.
 
+    ``check_same_thread=False`` is what the dialect passes for a file database: its pool (here
+    the store's) hands a connection to one user at a time.
+    """
+    dbapi_connection = sqlite3.connect(database, timeout=BUSY_TIMEOUT_S, check_same_thread=False)
+    # Let SQLAlchemy, not the sqlite3 module, emit BEGIN (SQLAlchemy's documented recipe).
+    dbapi_connection.isolation_level = None
+    if wal:
+        if not durable:
+            # A throw-away store: no fsync, from the switch to WAL on (a power loss may lose
+            # commits; nothing else changes: same transactions, locks, constraints and WAL).
+            dbapi_connection.execute("PRAGMA synchronous = OFF")
+        # WAL: readers (previous-turn selection) never wait for a writer, and the reverse.
+        dbapi_connection.execute("PRAGMA journal_mode = WAL")
+    return cast("DBAPIConnection", dbapi_connection)
+
+
+def _checkout() -> PoolProxiedConnection:
+    pool = _CONNECTING.get()
+    if pool is None:
+        msg = "a run store connection was requested outside RunStore._connect()"
+        raise RunStoreError(msg)
+    return pool.connect()
+
+
+def _on_begin(connection: Connection) -> None:
+    mode = "IMMEDIATE" if connection.get_execution_options().get(_WRITE) else "DEFERRED"
+    connection.exec_driver_sql(f"BEGIN {mode}")
+
+
+@functools.cache
+def _shared_engine() -> Engine:
+    """The process's one Engine (dialect and compiled-statement cache) for every store."""
+    engine = create_engine("sqlite://", creator=_checkout, poolclass=NullPool)
+    event.listen(engine, "begin", _on_begin)
+    event.listen(engine, "invalidate", _forward_invalidation)
+    event.listen(engine, "soft_invalidate", _forward_soft_invalidation)
     return engine
+
+
+def _forward_invalidation(
+    checkout: PoolProxiedConnection, _record: object, error: BaseException | None
+) -> None:
+    # The engine gave up this connection (e.g. SQLAlchemy saw a disconnect error): the store's
+    # pool must not hand the SQLite connection out again.
+    checkout.invalidate(error)
+
+
+def _forward_soft_invalidation(
+    checkout: PoolProxiedConnection, _record: object, error: BaseException | None
+) -> None:
+    checkout.invalidate(error, soft=True)
+
+
+@functools.cache
+def _create_statements() -> tuple[str, ...]:
+    """``CREATE TABLE`` and ``CREATE INDEX`` of ``diagnosis_run``, as ``create_all`` emits them.
+
+    Compiled once for the process's dialect (SQLAlchemy does not cache DDL compilation).
+    """
+    dialect = _shared_engine().dialect
+    indexes = sorted(diagnosis_run.indexes, key=lambda index: str(index.name))
+    table = str(CreateTable(diagnosis_run).compile(dialect=dialect))
+    return (table, *(str(CreateIndex(index).compile(dialect=dialect)) for index in indexes))
+
+
+_t = diagnosis_run
+
+# Statements built once, with named parameters: each execution only binds values (SQLAlchemy
+# memoizes a statement object's cache key, so neither construction nor key generation is repeated).
+# The SQL text and the values SQLite receives are those of the statements built per call before.
+_BY_ID = select(_t).where(_t.c.run_id == bindparam("p_run_id"))
+_SESSION_RUNS = select(_t).where(_t.c.session_id == bindparam("p_session_id")).order_by(_t.c.seq)
+_CREATE_RUN = insert(_t).from_select(
+    ["run_id", "session_id", "seq", "user_message", "state", "created_at_ms"],
+    select(
+        bindparam("p_run_id", type_=String()),
+        bindparam("p_session_id", type_=String()),
+        select(func.coalesce(func.max(_t.c.seq), 0) + 1)
+        .where(_t.c.session_id == bindparam("p_session_id"))
+        .scalar_subquery(),
+        bindparam("p_user_message", type_=String()),
+        literal("RUNNING"),
+        bindparam("p_now_ms", type_=Integer()),
+    ),
+)
+_UPDATE_RUN = update(_t).where(_t.c.run_id == bindparam("p_run_id"))
+"""Sets the columns named by the execution's parameters (``intent``, or the terminal ones)."""
+_RUNNING_RUNS = select(_t).where(_t.c.state == "RUNNING").order_by(_t.c.session_id, _t.c.seq)
+_INSERT_RUNS = insert(_t)
+_ID_OR_SEQ_TAKEN = select(_t.c.run_id).where(
+    (_t.c.run_id == bindparam("p_run_id"))
+    | ((_t.c.session_id == bindparam("p_session_id")) & (_t.c.seq == bindparam("p_seq")))
+)
+_PREVIOUS_TURN = (
+    select(_t)
+    .where(
+        _t.c.session_id == bindparam("p_session_id"),
+        _t.c.intent == "DIAGNOSIS",
+        _t.c.state == "SUCCESS",
+        _t.c.seq < bindparam("p_before_seq"),
+    )
+    .order_by(_t.c.seq.desc())
+    .limit(1)
+)
+_BETWEEN = (
+    _t.c.session_id == bindparam("p_session_id"),
+    _t.c.seq < bindparam("p_before_seq"),
+    _t.c.seq > bindparam("p_floor"),
+)
+_PASSED_OVER = (
+    select(_t.c.run_id, _t.c.intent, _t.c.state)
+    .where(*_BETWEEN)
+    .order_by(_t.c.seq.desc())
+    .limit(bindparam("p_listed", type_=Integer()))
+)
+_OMITTED_COUNT = select(func.count()).select_from(
+    select(_t.c.seq)
+    .where(*_BETWEEN)
+    .order_by(_t.c.seq.desc())
+    .offset(bindparam("p_skipped", type_=Integer()))
+    .limit(bindparam("p_counted", type_=Integer()))
+    .subquery()
+)
 
 
 class RunStore:
@@ -127,13 +239,24 @@ class RunStore:
         Raises:
             RunStoreError: the folder of ``path`` does not exist.
         """
-        self._engine = _make_engine(path, durable=durable)
+        if path is None:
+            self._pool: Pool = StaticPool(lambda: _open(":memory:", wal=False, durable=durable))
+        else:
+            file = Path(path).resolve()
+            if not file.parent.is_dir():
+                msg = f"{file}: cannot open the run store, folder {file.parent} does not exist"
+                raise RunStoreError(msg)
+            self._pool = QueuePool(lambda: _open(str(file), wal=True, durable=durable))
+        self._engine = _shared_engine().execution_options()
         with self._write() as connection:
-            metadata.create_all(connection)
+            # metadata.create_all's check-first, then its DDL compiled once per process.
+            if not connection.dialect.has_table(connection, diagnosis_run.name):
+                for statement in _create_statements():
+                    connection.exec_driver_sql(statement)
 
     def close(self) -> None:
         """Release every database connection. The store is unusable afterwards."""
-        self._engine.dispose()
+        self._pool.dispose()
 
     def __enter__(self) -> Self:
         """Return the store itself."""
@@ -149,9 +272,20 @@ class RunStore:
         self.close()
 
     @contextmanager
+    def _connect(self) -> Iterator[Connection]:
+        """Yield a new connection to this store's database (closed on exit)."""
+        token = _CONNECTING.set(self._pool)
+        try:
+            connection = self._engine.connect()
+        finally:
+            _CONNECTING.reset(token)
+        with connection:
+            yield connection
+
+    @contextmanager
     def _write(self) -> Iterator[Connection]:
         """Yield a connection inside one ``BEGIN IMMEDIATE`` transaction; commit on success."""
-        with self._engine.connect() as connection:
+        with self._connect() as connection:
             connection.execution_options(**{_WRITE: True})
             with connection.begin():
                 yield connection
@@ -185,25 +319,15 @@ class RunStore:
                 "finished_at_ms": None,
             }
         )
-        next_seq = (
-            select(func.coalesce(func.max(diagnosis_run.c.seq), 0) + 1)
-            .where(diagnosis_run.c.session_id == session_id)
-            .scalar_subquery()
-        )
-        statement = insert(diagnosis_run).from_select(
-            ["run_id", "session_id", "seq", "user_message", "state", "created_at_ms"],
-            select(
-                literal(run_id),
-                literal(session_id),
-                next_seq,
-                literal(user_message),
-                literal("RUNNING"),
-                literal(now_ms),
-            ),
-        )
+        parameters = {
+            "p_run_id": run_id,
+            "p_session_id": session_id,
+            "p_user_message": user_message,
+            "p_now_ms": now_ms,
+        }
         try:
             with self._write() as connection:
-                connection.execute(statement)
+                connection.execute(_CREATE_RUN, parameters)
         except IntegrityError as error:
             raise DuplicateRunError(run_id, "a diagnosis_run row has this run_id") from error
         return self.get(run_id)
@@ -220,9 +344,7 @@ class RunStore:
             document = self._current(connection, run_id)
             document["intent"] = intent
             checked_run(document)
-            connection.execute(
-                update(diagnosis_run).where(diagnosis_run.c.run_id == run_id).values(intent=intent)
-            )
+            connection.execute(_UPDATE_RUN, {"p_run_id": run_id, "intent": intent})
 
     def finish_run(  # noqa: PLR0913 - the terminal row has exactly these independent parts
         self,
@@ -259,11 +381,8 @@ class RunStore:
             checked_run(document)
             _check_intent_of_success(document)
             row = row_of(document)
-            connection.execute(
-                update(diagnosis_run)
-                .where(diagnosis_run.c.run_id == run_id)
-                .values({key: row[key] for key in _TERMINAL_COLUMNS})
-            )
+            terminal = {key: row[key] for key in _TERMINAL_COLUMNS}
+            connection.execute(_UPDATE_RUN, {"p_run_id": run_id, **terminal})
         return self.get(run_id)
 
     def recover_crashed(self, now_ms: int) -> list[str]:
@@ -276,11 +395,7 @@ class RunStore:
             The recovered ``run_id``s, ordered by session and ``seq``.
         """
         with self._write() as connection:
-            rows = connection.execute(
-                select(diagnosis_run)
-                .where(diagnosis_run.c.state == "RUNNING")
-                .order_by(diagnosis_run.c.session_id, diagnosis_run.c.seq)
-            ).mappings()
+            rows = connection.execute(_RUNNING_RUNS).mappings()
             recovered: list[dict[str, object]] = []
             for row in rows:
                 document = document_of_row(row)
@@ -294,11 +409,8 @@ class RunStore:
                 checked_run(document)
                 recovered.append(row_of(document))
             for values in recovered:
-                connection.execute(
-                    update(diagnosis_run)
-                    .where(diagnosis_run.c.run_id == values["run_id"])
-                    .values({key: values[key] for key in _TERMINAL_COLUMNS})
-                )
+                terminal = {key: values[key] for key in _TERMINAL_COLUMNS}
+                connection.execute(_UPDATE_RUN, {"p_run_id": values["run_id"], **terminal})
         return [str(values["run_id"]) for values in recovered]
 
     def seed(self, runs: Iterable[DiagnosisRun]) -> None:
@@ -318,7 +430,7 @@ class RunStore:
             return
         with self._write() as connection:
             _refuse_clashes(connection, rows)
-            connection.execute(insert(diagnosis_run), rows)
+            connection.execute(_INSERT_RUNS, rows)
 
     # ------------------------------------------------------------------------------------ reads
 
@@ -328,24 +440,16 @@ class RunStore:
         Raises:
             UnknownRunError: no such Run.
         """
-        with self._engine.connect() as connection:
-            row = (
-                connection.execute(select(diagnosis_run).where(diagnosis_run.c.run_id == run_id))
-                .mappings()
-                .first()
-            )
+        with self._connect() as connection:
+            row = connection.execute(_BY_ID, {"p_run_id": run_id}).mappings().first()
         if row is None:
             raise UnknownRunError(run_id)
         return run_of_row(row)
 
     def list_session(self, session_id: str) -> list[DiagnosisRun]:
         """Return every Run of ``session_id`` by ascending ``seq`` (``[]`` if unknown)."""
-        with self._engine.connect() as connection:
-            rows = connection.execute(
-                select(diagnosis_run)
-                .where(diagnosis_run.c.session_id == session_id)
-                .order_by(diagnosis_run.c.seq)
-            ).mappings()
+        with self._connect() as connection:
+            rows = connection.execute(_SESSION_RUNS, {"p_session_id": session_id}).mappings()
             return [run_of_row(row) for row in rows]
 
     def select_previous_turn(self, session_id: str, before_seq: int) -> PreviousTurnSelection:
@@ -358,44 +462,21 @@ class RunStore:
         Every query is an index range bounded by those limits, so latency does not grow with the
         number of Runs in the table or in the session.
         """
-        t = diagnosis_run
-        with self._engine.connect() as connection:
-            selected_row = (
-                connection.execute(
-                    select(t)
-                    .where(
-                        t.c.session_id == session_id,
-                        t.c.intent == "DIAGNOSIS",
-                        t.c.state == "SUCCESS",
-                        t.c.seq < before_seq,
-                    )
-                    .order_by(t.c.seq.desc())
-                    .limit(1)
-                )
-                .mappings()
-                .first()
-            )
-            floor = 0 if selected_row is None else int(selected_row["seq"])
-            between = (t.c.session_id == session_id, t.c.seq < before_seq, t.c.seq > floor)
+        between = {"p_session_id": session_id, "p_before_seq": before_seq}
+        with self._connect() as connection:
+            selected_row = connection.execute(_PREVIOUS_TURN, between).mappings().first()
+            between["p_floor"] = 0 if selected_row is None else int(selected_row["seq"])
             passed = connection.execute(
-                select(t.c.run_id, t.c.intent, t.c.state)
-                .where(*between)
-                .order_by(t.c.seq.desc())
-                .limit(self.SKIPPED_LIMIT + 1)
+                _PASSED_OVER, {**between, "p_listed": self.SKIPPED_LIMIT + 1}
             ).all()
             omitted = 0
             if len(passed) > self.SKIPPED_LIMIT:
-                capped = (
-                    select(t.c.seq)
-                    .where(*between)
-                    .order_by(t.c.seq.desc())
-                    .offset(self.SKIPPED_LIMIT)
-                    .limit(self.OMITTED_COUNT_LIMIT)
-                    .subquery()
-                )
-                omitted = int(
-                    connection.execute(select(func.count()).select_from(capped)).scalar_one()
-                )
+                counted = {
+                    **between,
+                    "p_skipped": self.SKIPPED_LIMIT,
+                    "p_counted": self.OMITTED_COUNT_LIMIT,
+                }
+                omitted = int(connection.execute(_OMITTED_COUNT, counted).scalar_one())
         skipped = []
         for run_id, intent, state in passed[: self.SKIPPED_LIMIT]:
             reason = skip_reason(intent, state)
@@ -413,11 +494,7 @@ class RunStore:
 
     @staticmethod
     def _current(connection: Connection, run_id: str) -> dict[str, Any]:
-        row = (
-            connection.execute(select(diagnosis_run).where(diagnosis_run.c.run_id == run_id))
-            .mappings()
-            .first()
-        )
+        row = connection.execute(_BY_ID, {"p_run_id": run_id}).mappings().first()
         if row is None:
             raise UnknownRunError(run_id)
         if row["state"] in TERMINAL_STATES:
@@ -432,13 +509,10 @@ def _refuse_clashes(connection: Connection, rows: list[dict[str, object]]) -> No
     """
     seen_ids: set[object] = set()
     seen_seqs: set[tuple[object, object]] = set()
-    t = diagnosis_run
     for row in rows:
         run_id, key = row["run_id"], (row["session_id"], row["seq"])
         stored = connection.execute(
-            select(t.c.run_id).where(
-                (t.c.run_id == run_id) | ((t.c.session_id == key[0]) & (t.c.seq == key[1]))
-            )
+            _ID_OR_SEQ_TAKEN, {"p_run_id": run_id, "p_session_id": key[0], "p_seq": key[1]}
         ).first()
         if run_id in seen_ids or (stored is not None and stored.run_id == run_id):
             raise DuplicateRunError(str(run_id), "a diagnosis_run row has this run_id")

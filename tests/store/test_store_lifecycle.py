@@ -19,7 +19,7 @@ from reference_harness.store import (
 
 
 def _raw(store: RunStore, run_id: str) -> dict:
-    with store._engine.connect() as connection:
+    with store._connect() as connection:
         row = connection.execute(
             text("SELECT * FROM diagnosis_run WHERE run_id = :r"), {"r": run_id}
         ).mappings()

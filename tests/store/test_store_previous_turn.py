@@ -123,7 +123,7 @@ def test_store_omitted_count_is_capped(store, helpers, monkeypatch) -> None:
 
 def test_store_previous_turn_query_uses_the_composite_index(store) -> None:
     """SQLite plans the eligibility lookup as a seek on the (session, intent, state, seq) index."""
-    with store._engine.connect() as connection:
+    with store._connect() as connection:
         plan = connection.execute(
             text(
                 "EXPLAIN QUERY PLAN SELECT * FROM diagnosis_run WHERE session_id = 's'"
