@@ -25,7 +25,7 @@ verify: setup
 
 ## The tests: lint, types, the TypeScript types, the official OpenSpec CLI, then pytest (warnings are errors).
 test: setup lint typecheck typescript openspec-validate
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n auto --dist worksteal
 
 lint: setup
 	$(BIN)/ruff check .

@@ -2,15 +2,16 @@
 
 * The self-test runs many Harness Runs: their SQLite files go to RAM when it is available.
 * ``judged(name)``: mutant ``name`` judged by the self-test's fast path (the plan
-  :func:`conformance.selftest._plan.mutant_probes` makes, no order cache: its own requirement's
-  scenarios, its properties, the other scenarios, the invariants, stopping at the first kill), and
-  then **the killing probe run again alone**, on a fresh adapter with every example run (the
-  slow path's unit for that probe, ``stop_at_kill=False``). When no Gherkin scenario is among the
-  killers, the suite alone (no properties) is also judged by the fast path, so that every mutant
-  has a Gherkin kill to show. Run **once per test run**, read by every test that asks about that
-  mutant. Under pytest-xdist the workers share it through a file in the run's common temporary
-  folder, written under a file lock (the first worker to need a mutant runs it, the others read
-  it).
+  :func:`conformance.selftest._plan.mutant_probes` makes: the kit's seed order, then its own
+  requirement's scenarios, its properties, the other scenarios, the invariants; stopping at the
+  first kill), with its kill as a run alone: the killing probe is run again alone, on a fresh
+  adapter with every example (the slow path's unit for it, ``stop_at_kill=False``), when other
+  probes ran before it; a kill by the first probe already ran alone on a fresh adapter. When no
+  Gherkin scenario is among the killers, the suite alone (no properties) is also judged by the
+  fast path, so that every mutant has a Gherkin kill to show. Run **once per test run**, read by
+  every test that asks about that mutant. Under pytest-xdist the workers share it through a file
+  in the run's common temporary folder, written under a file lock (the first worker to need a
+  mutant runs it, the others read it).
 * ``scenario_alone(name, scenario_id)``: one scenario (every example) on mutant ``name``, alone
   on a fresh adapter (the slow path's unit for that probe).
 
@@ -160,14 +161,25 @@ def _fast_path(name: str, *, suite_only: bool) -> tuple[MutantVerdict, tuple[Pro
     )
 
 
+def _kill_alone(name: str, probes: tuple[ProbeResult, ...]) -> tuple[ProbeResult, ...]:
+    """The fast path's kill as a run alone: the kill itself when it was the first probe on the
+    fresh adapter (nothing ran before it, and the examples it left unrun cannot undo a failed
+    one), else the killing probe run again alone with every example."""
+    if not probes or not probes[-1].kills(judge(name)):
+        return ()
+    if len(probes) == 1:
+        return probes
+    return run_alone(name, (probes[-1].probe,))
+
+
 def _judge(name: str) -> Judged:
     fast, probes = _fast_path(name, suite_only=False)
     gherkin = fast
-    kills = [p.probe for p in probes[-1:] if p.kills(judge(name))]
+    alone = _kill_alone(name, probes)
     if not fast.killing_scenarios:  # killed by a property first: find the Gherkin kill too
         gherkin, suite_probes = _fast_path(name, suite_only=True)
-        kills += [p.probe for p in suite_probes[-1:] if p.kills(judge(name))]
-    return Judged(fast, probes, gherkin, run_alone(name, tuple(kills)))
+        alone += _kill_alone(name, suite_probes)
+    return Judged(fast, probes, gherkin, alone)
 
 
 @pytest.fixture(scope="session")
