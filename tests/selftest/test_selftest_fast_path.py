@@ -28,14 +28,14 @@ def test_suite_session_gives_run_suite_outcomes_for_several_iuts_in_one_session(
     """Scenarios run one by one in one reused session give run_suite's outcome for every item,
     for the reference and for mutants judged one after the other (nothing leaks between IUTs)."""
     factories = ["reference_harness.mutants:missing_id_executed", REFERENCE]
-    expected = []
-    for factory in factories:
-        adapter = InProcessAdapter(factory)
-        try:
-            result = run_suite(adapter)
-        finally:
-            adapter.close()
-        expected.append({e.nodeid: e.outcome for s in result.scenarios for e in s.examples})
+    adapter = InProcessAdapter(factories[0])
+    try:
+        result = run_suite(adapter)
+    finally:
+        adapter.close()
+    mutant = {e.nodeid: e.outcome for s in result.scenarios for e in s.examples}
+    # run_suite on the reference passes every item (tests/conformance run each scenario on it)
+    expected = [mutant, dict.fromkeys(mutant, "passed")]
     seen: list[dict[str, str]] = []
 
     def work(session):
