@@ -3,8 +3,9 @@
 The fixtures are the spec scenario fixtures: every fixture the Gherkin suite runs
 (``conformance.suite.run_suite`` through a recording adapter, see :mod:`bench._capture`). Each is
 then replayed through ``InProcessAdapter("reference_harness.iut:create")`` and through
-``StdioAdapter([python, "-m", "reference_harness.stdio"])`` (one child process, started and
-greeted before timing), alternating which adapter goes first, fixture by fixture.
+``StdioAdapter([python, "-m", "reference_harness.stdio", "--scripted"])`` (one child process,
+started and greeted before timing; scripted model turns on both sides), alternating which adapter
+goes first, fixture by fixture.
 
 Both adapters validate the ``run`` message and the returned observation against the
 adapter-message contract; the reference IUT validates the fixture and its observation again;
@@ -42,7 +43,10 @@ __all__ = ["MAX_STDIO_RATIO", "NAME", "STDIO_COMMAND", "measure", "run"]
 NAME: Final = "suite"
 MAX_STDIO_RATIO: Final = 1.3
 """Target: the stdio adapter costs at most 1.3x the in-process adapter per scenario."""
-STDIO_COMMAND: Final = (sys.executable, "-m", "reference_harness.stdio")
+STDIO_COMMAND: Final = (sys.executable, "-m", "reference_harness.stdio", "--scripted")
+"""The reference Harness over stdio on the fixture's scripted turns, as in process: without
+``--scripted`` it declares ``MODEL_ENDPOINT`` and every Run's model calls become HTTP requests to
+the kit's endpoint, which is no longer the same work as the in-process side."""
 
 
 def _timed_run(

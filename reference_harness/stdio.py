@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from contracts import ContractError, StrictJSONError, loads_strict, validate_document
-from reference_harness.iut import FixtureIUT, create_with_endpoint
+from reference_harness.iut import FixtureIUT, create, create_with_endpoint
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -140,9 +140,17 @@ def serve(
 
 
 def _factory(argv: list[str]) -> Callable[[], FixtureIUT]:
-    """Return the IUT factory ``argv`` names: none, or ``--mutant NAME`` (the kit's self-test)."""
+    """Return the IUT factory ``argv`` names: none, ``--scripted`` or ``--mutant NAME``.
+
+    None: the reference Harness declaring ``MODEL_ENDPOINT`` (its model calls go to the kit's
+    endpoint over HTTP). ``--scripted``: the reference Harness without it, the fixture's scripted
+    turns playing the models as in process (the adapter benchmark compares like with like).
+    ``--mutant NAME``: a mutant (the kit's self-test).
+    """
     if not argv:
         return create_with_endpoint
+    if argv == ["--scripted"]:
+        return create
     if len(argv) == 2 and argv[0] == "--mutant":  # noqa: PLR2004 - option and value
         from reference_harness import mutants  # noqa: PLC0415 - only for the self-test
 
@@ -152,12 +160,12 @@ def _factory(argv: list[str]) -> Callable[[], FixtureIUT]:
         known = ", ".join(sorted(mutants.MUTANTS))
         sys.stderr.write(f"unknown mutant {name!r}; known: {known}\n")
         raise SystemExit(2)
-    sys.stderr.write("usage: python -m reference_harness.stdio [--mutant NAME]\n")
+    sys.stderr.write("usage: python -m reference_harness.stdio [--scripted | --mutant NAME]\n")
     raise SystemExit(2)
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point of ``python -m reference_harness.stdio [--mutant NAME]``."""
+    """Entry point of ``python -m reference_harness.stdio [--scripted | --mutant NAME]``."""
     factory = _factory(sys.argv[1:] if argv is None else argv)
     raise SystemExit(serve(sys.stdin.buffer, sys.stdout, factory=factory))
 

@@ -87,9 +87,9 @@ def test_a_closed_iut_refuses_to_run(h):
         iut.run(h.fixture())
 
 
-def _stdio(lines: list[str]) -> tuple[int, list[dict]]:
-    completed = subprocess.run(
-        [sys.executable, "-m", "reference_harness.stdio"],
+def _stdio(lines: list[str], *options: str) -> tuple[int, list[dict]]:
+    completed = subprocess.run(  # noqa: S603 - our interpreter, fixed arguments
+        [sys.executable, "-m", "reference_harness.stdio", *options],
         input="".join(line + "\n" for line in lines).encode(),
         capture_output=True,
         timeout=90,
@@ -125,3 +125,31 @@ def test_stdio_exits_zero_at_end_of_input():
     code, messages = _stdio([])
     assert code == 0
     assert [m["type"] for m in messages] == ["hello"]
+
+
+def test_stdio_declares_the_model_endpoint_unless_scripted(h):
+    """By default the entry declares MODEL_ENDPOINT; ``--scripted`` does not, and plays the
+    fixture's scripted turns (the observation reports each model call's input)."""
+    run = json.dumps({"type": "run", "request_id": "r1", "fixture": h.fixture()})
+    _, default = _stdio([])
+    code, scripted = _stdio([run], "--scripted")
+    assert "MODEL_ENDPOINT" in default[0]["capabilities"]
+    assert code == 0
+    assert "MODEL_ENDPOINT" not in scripted[0]["capabilities"]
+    assert scripted[1]["observation"]["runs"][-1]["state"] == "SUCCESS"
+    assert scripted[1]["observation"]["model_calls"]
+
+
+def test_stdio_refuses_an_unknown_option():
+    """An unknown option exits 2 with the usage line."""
+    completed = subprocess.run(
+        [sys.executable, "-m", "reference_harness.stdio", "--no-such-option"],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        check=False,
+    )
+    assert completed.returncode == 2
+    assert (
+        "usage: python -m reference_harness.stdio [--scripted | --mutant NAME]" in completed.stderr
+    )
