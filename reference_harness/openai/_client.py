@@ -20,6 +20,7 @@ body or SSE chunk not JSON, not a chat completion       ``ModelUnavailable``
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from typing import TYPE_CHECKING, Any, Final
@@ -37,7 +38,8 @@ from reference_harness.openai._completion import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Mapping, Sequence
+    import ssl
+    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
     from reference_harness.openai._config import OpenAIConfig
 
@@ -81,6 +83,29 @@ _UNAVAILABLE_ERRORS: Final[tuple[type[Exception], ...]] = (
 """Raised for a status error, a failed connection, a cut or non-JSON answer: UNAVAILABLE."""
 
 
+@functools.cache
+def _tls_context(create: Callable[[], ssl.SSLContext]) -> ssl.SSLContext:
+    """One TLS context per process, built as the SDK's default HTTP client builds its own."""
+    return create()
+
+
+def _http_client() -> Any:  # noqa: ANN401 - httpx2.Client or httpx.Client, as the SDK uses
+    """An HTTP client with the SDK's defaults, its TLS context shared by the whole process.
+
+    ``openai.DefaultHttpx2Client`` (``DefaultHttpxClient`` for an SDK without httpx2).
+    The SDK's own default client loads the CA bundle anew for each client
+    (``load_verify_locations``, about 17 ms); the reference builds three clients per Run (Router,
+    Diagnosis Agent, SemanticGuard), which made the CA bundle half the cost of a Run over the
+    kit's model endpoint. The context is the one the default would build (``verify=True``,
+    ``trust_env=True``), made once.
+    """
+    try:
+        import httpx2  # noqa: PLC0415 - optional: present with openai >= 3
+    except ImportError:  # pragma: no cover - older openai SDKs use httpx only
+        return openai.DefaultHttpxClient(verify=_tls_context(httpx.create_ssl_context))
+    return openai.DefaultHttpx2Client(verify=_tls_context(httpx2.create_ssl_context))
+
+
 class ChatClient:
     """One OpenAI-compatible endpoint; :meth:`complete` makes one request per call.
 
@@ -88,7 +113,10 @@ class ChatClient:
     """
 
     def __init__(self, config: OpenAIConfig) -> None:
-        """Create the SDK client: ``max_retries=0``, ``openai.Timeout(config.timeout_s)``."""
+        """Create the SDK client: ``max_retries=0``, ``openai.Timeout(config.timeout_s)``.
+
+        Its HTTP client is the SDK's default one with the process's shared TLS context.
+        """
         self._config = config
         self._timeout = openai.Timeout(config.timeout_s)
         self._client = openai.OpenAI(
@@ -96,6 +124,7 @@ class ChatClient:
             api_key=config.api_key,
             max_retries=0,
             timeout=self._timeout,
+            http_client=_http_client(),
         )
 
     @property
