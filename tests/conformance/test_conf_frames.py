@@ -4,34 +4,14 @@ after the disconnect fails under the rule it breaks."""
 from __future__ import annotations
 
 import copy
-import functools
-from pathlib import Path
 
 import pytest
 
 from conformance.checks import check_client_frames
-from contracts import load_json_file
-from reference_harness.iut import ReferenceIUT
+from tests.conformance.conftest import reference_observation, reference_observation_copy
 
-FIXTURES = Path(__file__).resolve().parents[2] / "conformance" / "fixtures"
 RELEASED = "a-backend-answers-with-an-in-band-error"
 DISCONNECT = "client-disconnects-during-a-model-call"
-
-
-@functools.cache
-def _observed(name: str) -> tuple[dict, dict]:
-    fixture = load_json_file(FIXTURES / f"{name}.json")
-    iut = ReferenceIUT()
-    iut.hello()
-    try:
-        return fixture, iut.run(fixture)
-    finally:
-        iut.close()
-
-
-def _copy(name: str) -> tuple[dict, dict]:
-    fixture, observation = _observed(name)
-    return fixture, copy.deepcopy(observation)
 
 
 def _kinds(frames: list[dict]) -> list[str]:
@@ -41,14 +21,14 @@ def _kinds(frames: list[dict]) -> list[str]:
 @pytest.mark.parametrize("name", [RELEASED, DISCONNECT])
 def test_the_reference_frames_pass(name):
     """The reference streams the trace, the result and the end in the contract's order."""
-    fixture, observation = _observed(name)
+    fixture, observation = reference_observation(name)
     result = check_client_frames(observation, fixture)
     assert result.passed, result.message
 
 
 def test_the_reference_stream_ends_as_the_design_freeze_orders_it():
     """RESULT_RELEASED, result, RUN_FINISHED, end: the order the check holds the IUT to."""
-    _, observation = _observed(RELEASED)
+    _, observation = reference_observation(RELEASED)
     assert _kinds(observation["client_frames"])[-4:] == [
         "RESULT_RELEASED",
         "result",
@@ -65,7 +45,7 @@ def _fails(observation: dict, fixture: dict, rule: str) -> str:
 
 def test_a_result_after_run_finished_fails():
     """The result frame comes before the RUN_FINISHED event's frame."""
-    fixture, observation = _copy(RELEASED)
+    fixture, observation = reference_observation_copy(RELEASED)
     frames = observation["client_frames"]
     frames[-3], frames[-2] = frames[-2], frames[-3]
     assert "before RUN_FINISHED" in _fails(observation, fixture, "R7.client-stream")
@@ -73,21 +53,21 @@ def test_a_result_after_run_finished_fails():
 
 def test_a_missing_end_frame_fails():
     """A client that stays gets exactly one end frame, last."""
-    fixture, observation = _copy(RELEASED)
+    fixture, observation = reference_observation_copy(RELEASED)
     observation["client_frames"].pop()
     assert "0 end frames" in _fails(observation, fixture, "R7.client-stream")
 
 
 def test_an_end_frame_with_another_state_fails():
     """The end frame carries RUN_FINISHED's state."""
-    fixture, observation = _copy(RELEASED)
+    fixture, observation = reference_observation_copy(RELEASED)
     observation["client_frames"][-1]["data"] = {"state": "FALLBACK"}
     assert "RUN_FINISHED says state SUCCESS" in _fails(observation, fixture, "R7.client-stream")
 
 
 def test_a_trace_event_not_streamed_fails():
     """Every trace event reaches the client as a run_event frame, in order."""
-    fixture, observation = _copy(RELEASED)
+    fixture, observation = reference_observation_copy(RELEASED)
     frames = observation["client_frames"]
     first = next(
         i for i, f in enumerate(frames) if f["data"].get("type") == "INVOCATION_STATUS_CHANGED"
@@ -98,7 +78,7 @@ def test_a_trace_event_not_streamed_fails():
 
 def test_a_frame_that_differs_from_its_event_fails():
     """A run_event frame carries its trace event, equal to it."""
-    fixture, observation = _copy(RELEASED)
+    fixture, observation = reference_observation_copy(RELEASED)
     frame = next(f for f in observation["client_frames"] if f["data"].get("type") == "RUN_STARTED")
     frame["data"]["data"]["run_seq"] += 1
     _fails(observation, fixture, "R7.client-stream")
@@ -106,7 +86,7 @@ def test_a_frame_that_differs_from_its_event_fails():
 
 def test_a_frame_timestamp_is_volatile():
     """ts_ms is dropped by the normalizer: a frame's may differ from its event's."""
-    fixture, observation = _copy(RELEASED)
+    fixture, observation = reference_observation_copy(RELEASED)
     for frame in observation["client_frames"]:
         if frame["event"] == "run_event" and "ts_ms" in frame["data"]:
             frame["data"]["ts_ms"] += 7
@@ -115,7 +95,7 @@ def test_a_frame_timestamp_is_volatile():
 
 def test_frames_after_the_disconnect_fail_under_the_disconnect_rule():
     """A client that left receives nothing more; the frames up to the disconnect still mirror."""
-    fixture, observation = _copy(DISCONNECT)
+    fixture, observation = reference_observation_copy(DISCONNECT)
     frames = observation["client_frames"]
     sent = len(frames)
     later = observation["trace"][sent:]

@@ -3,38 +3,16 @@ the reference's observation and fails a copy with one field changed, naming its 
 
 from __future__ import annotations
 
-import copy
-import functools
-from pathlib import Path
-
 import pytest
 
 from conformance.checks import arguments_give_scope, check_arguments_refused, check_trace_fields
-from contracts import load_json_file
-from reference_harness.iut import ReferenceIUT
+from tests.conformance.conftest import reference_observation, reference_observation_copy
 
-FIXTURES = Path(__file__).resolve().parents[2] / "conformance" / "fixtures"
 REFUSED = "a-tool-call-whose-time-range-ends-before-it-starts-is-never-executed"
 TRUNCATED = (
     "a-backend-result-larger-than-the-projection-limits-is-cut-and-marked-truncated-example-1"
 )
 REJECTED_FIRST = "a-missing-or-invalid-tool-call-id-is-rejected-and-never-executed-example-1"
-
-
-@functools.cache
-def _observed(name: str) -> tuple[dict, dict]:
-    fixture = load_json_file(FIXTURES / f"{name}.json")
-    iut = ReferenceIUT()
-    iut.hello()
-    try:
-        return fixture, iut.run(fixture)
-    finally:
-        iut.close()
-
-
-def _copy(name: str) -> tuple[dict, dict]:
-    fixture, observation = _observed(name)
-    return fixture, copy.deepcopy(observation)
 
 
 def _event(observation: dict, event_type: str, index: int = 0) -> dict:
@@ -44,7 +22,7 @@ def _event(observation: dict, event_type: str, index: int = 0) -> dict:
 @pytest.mark.parametrize("name", [REFUSED, TRUNCATED, REJECTED_FIRST])
 def test_the_reference_observation_passes(name):
     """The reference's trace restates its records exactly."""
-    fixture, observation = _observed(name)
+    fixture, observation = reference_observation(name)
     result = check_trace_fields(observation, fixture)
     assert result.passed, result.message
 
@@ -54,7 +32,7 @@ def test_the_reference_observation_passes(name):
 )
 def test_an_accepted_event_that_restates_its_call_wrongly_fails(field, value):
     """TOOL_CALL_ACCEPTED's sequence, step and tool are the accepted call's."""
-    fixture, observation = _copy(REJECTED_FIRST)
+    fixture, observation = reference_observation_copy(REJECTED_FIRST)
     _event(observation, "TOOL_CALL_ACCEPTED")["data"][field] = value
     result = check_trace_fields(observation, fixture)
     assert result.rules == ("R2.accepted-call-recorded",), result.message
@@ -62,7 +40,7 @@ def test_an_accepted_event_that_restates_its_call_wrongly_fails(field, value):
 
 def test_a_sequence_that_counts_the_rejected_calls_fails():
     """The accepted call after a rejected one is the Run's accepted call 1."""
-    fixture, observation = _copy(REJECTED_FIRST)
+    fixture, observation = reference_observation_copy(REJECTED_FIRST)
     accepted = _event(observation, "TOOL_CALL_ACCEPTED")
     rejected = [e for e in observation["trace"] if e["type"] == "TOOL_CALL_REJECTED"]
     assert rejected, "the fixture presents a rejected call"
@@ -78,7 +56,7 @@ def test_a_sequence_that_counts_the_rejected_calls_fails():
 )
 def test_a_classification_that_differs_from_the_projection_fails(field, value):
     """EVIDENCE_CLASSIFIED restates the READY invocation's projection."""
-    fixture, observation = _copy(TRUNCATED)
+    fixture, observation = reference_observation_copy(TRUNCATED)
     _event(observation, "EVIDENCE_CLASSIFIED")["data"][field] = value
     result = check_trace_fields(observation, fixture)
     assert result.rules == ("R3.classified-as-projected",), result.message
@@ -86,7 +64,7 @@ def test_a_classification_that_differs_from_the_projection_fails(field, value):
 
 def test_a_ready_invocation_never_classified_fails():
     """In a Run never cancelled every READY invocation is classified once."""
-    fixture, observation = _copy(TRUNCATED)
+    fixture, observation = reference_observation_copy(TRUNCATED)
     observation["trace"] = [e for e in observation["trace"] if e["type"] != "EVIDENCE_CLASSIFIED"]
     result = check_trace_fields(observation, fixture)
     assert result.rules == ("R3.classified-as-projected",)
@@ -116,7 +94,7 @@ def test_arguments_give_a_query_scope_or_not(arguments, expected):
 
 def test_refused_arguments_recorded_with_another_code_fail():
     """A call whose range ends before it starts ends INVALID_ARGUMENTS, not TOOL_FAILED."""
-    fixture, observation = _copy(REFUSED)
+    fixture, observation = reference_observation_copy(REFUSED)
     record = next(r for r in observation["invocations"] if r["tool_call_id"] == "call_1")
     assert record["error"]["code"] == "INVALID_ARGUMENTS"
     record["error"]["code"] = "TOOL_FAILED"
@@ -128,7 +106,7 @@ def test_refused_arguments_recorded_with_another_code_fail():
 
 def test_invalid_arguments_on_a_well_formed_call_fails():
     """INVALID_ARGUMENTS is the code of nothing else."""
-    fixture, observation = _copy(REFUSED)
+    fixture, observation = reference_observation_copy(REFUSED)
     record = next(r for r in observation["invocations"] if r["tool_call_id"] == "call_2")
     record.update(
         status="ERROR",
@@ -143,7 +121,7 @@ def test_invalid_arguments_on_a_well_formed_call_fails():
 
 def test_a_refused_call_that_was_executed_fails():
     """The next well-formed call of the tool gets the response the refused one would have got."""
-    fixture, observation = _copy(REFUSED)
+    fixture, observation = reference_observation_copy(REFUSED)
     assert check_arguments_refused(observation, fixture, "call_1").passed
     record = next(r for r in observation["invocations"] if r["tool_call_id"] == "call_2")
     record["projection"]["items"][0]["text"] = "search_logs line 2"
@@ -154,7 +132,7 @@ def test_a_refused_call_that_was_executed_fails():
 
 def test_the_refusal_scenario_needs_arguments_that_give_no_scope():
     """The Then step fails when the fixture's WHEN does not hold."""
-    fixture, observation = _copy(REFUSED)
+    fixture, observation = reference_observation_copy(REFUSED)
     result = check_arguments_refused(observation, fixture, "call_2")
     assert not result.passed
     assert "the WHEN would not hold" in result.message
@@ -162,7 +140,7 @@ def test_the_refusal_scenario_needs_arguments_that_give_no_scope():
 
 def test_run_events_that_disagree_with_the_run_fail():
     """RUN_STARTED's session, RESULT_RELEASED's kind and RUN_FINISHED's codes are the Run's."""
-    fixture, observation = _copy(REFUSED)
+    fixture, observation = reference_observation_copy(REFUSED)
     assert check_trace_fields(observation, fixture).passed
     _event(observation, "RUN_STARTED")["data"]["session_id"] = "another-session"
     _event(observation, "RESULT_RELEASED")["data"]["kind"] = "SAFE_FALLBACK"
@@ -174,7 +152,7 @@ def test_run_events_that_disagree_with_the_run_fail():
 
 def test_run_finished_naming_another_fallback_than_the_row_fails():
     """RUN_FINISHED's fallback_type is the diagnosis_run row's."""
-    fixture, observation = _copy(REFUSED)
+    fixture, observation = reference_observation_copy(REFUSED)
     finished = _event(observation, "RUN_FINISHED")["data"]
     finished.update(state="FALLBACK", fallback_type="SEMANTIC_UNSUPPORTED")
     result = check_trace_fields(observation, fixture)
