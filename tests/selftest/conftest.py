@@ -14,6 +14,8 @@
   mutant runs it, the others read it).
 * ``scenario_alone(name, scenario_id)``: one scenario (every example) on mutant ``name``, alone
   on a fresh adapter (the slow path's unit for that probe).
+* ``invariants_on(name)``: the global invariants (3 examples, no shrinking) on mutant ``name``
+  in process.
 
 Why the kill runs alone and not every probe of every mutant (docs/decisions/test-speed.md): a
 probe's outcome depends only on the IUT and the probe, and the fast path is the slow path's
@@ -37,6 +39,8 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
+from conformance.adapters import InProcessAdapter
+from conformance.properties import property_settings, run_invariants
 from conformance.selftest import MutantVerdict, judge_iut_probes
 from conformance.selftest._execute import execute_units
 from conformance.selftest._plan import Judge, Probe, ProbeResult, Unit
@@ -214,5 +218,19 @@ def scenario_alone():
     def run(name: str, scenario_id: str) -> ProbeResult:
         (result,) = run_alone(name, (Probe("scenario", scenario_id),))
         return result
+
+    return run
+
+
+@pytest.fixture
+def invariants_on():
+    """``invariants_on(name)`` -> the global invariants' result on mutant ``name``, in process."""
+
+    def run(name: str):
+        adapter = InProcessAdapter(f"reference_harness.mutants:{name}")
+        try:
+            return run_invariants(adapter, config=property_settings(3, shrink=False))
+        finally:
+            adapter.close()
 
     return run

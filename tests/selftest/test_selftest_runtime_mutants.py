@@ -1,15 +1,12 @@
 """The runtime mutants (retries, timeouts, cancellation, previous turn, ordering) are killed by
-a failure naming the rule they break; the reference passes the same scenarios over stdio."""
+a failure naming the rule they break (the reference passes the same scenarios over stdio:
+tests/conformance/test_conf_gherkin_stdio.py)."""
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 
-from conformance.adapters import InProcessAdapter, StdioAdapter
 from conformance.checks import RULES, rule_ids_in
-from conformance.properties import property_settings, run_invariants
 from reference_harness.mutants import MUTANTS
 from reference_harness.mutants._runtime_specs import RUNTIME_SPECS
 
@@ -38,12 +35,6 @@ KILLING_SCENARIO = {
 """Mutant -> a Gherkin scenario that must kill it (the whole suite kills more)."""
 
 
-def _adapter(name: str) -> InProcessAdapter | StdioAdapter:
-    if MUTANTS[name].cross_process:
-        return StdioAdapter([sys.executable, "-m", "reference_harness.stdio", "--mutant", name])
-    return InProcessAdapter(f"reference_harness.mutants:{name}")
-
-
 def test_runtime_catalogue_has_twelve_or_more_named_mutants():
     """At least 12 runtime mutants, each declaring a registered rule of its requirement."""
     assert len(RUNTIME_SPECS) >= 12
@@ -68,13 +59,9 @@ def test_runtime_mutant_is_killed_naming_its_rule(name, scenario_alone):
 
 
 @pytest.mark.parametrize("name", [spec.name for spec in RUNTIME_SPECS if not spec.cross_process])
-def test_runtime_mutant_is_killed_by_the_invariants_naming_its_rule(name):
+def test_runtime_mutant_is_killed_by_the_invariants_naming_its_rule(name, invariants_on):
     """The global invariants (pinned runtime fixtures first) fail the mutant under its rule."""
-    adapter = _adapter(name)
-    try:
-        result = run_invariants(adapter, config=property_settings(3, shrink=False))
-    finally:
-        adapter.close()
+    result = invariants_on(name)
     assert result.outcome == "failed"
     assert MUTANTS[name].rule_id in rule_ids_in(result.message), result.message
 

@@ -1,17 +1,13 @@
 """The attacker-found runtime faults (late results, tool stops, durable intent, raised text, repair
-tools, snapshot retries, set ordering) are killed by a failure naming the rule they break; the
-reference passes the same scenarios over stdio and over the kit's model endpoint."""
+tools, snapshot retries, set ordering) are killed by a failure naming the rule they break (the
+reference passes the same scenarios over stdio and the kit's model endpoint:
+tests/conformance/test_conf_gherkin_stdio.py)."""
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 
-from conformance.adapters import InProcessAdapter, StdioAdapter
 from conformance.checks import RULES, rule_ids_in
-from conformance.properties import property_settings, run_invariants
-from conformance.suite import run_suite
 from reference_harness.mutants import MUTANTS
 from reference_harness.mutants._survivor_specs import SURVIVOR_SPECS
 
@@ -34,12 +30,6 @@ KILLING_SCENARIO = {
 """Mutant -> a Gherkin scenario that must kill it (the whole suite kills more)."""
 
 
-def _adapter(name: str) -> InProcessAdapter | StdioAdapter:
-    if MUTANTS[name].cross_process:
-        return StdioAdapter([sys.executable, "-m", "reference_harness.stdio", "--mutant", name])
-    return InProcessAdapter(f"reference_harness.mutants:{name}")
-
-
 def test_every_survivor_mutant_declares_a_registered_rule_of_its_requirement():
     """Each attacker-found mutant is in the catalogue and names a rule of its requirement."""
     assert set(KILLING_SCENARIO) == {spec.name for spec in SURVIVOR_SPECS}
@@ -49,28 +39,19 @@ def test_every_survivor_mutant_declares_a_registered_rule_of_its_requirement():
 
 
 @pytest.mark.parametrize("name", list(KILLING_SCENARIO))
-def test_survivor_mutant_is_killed_naming_its_rule(name):
-    """The scenario fails the mutant with a failure line naming the mutant's rule id."""
-    adapter = _adapter(name)
-    try:
-        result = run_suite(adapter, scenario_ids=[KILLING_SCENARIO[name]])
-    finally:
-        adapter.close()
-    (scenario,) = result.scenarios
-    assert scenario.outcome == "failed", f"mutant {name} survived {scenario.scenario_id}"
-    named = {rule for message in scenario.messages for rule in rule_ids_in(message)}
-    assert MUTANTS[name].rule_id in named, scenario.messages
+def test_survivor_mutant_is_killed_naming_its_rule(name, scenario_alone):
+    """The scenario fails the mutant with a failure line naming the mutant's rule id (run alone
+    on the mutant, every example, over stdio for a cross-process mutant)."""
+    scenario = scenario_alone(name, KILLING_SCENARIO[name])
+    assert scenario.failed, f"mutant {name} survived {KILLING_SCENARIO[name]}"
+    assert MUTANTS[name].rule_id in scenario.rules, scenario.messages
     assert all("SCRIPT_EXHAUSTED" not in m for m in scenario.messages)
 
 
 @pytest.mark.parametrize("name", [spec.name for spec in SURVIVOR_SPECS if not spec.cross_process])
-def test_survivor_mutant_is_killed_by_the_invariants_naming_its_rule(name):
+def test_survivor_mutant_is_killed_by_the_invariants_naming_its_rule(name, invariants_on):
     """The global invariants (pinned fixtures first) fail the mutant under its rule."""
-    adapter = _adapter(name)
-    try:
-        result = run_invariants(adapter, config=property_settings(3, shrink=False))
-    finally:
-        adapter.close()
+    result = invariants_on(name)
     assert result.outcome == "failed"
     assert MUTANTS[name].rule_id in rule_ids_in(result.message), result.message
 
