@@ -285,7 +285,8 @@ def start_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
     names = list(MUTANTS) + list(CONTRACT_MUTANTS) if mutants is None else list(mutants)
     unknown = [n for n in names if n not in MUTANTS and n not in CONTRACT_MUTANTS]
     if unknown:
-        message = f"unknown mutant(s): {', '.join(unknown)}"
+        known = ", ".join(sorted([*MUTANTS, *CONTRACT_MUTANTS]))
+        message = f"unknown mutant(s): {', '.join(unknown)}; known: {known}"
         raise KeyError(message)
     scenarios = _scenarios() if suite else []
     judges = [

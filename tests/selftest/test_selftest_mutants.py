@@ -192,6 +192,8 @@ def test_selftest_reports_a_surviving_mutant():
 
 
 def test_selftest_rejects_an_unknown_mutant():
-    """Asking for a mutant that does not exist is an error naming it."""
-    with pytest.raises(KeyError, match="no-such-mutant"):
+    """Asking for a mutant that does not exist is an error naming it and every known one."""
+    with pytest.raises(KeyError, match="no-such-mutant") as raised:
         run_selftest(mutants=["no-such-mutant"], reference=False)
+    assert "known: " in str(raised.value)
+    assert all(name in str(raised.value) for name in [*MUTANTS, *CONTRACT_MUTANTS])
