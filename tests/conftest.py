@@ -8,13 +8,12 @@ with two workers per core 1.92; docs/decisions/test-speed.md).
 
 from __future__ import annotations
 
-import os
+from conformance.selftest._execute import default_jobs
 
 WORKERS_PER_CORE = 2
 
 
 def pytest_xdist_auto_num_workers(config) -> int:  # noqa: ARG001 - pytest-xdist's hook signature
-    """The worker count for ``-n auto``: :data:`WORKERS_PER_CORE` per core available."""
-    getter = getattr(os, "sched_getaffinity", None)
-    cores = len(getter(0)) if getter is not None else (os.cpu_count() or 1)
-    return WORKERS_PER_CORE * max(1, cores)
+    """The worker count for ``-n auto``: :data:`WORKERS_PER_CORE` per core this process may use
+    (the self-test's own count, :func:`conformance.selftest._execute.default_jobs`)."""
+    return WORKERS_PER_CORE * default_jobs()

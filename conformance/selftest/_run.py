@@ -43,6 +43,7 @@ __all__ = [
     "PendingSelftest",
     "judge_iut",
     "judge_iut_probes",
+    "mutant_judge",
     "run_selftest",
     "start_selftest",
 ]
@@ -159,6 +160,25 @@ def judge_iut_probes(  # noqa: PLR0913 - judge_iut's arguments
 def _stdio_command(name: str) -> list[str]:
     """The stdio entry of mutant ``name``, in a fresh interpreter."""
     return [sys.executable, "-m", "reference_harness.stdio", "--mutant", name]
+
+
+def mutant_judge(name: str) -> Judge:
+    """The judge of IUT mutant ``name``: its factory, rule id, and stdio when cross-process.
+
+    Raises:
+        KeyError: ``name`` is not an IUT mutant of the catalogue.
+    """
+    from reference_harness.mutants import MUTANTS  # noqa: PLC0415 - optional
+
+    spec = MUTANTS[name]
+    return Judge(
+        name,
+        f"{_MUTANTS_MODULE}:{name}",
+        spec.requirement_id,
+        spec.rule,
+        spec.rule_id,
+        command=tuple(_stdio_command(name)) if spec.cross_process else None,
+    )
 
 
 def _judge_contract(mutant: ContractMutant) -> MutantVerdict:
@@ -289,18 +309,11 @@ def start_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
         message = f"unknown mutant(s): {', '.join(unknown)}; known: {known}"
         raise KeyError(message)
     scenarios = _scenarios() if suite else []
-    judges = [
-        Judge(
-            n,
-            f"{_MUTANTS_MODULE}:{n}",
-            m.requirement_id,
-            m.rule,
-            m.rule_id,
-            command=tuple(_stdio_command(n)) if m.cross_process else None,
-        )
-        for n, m in ((n, MUTANTS[n]) for n in names if n in MUTANTS)
-    ]
-    killers = order(cache) if fast and seed else (read_killers(cache) if fast else {})
+    judges = [mutant_judge(n) for n in names if n in MUTANTS]
+    if not fast:
+        killers: dict[str, list[str]] = {}
+    else:
+        killers = order(cache) if seed else read_killers(cache)
     plan = partial(mutant_probes, suite=suite, examples=examples, invariants=invariants)
     units = [Unit(j, tuple(plan(j, scenarios, killers=killers)), stop_at_kill=fast) for j in judges]
     left_out: list[Probe] = []

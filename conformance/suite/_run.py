@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from conformance.adapters import Adapter
 
 __all__ = [
+    "LEAN_NESTED_OPTIONS",
     "SETUP_FAILURES",
     "Bootstrap",
     "SuiteSetupError",
@@ -82,7 +83,7 @@ def nested_args() -> list[str]:
     ]
 
 
-_LEAN_NESTED_OPTIONS = ("-p", "no:unraisableexception", "-p", "no:threadexception")
+LEAN_NESTED_OPTIONS = ("-p", "no:unraisableexception", "-p", "no:threadexception")
 """Plugins left out of ``run_suite``'s nested session: they turn unraisable and thread
 exceptions into warnings (which never fail a suite item) and force two full garbage collections
 per session (about 40 % of a one-scenario run). Tracebacks stay: a setup error prints them."""
@@ -169,7 +170,7 @@ def run_suite(
     collector = ResultCollector(
         adapter=adapter, wanted={e.scenario_id for e in selected}, examples=examples
     )
-    args = [*nested_args(), *_LEAN_NESTED_OPTIONS]
+    args = [*nested_args(), *LEAN_NESTED_OPTIONS]
     output = io.StringIO()
     with contextlib.redirect_stdout(output):
         exit_code = pytest.main(args, plugins=[Bootstrap(), collector])

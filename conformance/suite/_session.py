@@ -21,7 +21,12 @@ from conformance.bdd import scenario_identity
 from conformance.bdd.plugin import ADAPTER_KEY
 from conformance.checks import rule_ids_in
 from conformance.suite._collector import message_of
-from conformance.suite._run import SETUP_FAILURES, SuiteSetupError, nested_args
+from conformance.suite._run import (
+    LEAN_NESTED_OPTIONS,
+    SETUP_FAILURES,
+    SuiteSetupError,
+    nested_args,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Generator
@@ -30,13 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FAST_NESTED_OPTIONS", "ItemOutcome", "SuiteSession", "suite_session"]
 
-FAST_NESTED_OPTIONS = (
-    "--tb=no",
-    "-p",
-    "no:unraisableexception",
-    "-p",
-    "no:threadexception",
-)
+FAST_NESTED_OPTIONS = ("--tb=no", *LEAN_NESTED_OPTIONS)
 """Options of the self-test's nested sessions.
 
 They change what pytest prints, never an outcome: no traceback text (the outcome's message comes

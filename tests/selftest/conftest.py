@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -43,8 +42,8 @@ from conformance.adapters import InProcessAdapter
 from conformance.properties import property_settings, run_invariants
 from conformance.selftest import MutantVerdict, judge_iut_probes
 from conformance.selftest._execute import execute_units
-from conformance.selftest._plan import Judge, Probe, ProbeResult, Unit
-from reference_harness.mutants import MUTANTS
+from conformance.selftest._plan import Probe, ProbeResult, Unit
+from conformance.selftest._run import mutant_judge
 
 _RAM = Path("/dev/shm")  # noqa: S108 - RAM-backed; each Run still gets its own mkdtemp folder
 
@@ -121,25 +120,8 @@ def _verdict(data: dict) -> MutantVerdict:
     return MutantVerdict(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
 
 
-def _command(name: str) -> list[str] | None:
-    """A cross-process mutant is judged over stdio, in fresh processes; the others in process."""
-    if MUTANTS[name].cross_process:
-        return [sys.executable, "-m", "reference_harness.stdio", "--mutant", name]
-    return None
-
-
-def judge(name: str) -> Judge:
-    """The self-test's judge of mutant ``name`` (its rule id, and stdio when cross-process)."""
-    spec = MUTANTS[name]
-    command = _command(name)
-    return Judge(
-        name,
-        f"reference_harness.mutants:{name}",
-        spec.requirement_id,
-        spec.rule,
-        spec.rule_id,
-        command=tuple(command) if command is not None else None,
-    )
+judge = mutant_judge
+"""The self-test's judge of a mutant: its factory, rule id, and stdio when cross-process."""
 
 
 def run_alone(name: str, probes: tuple[Probe, ...]) -> tuple[ProbeResult, ...]:
@@ -152,16 +134,16 @@ def run_alone(name: str, probes: tuple[Probe, ...]) -> tuple[ProbeResult, ...]:
 
 
 def _fast_path(name: str, *, suite_only: bool) -> tuple[MutantVerdict, tuple[ProbeResult, ...]]:
-    spec = MUTANTS[name]
+    of = judge(name)
     return judge_iut_probes(
-        f"reference_harness.mutants:{name}",
+        of.factory,
         name=name,
-        requirement_id=spec.requirement_id,
-        rule=spec.rule,
-        rule_id=spec.rule_id,
+        requirement_id=of.requirement_id,
+        rule=of.rule,
+        rule_id=of.rule_id,
         examples=0 if suite_only else PATH_EXAMPLES,
         fast=True,
-        command=_command(name),
+        command=list(of.command) if of.command is not None else None,
     )
 
 

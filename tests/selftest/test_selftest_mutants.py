@@ -142,7 +142,7 @@ def test_selftest_fast_path_agrees_with_the_whole_slow_path(name, judged):
         rule=spec.rule,
         rule_id=spec.rule_id,
         examples=5,
-        command=list(judge(name).command or ()) or None,
+        command=list(command) if (command := judge(name).command) is not None else None,
     )
     assert slow.error == fast.error == ""
     assert slow.killing_scenarios, f"mutant {name} survived the Gherkin suite"
