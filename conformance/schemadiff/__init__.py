@@ -7,8 +7,8 @@ BOTH: either). A change the differ cannot classify is breaking. Serves the versi
 of ``docs/contracts.md`` (a breaking change bumps ``v1`` → ``v2``).
 """
 
+from conformance.schemadiff._change import SchemaChange
 from conformance.schemadiff._diff import (
-    SchemaChange,
     SchemaDiffError,
     contract_name,
     diff_paths,

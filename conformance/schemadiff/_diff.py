@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from conformance.schemadiff._change import SchemaChange
 from conformance.schemadiff._refs import through_refs
-from conformance.schemadiff._rules import Direction, Rule, rule
+from conformance.schemadiff._rules import Direction, rule
 from conformance.schemadiff._walk import walk
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
 
-__all__ = ["SchemaChange", "SchemaDiffError", "contract_name", "diff_paths", "diff_schemas"]
+__all__ = ["SchemaDiffError", "contract_name", "diff_paths", "diff_schemas"]
 
 _SUFFIX = ".schema.json"
 
@@ -27,42 +27,6 @@ class SchemaDiffError(Exception):
         super().__init__(f"{path}: {reason}")
         self.path = path
         self.reason = reason
-
-
-@dataclass(frozen=True)
-class SchemaChange:
-    """One classified change of one contract.
-
-    Attributes:
-        contract: the contract (file stem, e.g. ``diagnosis-draft``).
-        direction: the contract's direction, which decides ``breaking``.
-        rule: the rule (``SD003 enum-value-removed``).
-        pointer: JSON pointer into the new schema (``/properties/state/enum``).
-        detail: one line saying what changed.
-    """
-
-    contract: str
-    direction: Direction
-    rule: Rule
-    pointer: str
-    detail: str
-
-    @property
-    def breaking(self) -> bool:
-        """True when the change breaks the other side of this contract's direction."""
-        return self.rule.breaking_for(self.direction)
-
-    def as_dict(self) -> dict[str, object]:
-        """JSON-ready form: contract, direction, rule id and name, pointer, detail, breaking."""
-        return {
-            "contract": self.contract,
-            "direction": self.direction.value,
-            "rule_id": self.rule.rule_id,
-            "rule": self.rule.name,
-            "pointer": self.pointer,
-            "detail": self.detail,
-            "breaking": self.breaking,
-        }
 
 
 def contract_name(path: Path) -> str:

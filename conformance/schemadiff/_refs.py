@@ -20,7 +20,7 @@ from conformance.schemadiff._rules import Effect
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from conformance.schemadiff._diff import SchemaChange
+    from conformance.schemadiff._change import SchemaChange
     from conformance.schemadiff._rules import Rule
 
 __all__ = ["Reference", "SeenChange", "references", "through_refs"]

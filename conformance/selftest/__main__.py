@@ -1,5 +1,5 @@
 """``python -m conformance.selftest``: refresh the seed order (selftest/killers.json)."""
 
-from conformance.selftest._seed import main
+from conformance.selftest._refresh import main
 
 main()

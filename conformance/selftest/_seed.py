@@ -9,7 +9,7 @@ decides a verdict: an entry naming a probe that no longer exists, or no longer k
 and nothing else; the user's own cache, when present, comes first.
 
 Refresh it after changing the catalogue or the suite (the project's tests fail when an entry no
-longer kills its mutant first)::
+longer kills its mutant first; :mod:`conformance.selftest._refresh` measures it)::
 
     python -m conformance.selftest
 """
@@ -25,7 +25,7 @@ from conformance.selftest._cache import read_killers
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-__all__ = ["SEED_FILE", "main", "order", "read_seed", "write_seed"]
+__all__ = ["SEED_FILE", "order", "read_seed", "write_seed"]
 
 SEED_FILE = Path(__file__).with_name("killers.json")
 """The seed order, shipped with the kit (package data)."""
@@ -47,26 +47,3 @@ def write_seed(killers: Mapping[str, Sequence[str]], path: Path = SEED_FILE) -> 
     """Write ``killers`` (mutant → probe keys) as the seed, sorted, one entry per line."""
     document = {"version": 1, "killers": {n: list(killers[n]) for n in sorted(killers)}}
     path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
-
-
-def _measure() -> dict[str, list[str]]:
-    """Judge every catalogued mutant by the fast path without any order; return each one's kill."""
-    from conformance.selftest._execute import default_jobs, execute_units  # noqa: PLC0415
-    from conformance.selftest._run import start_selftest  # noqa: PLC0415
-
-    pending = start_selftest(reference=False, fast=True, seed=False)
-    pending.cancel()
-    results = execute_units(pending.units, examples=pending.examples, jobs=default_jobs())
-    killers: dict[str, list[str]] = {}
-    for result in results:
-        judge = pending.units[result.index].judge
-        if result.results and result.results[-1].kills(judge):
-            killers[judge.name] = [result.results[-1].probe.key]
-    return killers
-
-
-def main() -> None:
-    """Measure every catalogued mutant's kill and rewrite :data:`SEED_FILE` (maintainers)."""
-    measured = _measure()
-    write_seed(measured)
-    print(f"{SEED_FILE}: {len(measured)} mutants")  # noqa: T201 - the command's one line

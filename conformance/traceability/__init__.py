@@ -6,13 +6,12 @@ break with a stable code (:data:`ISSUE_CODES`). RFC 2119: a MUST/SHALL scenario 
 tested fails. DESIGN section 9, "Gherkin mirror" and "Levels and reports".
 """
 
+from conformance.traceability._issues import ISSUE_CODES, TraceIssue
 from conformance.traceability._matrix import build_matrix, normalized_level
 from conformance.traceability._model import (
-    ISSUE_CODES,
     Matrix,
     MirrorRef,
     StepBinding,
-    TraceIssue,
     TraceRow,
 )
 from conformance.traceability._report import REPORT_COLUMNS, report_rows

@@ -14,7 +14,7 @@ from pytest_bdd.exceptions import GherkinParseError
 from pytest_bdd.gherkin_parser import get_gherkin_document
 from pytest_bdd.parser import FeatureParser, ScenarioTemplate
 
-from conformance.traceability._model import TraceIssue
+from conformance.traceability._issues import TraceIssue
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Final
 
 from conformance.openspec import Requirement, Scenario, load_tree
 from conformance.traceability._features import FeatureScenario, read_features
-from conformance.traceability._model import Matrix, MirrorRef, StepBinding, TraceIssue, TraceRow
+from conformance.traceability._issues import TraceIssue
+from conformance.traceability._model import Matrix, MirrorRef, StepBinding, TraceRow
 from conformance.traceability._sentences import (
     SentenceRow,
     map_sentences,

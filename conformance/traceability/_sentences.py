@@ -39,7 +39,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal
 
-from conformance.traceability._model import TraceIssue
+from conformance.traceability._issues import TraceIssue
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence

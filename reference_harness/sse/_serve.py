@@ -41,7 +41,7 @@ def serve(  # noqa: PLR0913 - one keyword per documented setting
     port: int,
     repo: Path,
     *,
-    public_entry: PublicEntry | None = None,
+    public_entry: PublicEntry,
     harness_factory: Callable[[], ChatHarness] | None = None,
     internal_token: str | None = None,
     allowed_hosts: tuple[str, ...] = DEFAULT_ALLOWED_HOSTS,
@@ -52,10 +52,10 @@ def serve(  # noqa: PLR0913 - one keyword per documented setting
     Args:
         host: interface to bind.
         port: TCP port (0 = any free port).
-        repo: the repository; its phase gate picks the public entry, and by default its
-            ``.srdh/runs.sqlite3`` holds the run store.
-        public_entry: the phase gate's decision (``LEGACY`` until stage 6B is archived and
-            committed). ``None``: computed here with ``conformance.gate`` (see below).
+        repo: the repository; by default its ``.srdh/runs.sqlite3`` holds the run store.
+        public_entry: the phase gate's decision, an input (``srdh serve`` computes it with
+            ``conformance.gate``: ``LEGACY`` until stage 6B is archived and committed). The
+            reference service never imports the kit, so it never decides this itself.
         harness_factory: builds the Harness of each request. ``None``: Harnesses on the
             OpenAI-compatible ports (``SRDH_OPENAI_*``), the store under ``repo/.srdh/``, and
             :class:`UnconfiguredTools` (this kit ships no real metrics/logs backends).
@@ -66,14 +66,7 @@ def serve(  # noqa: PLR0913 - one keyword per documented setting
 
     Raises:
         ConfigError: ``harness_factory`` is ``None`` and ``SRDH_OPENAI_*`` are not set.
-        GateSetupError: ``public_entry`` is ``None`` and ``repo`` cannot be read by the gate.
     """
-    if public_entry is None:
-        # Layering exception (DESIGN 1: reference_harness imports only contracts): a caller
-        # that passes public_entry (the CLI should) never reaches this import.
-        from conformance.gate import public_entry_of, read_repo_state  # noqa: PLC0415
-
-        public_entry = public_entry_of(read_repo_state(repo))
     if harness_factory is None:
         store_dir = repo / ".srdh"
         store_dir.mkdir(exist_ok=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import subprocess
 import sys
@@ -112,6 +113,39 @@ def test_serve_passes_the_gate_s_public_entry_to_the_server(
     result = runner.invoke(app, args)
     assert result.exit_code == EXIT_OK, result.output
     assert calls == [("127.0.0.1", 8123, spec_repo, "LEGACY")]
+
+
+def test_serve_hands_whatever_the_gate_decides_to_the_server(
+    runner: CliRunner, spec_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The CLI decides the public entry with the gate; the server takes it as an input."""
+    calls: list[object] = []
+    decided: list[object] = []
+
+    def gate_decides(state: object) -> str:
+        decided.append(state)
+        return "SINGLE_REACT"
+
+    def fake_serve(*_args: object, public_entry: str, **_: object) -> None:
+        calls.append(public_entry)
+
+    monkeypatch.setattr(conformance.gate, "public_entry_of", gate_decides)
+    monkeypatch.setattr(reference_harness.sse, "serve", fake_serve)
+    monkeypatch.setenv("SRDH_OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("SRDH_OPENAI_MODEL", "m")
+    monkeypatch.setenv("SRDH_OPENAI_API_KEY", "k")
+    result = runner.invoke(app, ["serve", "--port", "8123", "--repo", str(spec_repo)])
+    assert result.exit_code == EXIT_OK, result.output
+    assert len(decided) == 1
+    assert calls == ["SINGLE_REACT"]
+    assert "public entry SINGLE_REACT" in result.stderr
+
+
+def test_the_server_requires_the_public_entry_as_an_input() -> None:
+    """No default: a caller of reference_harness.sse.serve states the gate's decision."""
+    parameter = inspect.signature(reference_harness.sse.serve).parameters["public_entry"]
+    assert parameter.default is inspect.Parameter.empty
+    assert parameter.kind is inspect.Parameter.KEYWORD_ONLY
 
 
 def test_serve_without_model_configuration_is_a_setup_error(
