@@ -1,9 +1,137 @@
 """The ``srdh`` command line (console script ``srdh = conformance.cli:main``).
 
-Exit codes: 0 everything holds, 1 non-conformance, 2 usage or setup. See ``docs/cli.md``.
+Exit codes: 0 everything holds, 1 non-conformance, 2 usage or setup. See ``docs/cli.md``. One
+module per command (``_run.py``: its options and its work), shared helpers beside them
+(``_errors.py``, ``_output.py``, ``_failures.py``, ``_suite.py``); commands import their work
+lazily, so ``srdh --help`` stays fast.
+
+The application has a single error boundary: every command runs inside :class:`_SrdhGroup.invoke`,
+the top of the CLI. It turns the kit's documented error families (bad documents, bad specs,
+adapters and suites that cannot start, gate setup, schema files, file-system errors) into one line
+on standard error and exit code 2. Nothing broader is caught, except the last-resort handler: a bug
+in the kit must not greet a user with a traceback either, so it prints one line naming the
+exception type (and ``SRDH_DEBUG=1`` re-raises it for a developer) and exits 2 — a kit failure is
+never reported as conformance or non-conformance.
 """
 
-from conformance.cli._app import app, main
-from conformance.cli._errors import EXIT_FAILED, EXIT_OK, EXIT_SETUP, CliSetupError
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import typer
+from typer.core import TyperGroup
+
+from conformance._inert import terminal_text
+from conformance.cli._demo import demo
+from conformance.cli._diff import diff
+from conformance.cli._errors import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_SETUP,
+    CliSetupError,
+    describe,
+    kit_error_families,
+)
+from conformance.cli._gate import gate
+from conformance.cli._replay import replay
+from conformance.cli._run import run
+from conformance.cli._selftest import selftest
+from conformance.cli._serve import serve
+from conformance.cli._spec import spec_app
+from conformance.cli._trace import trace
+from conformance.cli._validate import validate
+from conformance.cli._verify import verify
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_SETUP", "CliSetupError", "app", "main"]
+
+
+class _SrdhGroup(TyperGroup):
+    """The root command group: the one place where errors become exit codes."""
+
+    # ctx is typed Any: typer vendors click, and its Context class is not public API.
+    def invoke(self, ctx: Any) -> Any:  # noqa: ANN401 - click's own signature
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, typer.Abort, typer.TyperException):
+            raise
+        except kit_error_families() as exc:
+            typer.echo(f"srdh: error: {terminal_text(describe(exc))}", err=True)
+            raise typer.Exit(EXIT_SETUP) from None
+        except Exception as exc:
+            # Last resort (see the module docstring): a kit bug, never a user's mistake.
+            if os.environ.get("SRDH_DEBUG") == "1":
+                raise
+            name = type(exc).__name__
+            typer.echo(
+                terminal_text(
+                    f"srdh: internal error: {name}: {exc} (set SRDH_DEBUG=1 for a traceback)"
+                ),
+                err=True,
+            )
+            raise typer.Exit(EXIT_SETUP) from None
+
+
+app = typer.Typer(
+    name="srdh",
+    cls=_SrdhGroup,
+    help="SRDH conformance kit: spec lint, contracts, conformance suite, reports, phase gate.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _print_version(value: bool) -> None:  # noqa: FBT001 - typer passes the flag positionally
+    if value:
+        from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415 - only here
+
+        try:
+            typer.echo(f"srdh {version('srdh-conformance-kit')}")
+        except PackageNotFoundError:
+            typer.echo("srdh (not installed)")
+        raise typer.Exit
+
+
+@app.callback()
+def _root(
+    _version: bool = typer.Option(  # noqa: FBT001 - a flag
+        False,  # noqa: FBT003 - typer's default argument
+        "--version",
+        help="Print the kit's version and exit.",
+        callback=_print_version,
+        is_eager=True,
+    ),
+) -> None:
+    """SRDH conformance kit: spec lint, contracts, conformance suite, reports, phase gate."""
+
+
+app.command("verify")(verify)
+app.command("run")(run)
+app.command("replay")(replay)
+app.command("gate")(gate)
+app.command("diff")(diff)
+app.command("demo")(demo)
+app.command("selftest")(selftest)
+app.command("serve")(serve)
+app.command("validate")(validate)
+app.add_typer(spec_app)
+app.command("trace")(trace)
+
+
+def main() -> None:
+    """Console-script entry point (``srdh``): run the app, exit with its code.
+
+    Errors inside a command are handled by the group; this handler covers what happens before a
+    command runs (building the command tree), with the same last-resort rule.
+    """
+    try:
+        app(prog_name="srdh")
+    except Exception as exc:
+        if os.environ.get("SRDH_DEBUG") == "1":
+            raise
+        typer.echo(terminal_text(f"srdh: internal error: {type(exc).__name__}: {exc}"), err=True)
+        sys.exit(EXIT_SETUP)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import conformance
 from conformance.adapters import AdapterError
 from conformance.checks import RULES, normalize_trace, rule_ids_in
-from conformance.cli._timeline import event_summary
+from conformance.cli._output import event_summary
 from conformance.reports import FailedRule, Failure, SpecSentence, Status, fixture_file_name
 
 if TYPE_CHECKING:

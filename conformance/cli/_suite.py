@@ -3,29 +3,60 @@
 ``srdh run --examples N`` also runs every selected spec scenario's Hypothesis property
 (``conformance.properties``) with N generated examples through the same adapter; a scenario then
 passes only when both its Gherkin scenario and its property pass.
+
+Also here: the suite's result as a :class:`~conformance.reports.Report` (:func:`report_from_suite`)
+and ``srdh run --fixture FILE`` (:func:`run_fixture`). The fixture runs twice. Both observations
+must keep every global invariant and give the same normalized trace; when the fixture names a spec
+scenario (``scenario_id``) whose Then check the kit knows (the scenario's property), the first
+observation must also pass that check. Serves issue 13 item 2: re-run one failing example (e.g. a
+property's saved, shrunk fixture) alone.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
+import shlex
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+import conformance
+from conformance.adapters import ObservationContractError
+from conformance.bdd import THEN_CHECKS, ScenarioContext
+from conformance.checks import (
+    CheckResult,
+    check_global_invariants,
+    check_observation_contract,
+    check_same_normalized_trace,
+)
+from conformance.cli._errors import CliSetupError
 from conformance.cli._failures import (
+    ExampleFacts,
+    failure_from_example,
     failures_from_properties,
     failures_from_suite,
     property_example_id,
     safe_run,
 )
-from conformance.cli._suite_report import report_from_suite
+from conformance.cli._output import KIT_NAME, kit_version
+from conformance.cli._trace import build_matrix_rows
 from conformance.properties import (
     PROPERTIES,
     property_settings,
     property_test_id,
     run_property,
 )
-from conformance.reports import Report, RequirementResult, ScenarioResult, Status
-from conformance.suite import run_suite
+from conformance.reports import (
+    MatrixRow,
+    Report,
+    RequirementResult,
+    ScenarioResult,
+    Status,
+    Versions,
+    matrix_from_results,
+)
+from conformance.suite import load_catalogue, run_suite
 from conformance.verify import requirements_from_suite
+from contracts import load_document
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -33,8 +64,20 @@ if TYPE_CHECKING:
     from conformance.adapters import Adapter
     from conformance.cli._failures import FailureContext
     from conformance.properties import PropertyResult
+    from conformance.reports import Failure
+    from conformance.suite import SuiteResult
 
-__all__ = ["DEFAULT_PROPERTY_EXAMPLES", "merge_properties", "run_conformance", "split_property_ids"]
+__all__ = [
+    "DEFAULT_PROPERTY_EXAMPLES",
+    "FixtureVerdict",
+    "kit_matrix",
+    "merge_properties",
+    "read_fixture",
+    "report_from_suite",
+    "run_conformance",
+    "run_fixture",
+    "split_property_ids",
+]
 
 DEFAULT_PROPERTY_EXAMPLES = 100
 """Examples per property when a property id is asked for without ``--examples``."""
@@ -144,3 +187,170 @@ def run_conformance(  # noqa: PLR0913 - the options of `srdh run`
         rerun=safe_run(adapter),
     )
     return dataclasses.replace(report, failures=tuple(found))
+
+
+def kit_matrix(
+    result: SuiteResult, requirements: tuple[RequirementResult, ...]
+) -> tuple[tuple[MatrixRow, ...], tuple[str, ...]]:
+    """The traceability matrix of the kit's own spec and Gherkin mirror, with ``result``.
+
+    In a source checkout (the kit's ``openspec/`` and ``features/`` beside the package) this is
+    the full matrix; otherwise (an installed wheel ships no spec) a results-only matrix.
+    """
+    root = Path(conformance.__file__).resolve().parents[1]
+    if (root / "openspec").is_dir() and (root / "features").is_dir():
+        try:
+            view = build_matrix_rows(root, result)
+        except CliSetupError:
+            pass
+        else:
+            return view.rows, view.columns
+    return matrix_from_results(requirements)
+
+
+def report_from_suite(
+    result: SuiteResult,
+    title: str,
+    requirements: tuple[RequirementResult, ...] | None = None,
+) -> Report:
+    """A report of one suite run: kit and IUT versions, results per requirement and scenario.
+
+    ``requirements`` overrides the results read from ``result`` (e.g. merged with properties).
+    """
+    impl = result.implementation
+    requirements = requirements if requirements is not None else requirements_from_suite(result)
+    rows, columns = kit_matrix(result, requirements)
+    return Report(
+        title=title,
+        kit=Versions(KIT_NAME, kit_version()),
+        iut=Versions(str(impl.get("name", "unknown")), str(impl.get("version", "unknown"))),
+        requirements=requirements,
+        matrix=rows,
+        matrix_columns=columns,
+    )
+
+
+_INVARIANTS = "every global invariant holds"
+_SAME_TRACE = "both Runs have the same normalized trace"
+
+
+def read_fixture(path: Path) -> dict[str, Any]:
+    """Read and validate a Scenario Fixture file (strict JSON, its schema and invariants).
+
+    Raises:
+        ContractError: unreadable or malformed file, or not a valid scenario-fixture (the
+            message names the file, line or JSON pointer and what was expected).
+    """
+    model = load_document(path, "scenario-fixture")
+    fixture: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    return fixture
+
+
+class FixtureVerdict:
+    """The outcome of one fixture file: its requirement result, failure and notes.
+
+    Attributes:
+        requirement: a one-scenario :class:`RequirementResult` for the report.
+        failure: the structured failure, ``None`` when every check held.
+        notes: what the reader should know (which checks applied), one line each.
+    """
+
+    def __init__(
+        self, requirement: RequirementResult, failure: Failure | None, notes: tuple[str, ...]
+    ) -> None:
+        """Hold the parts."""
+        self.requirement = requirement
+        self.failure = failure
+        self.notes = notes
+
+
+def _combine(labelled: list[tuple[str, CheckResult]]) -> tuple[CheckResult, str]:
+    failed = [(label, r) for label, r in labelled if not r.passed]
+    if not failed:
+        return CheckResult(passed=True, message="; ".join(r.message for _, r in labelled)), ""
+    rules = tuple(dict.fromkeys(rule for _, r in failed for rule in r.rules))
+    message = "\n".join(r.message for _, r in failed)
+    check = " and ".join(dict.fromkeys(f"Then {label}" for label, _ in failed))
+    return CheckResult(passed=False, message=message, rules=rules), check
+
+
+def run_fixture(adapter: Adapter, path: Path, ctx: FailureContext) -> FixtureVerdict:
+    """Run the fixture of ``path`` twice through ``adapter`` and judge it.
+
+    Raises:
+        ContractError: the file is not a valid scenario-fixture.
+        AdapterError: the IUT broke the protocol.
+    """
+    fixture = read_fixture(path)
+    scenario_id = fixture.get("scenario_id")
+    notes = [f"checks: global invariants on both Runs, same normalized trace ({path})"]
+    prop = PROPERTIES.get(scenario_id) if isinstance(scenario_id, str) else None
+    first: dict[str, Any] | None = None
+    try:
+        first, second = adapter.run(fixture), adapter.run(fixture)
+    except ObservationContractError as error:  # a Run no conforming Harness reports
+        labelled = [(_INVARIANTS, check_observation_contract(error.violations))]
+        prop = None
+    else:
+        labelled = [
+            (_INVARIANTS, check_global_invariants(first, fixture)),
+            (_INVARIANTS, check_global_invariants(second, fixture)),
+            (_SAME_TRACE, check_same_normalized_trace(first, second)),
+        ]
+    if prop is not None and prop.kind == "run" and first is not None:
+        context = ScenarioContext(iut=adapter, fixture=fixture, observations=[first])
+        labelled.append((prop.then, THEN_CHECKS[prop.then](context)))
+        notes.append(f"and the Then check of scenario {scenario_id}: {prop.then}")
+    elif scenario_id:
+        notes.append(
+            f"scenario {scenario_id} has no Then check outside the suite; run it with "
+            f"--scenario {scenario_id}"
+        )
+    verdict, check = _combine(labelled)
+    fixture_id = str(fixture.get("fixture_id", path.stem))
+    entry = next(
+        (e for e in load_catalogue() if scenario_id and e.scenario_id == scenario_id), None
+    )
+    requirement_id = str(fixture.get("requirement_id") or (entry and entry.requirement_id) or "")
+    requirement_id = requirement_id or "fixture"
+    shown_id = str(scenario_id or fixture_id)
+    if entry is not None:
+        ctx.scenario_names.setdefault(entry.scenario_id, entry.name)
+    failure = None
+    if not verdict.passed:
+        failure = failure_from_example(
+            ExampleFacts(
+                requirement_id=requirement_id,
+                scenario_id=shown_id,
+                example_id=fixture_id,
+                source="fixture",
+                check=check,
+                message=verdict.message,
+                fixture=fixture,
+                observation=first,
+            ),
+            ctx,
+        )
+        if ctx.report_dir is None:
+            command = f"srdh run {ctx.iut_args} --fixture {shlex.quote(str(path))}"
+            failure = _with_reproduce(failure, command)
+    scenario = ScenarioResult(
+        scenario_id=shown_id,
+        name=entry.name if entry is not None else str(fixture.get("description") or fixture_id),
+        status=Status.PASSED if verdict.passed else Status.FAILED,
+        message="" if verdict.passed else " ".join(verdict.message.split()),
+        examples=1,
+    )
+    requirement = RequirementResult(
+        requirement_id=requirement_id,
+        name=entry.requirement if entry is not None else requirement_id,
+        level=(entry.level if entry is not None else None) or "MUST",
+        scenarios=(scenario,),
+    )
+    return FixtureVerdict(requirement, failure, tuple(notes))
+
+
+def _with_reproduce(failure: Failure, command: str) -> Failure:
+    import dataclasses  # noqa: PLC0415 - only on this path
+
+    return dataclasses.replace(failure, reproduce=command)

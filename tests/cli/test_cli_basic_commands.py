@@ -131,7 +131,7 @@ def test_diff_of_directories_reports_removed_and_added_contracts(
 
 def test_diff_of_the_kit_schemas_with_themselves_is_empty(runner: CliRunner) -> None:
     """The kit's schemas compared with themselves: no change, exit 0."""
-    from conformance.cli._kit import kit_schemas_dir  # noqa: PLC0415
+    from conformance.cli._output import kit_schemas_dir  # noqa: PLC0415
 
     schemas = str(kit_schemas_dir())
     result = runner.invoke(app, ["diff", schemas, schemas])
@@ -310,7 +310,7 @@ def test_validate_errors_carry_nested_json_pointers(runner: CliRunner, tmp_path:
 
 def test_every_registered_contract_has_its_direction() -> None:
     """`srdh diff` knows the direction of every contract of the registry, as registered."""
-    from conformance.cli._directions import contract_directions  # noqa: PLC0415
+    from conformance.cli._diff import contract_directions  # noqa: PLC0415
     from contracts import CONTRACTS  # noqa: PLC0415
 
     directions, default = contract_directions()

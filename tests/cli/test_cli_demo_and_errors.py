@@ -214,6 +214,6 @@ def test_the_cli_starts_without_importing_the_heavy_parts() -> None:
 def test_run_timeout_default_matches_the_adapters() -> None:
     """`srdh run --timeout` defaults to the adapters' own per-message timeout."""
     from conformance.adapters import DEFAULT_TIMEOUT_S  # noqa: PLC0415
-    from conformance.cli._cmd_run import DEFAULT_TIMEOUT_S as CLI_DEFAULT  # noqa: PLC0415
+    from conformance.cli._run import DEFAULT_TIMEOUT_S as CLI_DEFAULT  # noqa: PLC0415
 
     assert CLI_DEFAULT == DEFAULT_TIMEOUT_S

@@ -6,7 +6,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from conformance.cli import EXIT_FAILED, EXIT_OK, app
-from conformance.cli._demo_impl import compare_rows
+from conformance.cli._demo import compare_rows
 from tests.cli.conftest import ROOT
 
 if TYPE_CHECKING:

@@ -300,7 +300,7 @@ def test_a_passing_run_reports_no_failures(runner: CliRunner, tmp_path: Path) ->
 def test_a_late_protocol_violation_becomes_a_structured_failure() -> None:
     """A violation blamed on a scenario fails it (ERROR) and adds a protocol failure for it."""
     from conformance.adapters import ProtocolViolation  # noqa: PLC0415 - only here
-    from conformance.cli._run_impl import fold_violations  # noqa: PLC0415 - only here
+    from conformance.cli._run import fold_violations  # noqa: PLC0415 - only here
     from conformance.reports import (  # noqa: PLC0415 - only here
         Report,
         RequirementResult,

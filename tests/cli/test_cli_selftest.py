@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import conformance.selftest
 from conformance.cli import EXIT_FAILED, EXIT_OK, EXIT_SETUP, app
-from conformance.cli._kit import kit_schemas_dir
+from conformance.cli._output import kit_schemas_dir
 from conformance.reports import Status
 from conformance.selftest import MutantVerdict, SelftestResult
 from conformance.verify import VerifyContext, _kit_steps
@@ -127,7 +127,7 @@ def test_verify_report_lists_the_mutants(tmp_path: Path) -> None:
     """A verify result with a self-test payload: JSON and HTML list each mutant's verdict."""
     import json  # noqa: PLC0415
 
-    from conformance.cli._verify_report import verify_report  # noqa: PLC0415
+    from conformance.cli._verify import verify_report  # noqa: PLC0415
     from conformance.reports import StepResult, write_reports  # noqa: PLC0415
     from conformance.verify import VerifyResult  # noqa: PLC0415
 

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance.cli import EXIT_FAILED, EXIT_OK, EXIT_SETUP, app
-from conformance.cli._documents import iter_documents
+from conformance.cli._validate import iter_documents
 
 if TYPE_CHECKING:
     from typer.testing import CliRunner

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import conformance.verify
 from conformance.cli import EXIT_FAILED, EXIT_OK, EXIT_SETUP, app
-from conformance.cli._kit import kit_schemas_dir
+from conformance.cli._output import kit_schemas_dir
 from conformance.gate import load_phase_plan, planned_changes
 from conformance.reports import Status, StepResult, write_reports
 from conformance.verify import STEP_NAMES, VerifyContext, run_verify
@@ -217,7 +217,7 @@ def test_verify_report_carries_suite_results_and_the_traced_matrix(tmp_path: Pat
     """A verify result with a real suite payload: the report keys that scenario's result, and
     the HTML matrix row shows its Gherkin mirror and the suite's outcome."""
     from conformance.adapters import InProcessAdapter  # noqa: PLC0415
-    from conformance.cli._verify_report import verify_report  # noqa: PLC0415
+    from conformance.cli._verify import verify_report  # noqa: PLC0415
     from conformance.suite import run_suite  # noqa: PLC0415
     from conformance.verify import REFERENCE_IUT, VerifyResult  # noqa: PLC0415
 

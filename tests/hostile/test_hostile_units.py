@@ -11,7 +11,7 @@ import pytest
 from conformance.adapters import MAX_MESSAGE_DEPTH, ProtocolViolation, supervise_signals
 from conformance.adapters._process import ChildProcess, ReadTimeout
 from conformance.adapters._stdio import parse_message
-from conformance.cli._run_impl import fold_violations
+from conformance.cli._run import fold_violations
 from conformance.reports import Report, RequirementResult, ScenarioResult, Status, Versions
 
 

@@ -1,4 +1,7 @@
-"""``srdh diff OLD NEW``: classify schema changes as breaking or compatible."""
+"""``srdh diff OLD NEW``: classify schema changes as breaking or compatible.
+
+Contract directions come from the ``contracts.CONTRACTS`` registry (:func:`contract_directions`).
+"""
 
 from __future__ import annotations
 
@@ -7,12 +10,11 @@ from typing import Annotated
 
 import typer
 
-from conformance.cli._directions import contract_directions
 from conformance.cli._errors import EXIT_FAILED
-from conformance.cli._output import Output
+from conformance.cli._output import Output, announce, kit_line
 from conformance.schemadiff import Direction, diff_paths
 
-__all__ = ["diff"]
+__all__ = ["contract_directions", "diff"]
 
 
 def diff(
@@ -34,8 +36,6 @@ def diff(
     producers, loosening what it EMITS breaks consumers; an unknown contract is BOTH. Exit 1 when
     any change is breaking, 0 when all are compatible.
     """
-    from conformance.cli._kit import announce, kit_line  # noqa: PLC0415 - lazy: `srdh --help` stays fast
-
     out = Output()
     announce(
         out,
@@ -70,3 +70,14 @@ def diff(
         out.line(f"{len(changes)} change(s), {len(breaking)} breaking")
     if breaking:
         raise typer.Exit(EXIT_FAILED)
+
+
+def contract_directions() -> tuple[dict[str, Direction], Direction]:
+    """Map each registered contract name to its direction; the default for others is BOTH.
+
+    BOTH is the strictest default: for an unknown contract every non-neutral change breaks.
+    """
+    from contracts import CONTRACTS  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
+    directions = {name: Direction(info.direction.value) for name, info in CONTRACTS.items()}
+    return directions, Direction.BOTH

@@ -1,26 +1,87 @@
-"""Read JSON and NDJSON documents for ``srdh validate``, one at a time, each with its file line.
+"""``srdh validate FILE...``: check JSON or NDJSON documents against their contracts.
 
-Every text goes through the kit's strict reader (:func:`contracts.loads_strict`: RFC 8259 and
-I-JSON). An NDJSON file is streamed: records end at LF only (U+2028, U+2029, U+0085, VT, FF are
-data inside a record, a CR before the LF is JSON whitespace), so memory is bounded by the largest
-record, not the file. Only regular files are read: a FIFO, a device or a socket is refused before
-it is opened (it could block forever or never end).
+The work: read JSON and NDJSON documents one at a time, each with its file line. Every text goes
+through the kit's strict reader (:func:`contracts.loads_strict`: RFC 8259 and I-JSON). An NDJSON
+file is streamed: records end at LF only (U+2028, U+2029, U+0085, VT, FF are data inside a record,
+a CR before the LF is JSON whitespace), so memory is bounded by the largest record, not the file.
+Only regular files are read: a FIFO, a device or a socket is refused before it is opened (it could
+block forever or never end).
 """
 
 from __future__ import annotations
 
 import stat
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from pathlib import Path  # noqa: TC003 - typer reads the annotation at runtime
+from typing import TYPE_CHECKING, Annotated, Any
 
-from conformance.cli._errors import CliSetupError
-from contracts import CONTRACTS, StrictJSONError, line_of_pointer, loads_strict
+import typer
+
+from conformance.cli._errors import EXIT_FAILED, CliSetupError
+from conformance.cli._output import Output, announce, kit_line, kit_schemas_dir
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
-    from pathlib import Path
 
-__all__ = ["Document", "check_regular_file", "contract_for", "iter_documents"]
+    from contracts import StrictJSONError
+
+__all__ = ["Document", "check_regular_file", "contract_for", "iter_documents", "validate"]
+
+
+def validate(
+    files: Annotated[list[Path], typer.Argument(help="JSON or NDJSON files.")],
+    contract: Annotated[
+        str | None,
+        typer.Option("--contract", help="Contract name (default: from each document's $schema)."),
+    ] = None,
+) -> None:
+    """Validate each document against its contract; print one line per violation.
+
+    The contract is --contract, else the document's "$schema" (an $id of the kit's schemas). Each
+    error reads FILE:LINE: POINTER: what was expected [rule]. Text is read strictly (RFC 8259 and
+    I-JSON: duplicate member names, NaN, lone surrogates are refused); NDJSON records end at LF
+    only and are streamed one at a time. Exit 1 if any document is invalid, 2 if a file is
+    missing or not a regular file, or no contract can be determined.
+    """
+    from contracts import CONTRACTS, validate_document  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
+    out = Output()
+    if contract is not None and contract not in CONTRACTS:
+        msg = f"unknown contract {contract!r}: expected one of {', '.join(CONTRACTS)}"
+        raise CliSetupError(msg)
+    checked = invalid = 0
+    for path in files:
+        _check_file(path)
+    announce(out, (kit_line(), f"schemas: the kit's {kit_schemas_dir().resolve()}"))
+    for doc in (doc for path in files for doc in iter_documents(path)):
+        checked += 1
+        where = f"{doc.file}:{doc.line}"
+        if doc.syntax_error:
+            out.line(f"{where}: {doc.syntax_error}")
+            invalid += 1
+            continue
+        name = contract_for(doc, contract)
+        if name is None:
+            msg = (
+                f"{where}: no contract: its $schema is missing or not an $id of the kit's "
+                "schemas; pass --contract NAME"
+            )
+            raise CliSetupError(msg)
+        violations = validate_document(doc.value, name)
+        for v in violations:
+            out.line(
+                f"{doc.file}:{doc.line_of(v.pointer)}: {v.pointer or '/'}: {v.message} [{v.rule}]"
+            )
+        invalid += bool(violations)
+    out.line(f"{checked} document(s), {invalid} invalid")
+    if invalid:
+        raise typer.Exit(EXIT_FAILED)
+
+
+def _check_file(path: Path) -> None:
+    """Refuse a missing, directory or non-regular ``path`` before any document is read."""
+    check_regular_file(path)
+
 
 _NDJSON_SUFFIXES = frozenset({".ndjson", ".jsonl"})
 
@@ -45,6 +106,8 @@ class Document:
         """The file line of the value at ``pointer`` (the document's line if it is not found)."""
         if self.text is None:
             return self.line
+        from contracts import line_of_pointer  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
         found = line_of_pointer(self.text, pointer)
         return self.line if found is None else self.line + found - 1
 
@@ -86,6 +149,8 @@ def iter_documents(path: Path) -> Iterator[Document]:
     Raises:
         CliSetupError: the file is missing, a directory, not a regular file, or unreadable.
     """
+    from contracts import StrictJSONError, loads_strict  # noqa: PLC0415 - lazy
+
     check_regular_file(path)
     if path.suffix in _NDJSON_SUFFIXES:
         yield from _ndjson(path)
@@ -119,6 +184,8 @@ def _every_record_parses(path: Path) -> bool:
 
 
 def _ndjson(path: Path) -> Iterator[Document]:
+    from contracts import StrictJSONError, loads_strict  # noqa: PLC0415 - lazy
+
     try:
         with path.open("rb") as stream:
             # Binary line iteration splits at b"\n" only: the NDJSON record separator.
@@ -141,6 +208,8 @@ def contract_for(doc: Document, forced: str | None) -> str | None:
     """
     if forced is not None:
         return forced
+    from contracts import CONTRACTS  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
     named = doc.value.get("$schema") if isinstance(doc.value, dict) else None
     for name, info in CONTRACTS.items():
         if named == info.schema_id:

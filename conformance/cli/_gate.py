@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from conformance.cli._errors import EXIT_FAILED
-from conformance.cli._output import Output
+from conformance.cli._output import Output, kit_line
 
 __all__ = ["gate"]
 
@@ -38,7 +38,6 @@ def gate(
     root = find_repo_root(repo)
     decision = evaluate_gate(read_repo_state(root), stage.upper())  # "6b" means stage 6B
     verdict = "allowed" if decision.allowed else "refused"
-    from conformance.cli._kit import kit_line  # noqa: PLC0415 - lazy: `srdh --help` stays fast
     from conformance.gate import default_plan_path  # noqa: PLC0415 - lazy: `srdh --help` stays fast
 
     out.line(f"{kit_line()}; phase plan {default_plan_path()}")

@@ -3,21 +3,28 @@
 Scenario matrix: spec scenario <-> Gherkin mirror <-> step definitions <-> property <-> result.
 Sentence matrix: every sentence of the spec (requirement bodies and THEN bullets; WHEN/GIVEN are
 conditions) <-> the check rules quoting it <-> the mutants breaking those rules.
+
+The work: the traceability matrix as report rows (:func:`build_matrix_rows`, from
+``conformance.traceability``), which ``srdh run`` and ``srdh verify`` put in their reports too.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from conformance.cli._errors import EXIT_FAILED
-from conformance.cli._output import Output
-from conformance.cli._repo import require_openspec
+from conformance.cli._errors import EXIT_FAILED, CliSetupError, require_openspec
+from conformance.cli._output import Output, announce, kit_line, repo_spec_lines
 
-__all__ = ["trace"]
+if TYPE_CHECKING:
+    from conformance.reports import MatrixRow
+    from conformance.suite import SuiteResult
+
+__all__ = ["MatrixView", "build_matrix_rows", "trace"]
 
 
 def _safe(text: object) -> str:
@@ -47,8 +54,6 @@ def trace(
     The first lines name the kit, the spec and the Gherkin mirror read (REPO/features, else the
     kit's), on standard error with --json. Exit 1 on drift.
     """
-    from conformance.cli._kit import announce, kit_line, repo_spec_lines  # noqa: PLC0415 - lazy
-    from conformance.cli._matrix import build_matrix_rows  # noqa: PLC0415 - lazy: `srdh --help` stays fast
     from conformance.verify import features_for  # noqa: PLC0415 - lazy: `srdh --help` stays fast
 
     out = Output()
@@ -92,3 +97,56 @@ def trace(
     )
     if matrix.problems:
         raise typer.Exit(EXIT_FAILED)
+
+
+@dataclass(frozen=True)
+class MatrixView:
+    """What ``srdh trace`` and the reports show of the traceability matrix.
+
+    Rows and column names for reports, the drift problems (one line each), the sentence ->
+    rule -> mutant matrix (``sentences``, JSON-ready dicts), its notes, and the whole matrix as
+    JSON (``document``).
+    """
+
+    rows: tuple[MatrixRow, ...]
+    columns: tuple[str, ...]
+    problems: tuple[str, ...]
+    sentences: tuple[dict[str, object], ...] = ()
+    notes: tuple[str, ...] = ()
+    document: dict[str, object] | None = None
+
+
+def build_matrix_rows(
+    repo: Path, results: SuiteResult | None = None, *, features: Path | None = None
+) -> MatrixView:
+    """Build the matrix of ``repo`` (with the suite's ``results`` when given).
+
+    ``features`` is the Gherkin mirror folder (default ``repo/features``).
+
+    Raises:
+        CliSetupError: a part of the kit the matrix reads is not installed.
+        ParseError: a spec file cannot be read.
+    """
+    from conformance.traceability import (  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+        REPORT_COLUMNS,
+        build_matrix,
+        report_rows,
+    )
+
+    try:
+        if features is None:
+            matrix = build_matrix(repo, results=results)
+        else:
+            matrix = build_matrix(repo, results=results, features=str(features))
+    except ImportError as exc:
+        msg = f"the traceability matrix is not available: {exc}"
+        raise CliSetupError(msg) from None
+    problems = tuple(str(issue) for issue in matrix.issues)
+    return MatrixView(
+        report_rows(matrix),
+        tuple(REPORT_COLUMNS),
+        problems,
+        sentences=tuple(row.to_dict() for row in matrix.sentences),
+        notes=matrix.notes,
+        document=matrix.to_dict(),
+    )

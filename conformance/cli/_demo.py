@@ -1,21 +1,68 @@
-"""The work of ``srdh demo``: run a scenario (or a fixture file), print each Run's timeline."""
+"""``srdh demo SCENARIO``: run one scenario fixture on the reference harness, show its trace.
+
+The work: run a scenario (or a fixture file), print each Run's timeline; with ``--iut``, the
+same fixtures on the IUT too, both normalized traces side by side.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from conformance.adapters import InProcessAdapter, RecordingAdapter
-from conformance.cli._timeline import timeline_rows
-from conformance.suite import run_suite
-from conformance.verify import REFERENCE_IUT
-from contracts import load_document
+import typer
+
+from conformance.cli._errors import EXIT_FAILED
+from conformance.cli._output import Output, announce, kit_line, kit_spec_line, timeline_rows
 
 if TYPE_CHECKING:
-    from conformance.adapters import Adapter
-    from conformance.cli._output import Output
+    from conformance.adapters import Adapter, RecordingAdapter
 
-__all__ = ["compare_rows", "run_demo", "run_demo_against"]
+__all__ = ["compare_rows", "demo", "run_demo", "run_demo_against"]
+
+
+def demo(
+    scenario: Annotated[
+        str, typer.Argument(help="A scenario id (see `srdh spec show`) or a fixture JSON file.")
+    ],
+    iut: Annotated[
+        str | None,
+        typer.Option("--iut", help="Also run it on this stdio IUT; show both traces side by side."),
+    ] = None,
+    iut_module: Annotated[
+        str | None,
+        typer.Option("--iut-module", help="Same, with a Python IUT factory MODULE:FACTORY."),
+    ] = None,
+    timeout: Annotated[
+        float, typer.Option("--timeout", min=0.1, help="Seconds to wait for each IUT message.")
+    ] = 30.0,
+) -> None:
+    """Run SCENARIO on the reference harness and print each Run's trace as a timeline.
+
+    A scenario id runs that scenario of the conformance suite (its Given steps build the
+    fixture) and shows every Run it made; a file is run as one scenario-fixture. Exit 1 when a
+    Run's observation carries an error, 2 for an unknown id or an invalid fixture file.
+
+    With --iut (or --iut-module), every fixture also runs on that IUT and the two normalized
+    traces are printed side by side, the first difference marked; exit 1 when they differ.
+    """
+    out = Output()
+    announce(out, (kit_line(), kit_spec_line()))
+    if iut is not None or iut_module is not None:
+        from conformance.adapters import supervise_signals  # noqa: PLC0415 - lazy
+        from conformance.cli._run import make_adapter  # noqa: PLC0415 - lazy
+
+        adapter = make_adapter(iut, iut_module, timeout)
+        with supervise_signals():
+            try:
+                differs = run_demo_against(scenario, adapter, out)
+            finally:
+                adapter.close()
+        if differs:
+            raise typer.Exit(EXIT_FAILED)
+        return
+    if run_demo(scenario, out):
+        raise typer.Exit(EXIT_FAILED)
+
 
 _MARK = "◀ first difference"
 
@@ -25,6 +72,8 @@ def _looks_like_file(scenario: str) -> bool:
 
 
 def _from_file(path: Path, adapter: RecordingAdapter) -> None:
+    from contracts import load_document  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
     model = load_document(path, "scenario-fixture")
     fixture: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_unset=True)
     adapter.run(fixture)
@@ -55,6 +104,10 @@ def run_demo(scenario: str, out: Output) -> bool:
         SuiteSetupError: an unknown scenario id. ContractError: an invalid fixture file.
         AdapterError: the reference harness broke the protocol.
     """
+    from conformance.adapters import InProcessAdapter, RecordingAdapter  # noqa: PLC0415 - lazy
+    from conformance.suite import run_suite  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+    from conformance.verify import REFERENCE_IUT  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
     adapter = RecordingAdapter(InProcessAdapter(REFERENCE_IUT))
     try:
         if _looks_like_file(scenario):
@@ -100,7 +153,10 @@ def run_demo_against(scenario: str, iut: Adapter, out: Output) -> bool:
         SuiteSetupError: an unknown scenario id. ContractError: an invalid fixture file.
         AdapterError: an IUT broke the protocol.
     """
+    from conformance.adapters import InProcessAdapter, RecordingAdapter  # noqa: PLC0415 - lazy
     from conformance.cli._failures import trace_lines  # noqa: PLC0415 - only with --iut
+    from conformance.suite import run_suite  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+    from conformance.verify import REFERENCE_IUT  # noqa: PLC0415 - lazy: `srdh --help` stays fast
 
     reference = RecordingAdapter(InProcessAdapter(REFERENCE_IUT))
     try:

@@ -7,9 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from conformance.cli._errors import EXIT_FAILED
-from conformance.cli._output import Output
-from conformance.cli._repo import require_openspec
+from conformance.cli._errors import EXIT_FAILED, require_openspec
+from conformance.cli._output import Output, announce, kit_line
 
 if TYPE_CHECKING:
     from conformance.openspec import SpecTree
@@ -28,7 +27,6 @@ def lint(repo: _Repo = Path()) -> None:
     Prints one line per issue (path:line: LEVEL CODE message). Exit 1 if any item is invalid.
     """
     out = Output()
-    from conformance.cli._kit import announce, kit_line  # noqa: PLC0415 - lazy
     from conformance.openspec import lint_items  # noqa: PLC0415 - lazy: `srdh --help` stays fast
 
     require_openspec(repo)
@@ -99,7 +97,6 @@ def show(
 ) -> None:
     """Show the requirements and scenarios of REPO/openspec (ids, levels, names)."""
     out = Output()
-    from conformance.cli._kit import announce, kit_line  # noqa: PLC0415 - lazy
     from conformance.openspec import load_tree  # noqa: PLC0415 - lazy: `srdh --help` stays fast
 
     require_openspec(repo)

@@ -13,8 +13,8 @@ from typing import Annotated
 
 import typer
 
-from conformance.cli._output import Output
-from conformance.cli._repo import require_openspec
+from conformance.cli._errors import require_openspec
+from conformance.cli._output import Output, announce, kit_line
 
 __all__ = ["TOKEN_VARIABLE", "serve"]
 
@@ -57,8 +57,6 @@ def serve(
     OpenAIConfig.from_env()  # a missing SRDH_OPENAI_* variable fails before the URL is announced
     token = os.environ.get(TOKEN_VARIABLE) or secrets.token_urlsafe(32)
     hosts = tuple(dict.fromkeys([*DEFAULT_ALLOWED_HOSTS, host, *(allow_host or ())]))
-    from conformance.cli._kit import announce, kit_line  # noqa: PLC0415 - lazy: `srdh --help` stays fast
-
     output = Output()
     announce(output, (kit_line(), f"spec: {repo.resolve() / 'openspec'}"), machine=True)
     err = output.err

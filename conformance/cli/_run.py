@@ -1,48 +1,130 @@
-"""The work of ``srdh run``: start the IUT, run the suite, print and write the report."""
+"""``srdh run``: the conformance suite against an implementation under test (IUT).
+
+The work: start the IUT, run the suite (:mod:`conformance.cli._suite`), print the results and
+write the reports.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import shlex
 from dataclasses import dataclass
-from pathlib import Path  # noqa: TC003 - a dataclass field type
-from typing import TYPE_CHECKING
+from pathlib import Path  # noqa: TC003 - typer reads the annotation at runtime
+from typing import TYPE_CHECKING, Annotated
 
-from conformance.adapters import (
-    DEFAULT_MAX_MESSAGE_BYTES,
-    Adapter,
-    InProcessAdapter,
-    ProtocolViolation,
-    StdioAdapter,
-    supervise_signals,
-)
-from conformance.cli._errors import CliSetupError
-from conformance.cli._failures import FailureContext, SpecIndex
-from conformance.cli._kit import kit_schemas_dir
-from conformance.cli._suite import run_conformance
-from conformance.reports import (
-    LEVELS,
-    Failure,
-    Report,
-    Status,
-    Versions,
-    check_report_dir,
-    matrix_from_results,
-    write_reports,
+import typer
+
+from conformance.cli._errors import EXIT_FAILED, CliSetupError
+from conformance.cli._output import (
+    KIT_NAME,
+    Output,
+    announce,
+    kit_line,
+    kit_schemas_dir,
+    kit_spec_line,
+    kit_version,
 )
 
 if TYPE_CHECKING:
     from typing import Any
 
-    from conformance.cli._output import Output
+    from conformance.adapters import Adapter, ProtocolViolation
+    from conformance.cli._failures import FailureContext
+    from conformance.reports import Report
 
 __all__ = [
+    "DEFAULT_MAX_MESSAGE_BYTES",
+    "DEFAULT_TIMEOUT_S",
     "TERMINAL_MESSAGE_CHARS",
     "RunOptions",
     "fold_violations",
     "make_adapter",
+    "run",
     "run_against_iut",
 ]
+
+DEFAULT_TIMEOUT_S = 30.0
+"""Seconds to wait for each IUT message (``conformance.adapters.DEFAULT_TIMEOUT_S``)."""
+DEFAULT_MAX_MESSAGE_BYTES = 8 * 1024 * 1024
+"""Largest IUT message in bytes (``conformance.adapters.DEFAULT_MAX_MESSAGE_BYTES``)."""
+
+
+def run(  # noqa: PLR0913 - one parameter per documented option
+    *,
+    iut: Annotated[
+        str | None, typer.Option("--iut", help="IUT command speaking the stdio NDJSON protocol.")
+    ] = None,
+    iut_module: Annotated[
+        str | None, typer.Option("--iut-module", help="Python IUT factory, MODULE:FACTORY.")
+    ] = None,
+    scenario: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--scenario",
+            help="Run only this scenario, outline example (SCENARIO-example-N) or property "
+            "(SCENARIO-property) id (repeat).",
+        ),
+    ] = None,
+    fixture: Annotated[
+        Path | None,
+        typer.Option(
+            "--fixture",
+            help="Run one Scenario Fixture file (e.g. a report's fixtures/ID.json) with every "
+            "check that applies.",
+        ),
+    ] = None,
+    level: Annotated[
+        str | None, typer.Option("--level", help="Run only requirements of this RFC 2119 level.")
+    ] = None,
+    examples: Annotated[
+        int | None, typer.Option("--examples", min=1, help="Generated examples per property.")
+    ] = None,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            "--record", help="Write the NDJSON exchange with the IUT here (see srdh replay)."
+        ),
+    ] = None,
+    report: Annotated[
+        Path | None, typer.Option("--report", help="Write JSON, JUnit, Markdown, HTML here.")
+    ] = None,
+    timeout: Annotated[
+        float, typer.Option("--timeout", min=0.1, help="Seconds to wait for each IUT message.")
+    ] = DEFAULT_TIMEOUT_S,
+    max_message_bytes: Annotated[
+        int,
+        typer.Option(
+            "--max-message-bytes",
+            min=1024,
+            help="Largest IUT message (one NDJSON line), in bytes.",
+        ),
+    ] = DEFAULT_MAX_MESSAGE_BYTES,
+) -> None:
+    """Run the conformance suite against an IUT and print results per requirement and scenario.
+
+    Exit 0 when every MUST requirement passed, 1 when one failed or was not tested, 2 when the
+    IUT cannot be started, a scenario id is unknown or the report directory is not writable.
+    A stdio IUT that hangs, crashes, floods or lies fails the scenario it was running (a fresh
+    process runs the next one); whatever it does, its process group is gone when srdh ends.
+    """
+    options = RunOptions(
+        iut=iut,
+        iut_module=iut_module,
+        scenarios=tuple(scenario or ()),
+        level=level,
+        examples=examples,
+        report=report,
+        timeout_s=timeout,
+        max_message_bytes=max_message_bytes,
+        fixture=fixture,
+        record=record,
+    )
+    out = Output()
+    # which kit judges: its features, checks and fixtures are the spec's mirror
+    announce(out, (kit_line(), kit_spec_line()))
+    if not run_against_iut(options, out):
+        raise typer.Exit(EXIT_FAILED)
+
 
 TERMINAL_MESSAGE_CHARS = 500
 """A message longer than this is shortened on the terminal (never in the reports)."""
@@ -51,6 +133,8 @@ TERMINAL_MESSAGE_CHARS = 500
 def _adapter(
     command: str | None, module: str | None, timeout_s: float, max_message_bytes: int
 ) -> Adapter:
+    from conformance.adapters import InProcessAdapter, StdioAdapter  # noqa: PLC0415 - lazy
+
     if (command is None) == (module is None):
         msg = 'name the IUT with exactly one of --iut "CMD" or --iut-module MOD:FACTORY'
         raise CliSetupError(msg)
@@ -97,8 +181,6 @@ class RunOptions:
 
     def recorded(self) -> dict[str, Any]:
         """The options ``srdh replay`` needs, as written to the recording's ``run.json``."""
-        from conformance.cli._kit import KIT_NAME, kit_version  # noqa: PLC0415 - cheap
-
         return {
             "kit": {"name": KIT_NAME, "version": kit_version()},
             "iut": self.iut,
@@ -123,7 +205,7 @@ class _Reference:
         self._adapter: Adapter | None = None
 
     def __call__(self, fixture: dict[str, Any]) -> dict[str, Any] | None:
-        from conformance.adapters import AdapterError  # noqa: PLC0415 - cheap, local
+        from conformance.adapters import AdapterError, InProcessAdapter  # noqa: PLC0415 - lazy
         from conformance.verify import REFERENCE_IUT  # noqa: PLC0415 - only on a failure
 
         try:
@@ -155,6 +237,8 @@ def fold_violations(report: Report, violations: list[ProtocolViolation]) -> Repo
     """
     if not violations:
         return report
+    from conformance.reports import Failure, Status  # noqa: PLC0415 - lazy
+
     ids = [s.scenario_id for r in report.requirements for s in r.scenarios]
     blamed: dict[str, list[str]] = {}
     for violation in violations:
@@ -224,8 +308,8 @@ def _blamed_on(violation: ProtocolViolation, report: Report) -> list[str]:
 
 
 def _run_fixture(adapter: Adapter, path: Path, context: FailureContext, out: Output) -> Report:
-    from conformance.cli._fixture_run import run_fixture  # noqa: PLC0415 - only with --fixture
-    from conformance.cli._kit import KIT_NAME, kit_version  # noqa: PLC0415 - idem
+    from conformance.cli._suite import run_fixture  # noqa: PLC0415 - only with --fixture
+    from conformance.reports import Report, Versions, matrix_from_results  # noqa: PLC0415 - lazy
 
     impl = dict(adapter.hello().get("implementation", {}))
     verdict = run_fixture(adapter, path, context)
@@ -245,6 +329,8 @@ def _run_fixture(adapter: Adapter, path: Path, context: FailureContext, out: Out
 
 
 def _check_options(options: RunOptions) -> None:
+    from conformance.reports import LEVELS, check_report_dir  # noqa: PLC0415 - lazy
+
     level = options.level
     if level is not None and level.upper() not in {*LEVELS, "SHALL"}:
         msg = f"--level {level!r}: expected one of {', '.join(LEVELS)} (SHALL = MUST)"
@@ -301,6 +387,11 @@ def run_against_iut(options: RunOptions, out: Output, adapter: Adapter | None = 
         AdapterError: the IUT cannot start or broke the protocol. SuiteSetupError: unknown
             scenario id.
     """
+    from conformance.adapters import supervise_signals  # noqa: PLC0415 - lazy
+    from conformance.cli._failures import FailureContext, SpecIndex  # noqa: PLC0415 - lazy
+    from conformance.cli._suite import run_conformance  # noqa: PLC0415 - lazy
+    from conformance.reports import write_reports  # noqa: PLC0415 - lazy
+
     level = options.level
     _check_options(options)
     if adapter is None:
