@@ -1,12 +1,17 @@
-"""report.html fits a 1,400-pixel window: failures first, matrix and diagrams without overflow.
+"""report.html reads well at 1,024 and 1,400 pixels: nothing overflows, no column is squeezed.
 
 A headless Chromium (Debian's ``chromium`` package; the test is skipped when it is not
-installed) loads a real failing report at 1400x1000, measures the right edge of every element
-and takes a screenshot. A structural test, which always runs, checks the stylesheet itself.
+installed) loads a real failing report, and a report with every level and status, at both
+widths. It measures the right edge of every element, the width of each column of the
+requirements table and how many lines each short cell (level, status, examples) and each header
+takes (one: never "S H A L L" down a column), and takes a screenshot of that table. A structural
+test, which always runs, checks the stylesheet itself.
 """
 
 from __future__ import annotations
 
+import html
+import json
 import os
 import re
 import shutil
@@ -18,19 +23,76 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from conformance.cli import EXIT_FAILED, app
+from conformance.cli._output import kit_schemas_dir
+from conformance.reports import (
+    LEVELS,
+    RequirementResult,
+    ScenarioResult,
+    Status,
+    Versions,
+    render_html,
+)
+from conformance.reports import Report as ReportDocument
 
 if TYPE_CHECKING:
     from pathlib import Path
 
 WINDOW = 1400
+WIDTHS = (1024, WINDOW)
+"""The window widths the report must read well at (a laptop, a desktop)."""
+HEIGHT = 1000
+
 _MEASURE = (
-    "<script>var w=0,bad=[];document.querySelectorAll('*').forEach(function(e){"
+    "<script>var w=0,bad=[],lim=document.documentElement.clientWidth;"
+    "document.querySelectorAll('*').forEach(function(e){"
     "var r=e.getBoundingClientRect();w=Math.max(w,r.right);"
-    f"if(r.right>{WINDOW})bad.push(e.tagName+'#'+e.id);}});"
+    "if(r.right>lim+0.5)bad.push(e.tagName+'#'+e.id);});"
     "w=Math.max(w,document.documentElement.scrollWidth);"
     "document.body.setAttribute('data-width',String(Math.ceil(w)));"
     "document.body.setAttribute('data-bad',bad.slice(0,10).join(' '));</script></body>"
 )
+
+_TABLE = """<script>
+(function () {
+  var table = document.getElementById("results");
+  if (MOVE) { document.body.insertBefore(table.parentElement, document.body.firstChild); }
+  function lines(cell) {
+    var lh = parseFloat(getComputedStyle(cell).lineHeight) || 20, tops = [], count = 0, last = null;
+    var walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      var range = document.createRange();
+      range.selectNodeContents(walker.currentNode);
+      Array.prototype.forEach.call(range.getClientRects(), function (r) {
+        if (r.width > 0) { tops.push(r.top); }
+      });
+    }
+    tops.sort(function (a, b) { return a - b; });
+    tops.forEach(function (t) {
+      if (last === null || t - last > lh / 2) { count += 1; last = t; }
+    });
+    return count;
+  }
+  function fits(cell) { return cell.scrollWidth <= cell.clientWidth; }
+  var heads = Array.prototype.map.call(table.rows[0].cells, function (c) {
+    return {text: c.textContent, width: c.getBoundingClientRect().width, lines: lines(c),
+            fits: fits(c)};
+  });
+  var cells = [];
+  Array.prototype.forEach.call(table.rows, function (row, i) {
+    if (i === 0) { return; }
+    Array.prototype.forEach.call(row.cells, function (c, j) {
+      cells.push({column: heads[j].text, text: c.textContent, lines: lines(c), fits: fits(c)});
+    });
+  });
+  document.body.setAttribute("data-layout", JSON.stringify({
+    viewport: document.documentElement.clientWidth,
+    table: table.getBoundingClientRect().width, heads: heads, cells: cells}));
+})();
+</script></body>"""
+"""Measures the requirements table (``MOVE``: first put it at the top, for a screenshot)."""
+
+_SHORT_COLUMNS = ("level", "status", "examples")
+_HEADERS = ["requirement", "level", "scenario", "status", "examples", "message"]
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +117,45 @@ def report_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return directory / "report.html"
 
 
-def _chromium(*args: str, cwd: Path) -> str:
+@pytest.fixture(scope="module")
+def mixed_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A report with a row for every level and status, long ids and a long unbroken message."""
+    token = "x" * 300  # no break opportunity: only the message column may wrap it
+    requirements = tuple(
+        RequirementResult(
+            requirement_id=f"{level.lower()}-requirement-with-a-long-identifier-{index}",
+            name=f"{level} requirement {index}",
+            level=level,
+            scenarios=tuple(
+                ScenarioResult(
+                    scenario_id=f"scenario-{index}-{status.value.lower()}-with-a-long-identifier",
+                    name=f"scenario {index} {status.value}",
+                    status=status,
+                    message=f"{status.value}: {'a long message ' * 20}{token}",
+                    examples=100 * index,
+                )
+                for status in Status
+            ),
+        )
+        for index, level in enumerate((*LEVELS, "SHALL"), start=1)
+    )
+    report = ReportDocument(
+        title="mixed",
+        kit=Versions("srdh-conformance-kit", "0"),
+        iut=Versions("iut", "0"),
+        requirements=requirements,
+    )
+    path = tmp_path_factory.mktemp("mixed") / "report.html"
+    path.write_text(render_html(report, kit_schemas_dir()), "utf-8")
+    return path
+
+
+def _page(request: pytest.FixtureRequest, name: str) -> Path:
+    page: Path = request.getfixturevalue(name)
+    return page
+
+
+def _chromium(*args: str, cwd: Path, width: int = WINDOW) -> str:
     binary = shutil.which("chromium") or shutil.which("chromium-browser")
     if binary is None:
         pytest.skip("chromium is not installed (apt-get install -y chromium)")
@@ -65,7 +165,7 @@ def _chromium(*args: str, cwd: Path) -> str:
         "--no-sandbox",
         "--disable-gpu",
         f"--user-data-dir={cwd / 'profile'}",
-        f"--window-size={WINDOW},1000",
+        f"--window-size={width},{HEIGHT}",
         *args,
     ]
     process = subprocess.Popen(  # noqa: S603 - a fixed browser command on our own file
@@ -87,24 +187,71 @@ def _png_size(path: Path) -> tuple[int, int]:
     return width, height
 
 
-def test_nothing_sticks_out_of_a_1400_pixel_window(report_html: Path, tmp_path: Path) -> None:
-    """Every element's right edge, and the page's scroll width, stay within 1,400 pixels."""
+@pytest.mark.parametrize("width", WIDTHS)
+def test_nothing_sticks_out_of_the_window(report_html: Path, tmp_path: Path, width: int) -> None:
+    """Every element's right edge, and the page's scroll width, stay within the window."""
     page = tmp_path / "measured.html"
     page.write_text(report_html.read_text("utf-8").replace("</body>", _MEASURE), "utf-8")
-    dom = _chromium("--dump-dom", page.as_uri(), cwd=tmp_path)
+    dom = _chromium("--dump-dom", page.as_uri(), cwd=tmp_path, width=width)
     found: dict[str, Any] = dict(re.findall(r'data-(width|bad)="([^"]*)"', dom))
     assert found, "the measuring script did not run"
-    assert int(found["width"]) <= WINDOW, found["bad"]
+    assert int(found["width"]) <= width, found["bad"]
     assert found["bad"] == ""
 
 
-def test_a_screenshot_of_the_report_is_taken_at_1400_pixels(
-    report_html: Path, tmp_path: Path
+def _layout(page: Path, tmp_path: Path, width: int, *, move: bool = False) -> dict[str, Any]:
+    script = _TABLE.replace("MOVE", "true" if move else "false")
+    measured = tmp_path / f"table-{width}.html"
+    measured.write_text(page.read_text("utf-8").replace("</body>", script), "utf-8")
+    dom = _chromium("--dump-dom", measured.as_uri(), cwd=tmp_path, width=width)
+    found = re.search(r'data-layout="([^"]*)"', dom)
+    assert found is not None, "the measuring script did not run"
+    layout: dict[str, Any] = json.loads(html.unescape(found.group(1)))
+    return layout
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("name", ["report_html", "mixed_html"])
+def test_the_requirements_table_is_readable(
+    request: pytest.FixtureRequest, tmp_path: Path, name: str, width: int
 ) -> None:
-    """The browser renders the page (failures first) into a 1400-pixel-wide screenshot."""
-    shot = tmp_path / "report.png"
-    _chromium(f"--screenshot={shot}", report_html.as_uri(), cwd=tmp_path)
-    assert _png_size(shot) == (WINDOW, 1000)
+    """Short columns hold their values on one line, ids and messages get room, nothing spills.
+
+    At 1,400 px the level column used to be squeezed to one letter a line ("S H A L L") by a
+    long message; at 1,024 px the message column must still get a third of the table.
+    """
+    layout = _layout(_page(request, name), tmp_path, width)
+    heads = {h["text"]: h for h in layout["heads"]}
+    assert list(heads) == _HEADERS
+    assert layout["table"] <= layout["viewport"] <= width
+    for head in heads.values():
+        assert head["lines"] == 1, head
+        assert head["fits"], head
+    for cell in layout["cells"]:
+        assert cell["fits"], cell  # no text spills out of its cell (nor over its neighbour)
+        if cell["column"] in _SHORT_COLUMNS:
+            assert cell["lines"] == 1, cell
+    assert heads["level"]["width"] >= 60
+    assert heads["status"]["width"] >= 100  # NOT_TESTED, bold
+    assert heads["requirement"]["width"] >= 140
+    assert heads["scenario"]["width"] >= 140
+    assert heads["message"]["width"] >= layout["table"] / 3
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_screenshot_of_the_requirements_table_is_taken(
+    mixed_html: Path, tmp_path: Path, width: int
+) -> None:
+    """The browser renders the table (moved to the top of the page) into a screenshot.
+
+    The screenshots stay in the test's temporary folder for a reader to look at.
+    """
+    layout = _layout(mixed_html, tmp_path, width, move=True)
+    assert [h["text"] for h in layout["heads"]] == _HEADERS
+    page = tmp_path / f"table-{width}.html"
+    shot = tmp_path / f"requirements-{width}.png"
+    _chromium(f"--screenshot={shot}", page.as_uri(), cwd=tmp_path, width=width)
+    assert _png_size(shot) == (width, HEIGHT)
 
 
 def test_the_stylesheet_has_no_fixed_width_and_scales_diagrams(report_html: Path) -> None:
@@ -115,5 +262,7 @@ def test_the_stylesheet_has_no_fixed_width_and_scales_diagrams(report_html: Path
     assert all(w <= WINDOW for w in widths)
     assert re.search(r"svg\s*\{[^}]*max-width:\s*100%", style)
     assert re.search(r"td\s*\{[^}]*overflow-wrap:\s*anywhere", style)
+    assert re.search(r"th, td\.short\s*\{[^}]*white-space:\s*nowrap", style)
+    assert re.search(r"table\.results\s*\{[^}]*table-layout:\s*fixed", style)
     assert page.index('id="failures"') < page.index('id="compliance"')
     assert page.index('id="drill-down"') < page.index('id="traceability-matrix"')
