@@ -16,7 +16,7 @@ import asyncio
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import ValidationError
 
@@ -33,10 +33,11 @@ from reference_harness._run_context import RunCancelledError, RunContext, RunFai
 from reference_harness._trace import TraceRecorder
 from reference_harness.guards import safe_fallback
 from reference_harness.ports import RouterAnswer, RouterRequest
-from reference_harness.store import RunStoreError
+from reference_harness.store import RunStoreError, StoreUnavailableError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from concurrent.futures import Executor
 
     from contracts import DiagnosisRun
     from reference_harness._trace import Sink
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
 __all__ = ["Harness", "RunJournal", "new_run_id", "wall_clock_ms"]
 
 _INTENTS = ("DIAGNOSIS", "KNOWLEDGE_QUERY")
+_T = TypeVar("_T")
 
 
 def wall_clock_ms() -> int:
@@ -94,8 +96,18 @@ class Harness:
         retry: the retry policy (Router 2, SemanticGuard 2, others 1 attempt by default).
         clock: milliseconds since the Unix epoch (UTC); used for row times and ``ts_ms``.
         run_ids: returns a fresh, unique Run id per call.
+        store_executor: where store calls run. ``None``: inline, on the event loop (one Run at
+            a time, the kit's in-process IUT). A server passes a thread pool, so that a store
+            waiting on SQLite's busy timeout (another process holds the lock) or a slow disk
+            never blocks the event loop (:mod:`reference_harness.sse`).
 
     One Harness may serve many Runs, one ``run`` call per Run, on one event loop.
+
+    When the store cannot be written (:class:`~reference_harness.store.StoreUnavailableError`)
+    while the Run ends, the client still gets the fixed PUBLIC_ERROR ``INTERNAL_ERROR`` result
+    and ``end`` ``{state: FAILED}`` (the trace's ``RUN_FINISHED`` says the same), the Run is
+    handed to :meth:`RunStore.abandon`, and the error is raised after the frames: the row is
+    then finished exactly as the store's crash recovery would finish it.
     """
 
     def __init__(  # noqa: PLR0913 - the Harness's collaborators, all keyword-only
@@ -110,6 +122,7 @@ class Harness:
         retry: RetryPolicy = DEFAULT_RETRY_POLICY,
         clock: Callable[[], int] = wall_clock_ms,
         run_ids: Callable[[], str] = new_run_id,
+        store_executor: Executor | None = None,
     ) -> None:
         """Wire the Harness; nothing is called yet."""
         self._store = store
@@ -121,6 +134,7 @@ class Harness:
         self._retry = retry
         self._clock = clock
         self._run_ids = run_ids
+        self._store_executor = store_executor
 
     @property
     def limits(self) -> Limits:
@@ -154,13 +168,22 @@ class Harness:
         Raises:
             InvalidRunError: ``session_id`` or ``user_message`` break the ``diagnosis-run``
                 contract (nothing is written).
+            StoreUnavailableError: the store could not be written: before any frame when the
+                Run row could not be created (nothing was written); after the ``end`` frame
+                when the terminal row could not be (the Run is abandoned to the store).
             asyncio.CancelledError: the task running the Run was cancelled; the Run is first
                 finished CANCELLED (cause ``OPERATOR``) with the layered events.
         """
         scope = cancel if cancel is not None else CancelScope()
         run_id = self._run_ids()
-        row = self._store.create_run(
-            run_id=run_id, session_id=session_id, user_message=user_message, now_ms=self._clock()
+        store = self._store
+        row = await self._stored(
+            lambda: store.create_run(
+                run_id=run_id,
+                session_id=session_id,
+                user_message=user_message,
+                now_ms=self._clock(),
+            )
         )
         trace = TraceRecorder(run_id, self._clock, sink)
         ctx = RunContext(run_id=run_id, limits=self._limits, trace=trace)
@@ -181,25 +204,44 @@ class Harness:
             outcome = failed(failure.error_code)
         except Exception:  # noqa: BLE001 - any other fault is the fixed INTERNAL_ERROR, no text
             outcome = failed("INTERNAL_ERROR")
-        final, published = self._finish(ctx, outcome)
+        final, published, unavailable = await self._finish(ctx, outcome)
         if journal is not None:
             journal.events = trace.events
             journal.invocations = ctx.ledger.documents()
             journal.published_result = published
         if stopped is not None:
             raise stopped
+        if unavailable is not None:
+            raise unavailable
+        assert final is not None  # noqa: S101 - written unless the store was unavailable
         return final
+
+    async def _stored(self, call: Callable[[], _T]) -> _T:
+        """Run one store call: inline, or in :attr:`_store_executor` without blocking the loop.
+
+        A cancellation while the call runs in the executor waits for it first (the store call
+        is one transaction that cannot be interrupted), then is raised.
+        """
+        if self._store_executor is None:
+            return call()
+        future = asyncio.get_running_loop().run_in_executor(self._store_executor, call)
+        try:
+            return await asyncio.shield(future)
+        except asyncio.CancelledError:
+            await asyncio.wait([future])
+            raise
 
     async def _work(
         self, ctx: RunContext, session_id: str, user_message: str, run_seq: int
     ) -> Outcome:
         intent = await self._route(ctx, user_message)
         ctx.check_open()
-        self._store.set_intent(ctx.run_id, intent)
+        store = self._store
+        await self._stored(lambda: store.set_intent(ctx.run_id, intent))
         ctx.trace.emit("INTENT_ROUTED", {"intent": intent})
         previous = None
         if intent == "DIAGNOSIS":
-            selection = self._store.select_previous_turn(session_id, run_seq)
+            selection = await self._stored(lambda: store.select_previous_turn(session_id, run_seq))
             previous = selection.selected
             ctx.trace.emit(
                 "PREVIOUS_TURN_SELECTED",
@@ -247,33 +289,68 @@ class Harness:
             raise RunFailedError(msg)
         return result.value
 
-    def _finish(
+    async def _finish(
         self, ctx: RunContext, outcome: Outcome | None
-    ) -> tuple[DiagnosisRun, dict[str, Any] | None]:
+    ) -> tuple[DiagnosisRun | None, dict[str, Any] | None, StoreUnavailableError | None]:
+        """Write the terminal row, then deliver the closing events and frames.
+
+        Returns the row (``None`` when the store was unavailable), the published document and
+        the store's error (the Run was then abandoned and published as FAILED).
+        """
         trace = ctx.trace
         if outcome is None or not ctx.pass_release_gate():
             for record in ctx.ledger.documents():  # no invocation outlives its Run as PROJECTING
                 if record["status"] == "PROJECTING":
                     ctx.ledger.fail(record["tool_call_id"], "CANCELLED")
-            row = self._store.finish_run(
-                ctx.run_id,
-                state="CANCELLED",
-                published_result=None,
-                fallback_type=None,
-                error_code=None,
-                now_ms=self._clock(),
-            )
+            store = self._store
+            try:
+                row = await self._stored(
+                    lambda: store.finish_run(
+                        ctx.run_id,
+                        state="CANCELLED",
+                        published_result=None,
+                        fallback_type=None,
+                        error_code=None,
+                        now_ms=self._clock(),
+                    )
+                )
+            except StoreUnavailableError as error:
+                return self._abandon(ctx, error)
             trace.emit(
                 "RUN_FINISHED", {"state": "CANCELLED", "fallback_type": None, "error_code": None}
             )
             trace.deliver({"event": "end", "data": {"state": "CANCELLED"}})
-            return row, None
+            return row, None, None
         try:
-            row = self._write_terminal(ctx, outcome)
-        except (RunStoreError, ValidationError):
-            # The result could not be stored as the contract requires: publish the fixed error.
-            outcome = failed("INTERNAL_ERROR")
-            row = self._write_terminal(ctx, outcome)
+            try:
+                row = await self._write_terminal(ctx, outcome)
+            except StoreUnavailableError:
+                raise
+            except (RunStoreError, ValidationError):
+                # The result could not be stored as the contract requires: the fixed error.
+                outcome = failed("INTERNAL_ERROR")
+                row = await self._write_terminal(ctx, outcome)
+        except StoreUnavailableError as error:
+            return self._abandon(ctx, error)
+        self._publish(ctx, outcome)
+        return row, outcome.published, None
+
+    def _abandon(
+        self, ctx: RunContext, error: StoreUnavailableError
+    ) -> tuple[None, dict[str, Any], StoreUnavailableError]:
+        """The terminal write failed: abandon the row to the store, publish the fixed error.
+
+        What the client gets is what the store's recovery writes (FAILED, ``INTERNAL_ERROR``),
+        so the stream and the row agree once the row is recovered.
+        """
+        self._store.abandon(ctx.run_id)
+        outcome = failed("INTERNAL_ERROR")
+        self._publish(ctx, outcome)
+        return None, outcome.published, error
+
+    @staticmethod
+    def _publish(ctx: RunContext, outcome: Outcome) -> None:
+        trace = ctx.trace
         trace.emit("RESULT_RELEASED", {"kind": outcome.kind})
         trace.deliver({"event": "result", "data": outcome.published})
         trace.emit(
@@ -285,14 +362,17 @@ class Harness:
             },
         )
         trace.deliver({"event": "end", "data": {"state": outcome.state}})
-        return row, outcome.published
 
-    def _write_terminal(self, ctx: RunContext, outcome: Outcome) -> DiagnosisRun:
-        return self._store.finish_run(
-            ctx.run_id,
-            state=outcome.state,
-            published_result=PublishedResult.model_validate(outcome.published),
-            fallback_type=outcome.fallback_type,
-            error_code=outcome.error_code,
-            now_ms=self._clock(),
+    async def _write_terminal(self, ctx: RunContext, outcome: Outcome) -> DiagnosisRun:
+        published = PublishedResult.model_validate(outcome.published)
+        store = self._store
+        return await self._stored(
+            lambda: store.finish_run(
+                ctx.run_id,
+                state=outcome.state,
+                published_result=published,
+                fallback_type=outcome.fallback_type,
+                error_code=outcome.error_code,
+                now_ms=self._clock(),
+            )
         )

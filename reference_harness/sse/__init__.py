@@ -8,32 +8,67 @@ before any Run starts (allowed ``Host`` and ``Origin``, internal token, JSON onl
 :mod:`._guard`).
 """
 
-from reference_harness.sse._app import INTERNAL_CHAT_PATH, PUBLIC_CHAT_PATH, PublicEntry, create_app
+from reference_harness.sse._app import (
+    BODY_WAIT_S,
+    INTERNAL_CHAT_PATH,
+    PUBLIC_CHAT_PATH,
+    RECOVERY_INTERVAL_S,
+    START_WAIT_S,
+    PublicEntry,
+    create_app,
+)
+from reference_harness.sse._connections import (
+    HEAD_TIMEOUT_S,
+    KEEP_ALIVE_S,
+    HeadTimeoutProtocol,
+    OncePerCause,
+    connection_settings,
+)
 from reference_harness.sse._factory import (
+    STORE_THREADS,
     UNCONFIGURED_TOOL_CODE,
     UnconfiguredTools,
+    open_run_store,
     openai_harness_factory,
 )
 from reference_harness.sse._guard import DEFAULT_ALLOWED_HOSTS, DEFAULT_MAX_BODY_BYTES
 from reference_harness.sse._request import ChatRequest, ChatRequestError, parse_chat_request
 from reference_harness.sse._runs import ActiveRun, ChatHarness, TraceLog
-from reference_harness.sse._serve import LoopbackServer, serve, serve_app
+from reference_harness.sse._serve import (
+    LoopbackServer,
+    default_store_path,
+    open_server_store,
+    serve,
+    serve_app,
+)
 
 __all__ = [
+    "BODY_WAIT_S",
     "DEFAULT_ALLOWED_HOSTS",
     "DEFAULT_MAX_BODY_BYTES",
+    "HEAD_TIMEOUT_S",
     "INTERNAL_CHAT_PATH",
+    "KEEP_ALIVE_S",
     "PUBLIC_CHAT_PATH",
+    "RECOVERY_INTERVAL_S",
+    "START_WAIT_S",
+    "STORE_THREADS",
     "UNCONFIGURED_TOOL_CODE",
     "ActiveRun",
     "ChatHarness",
     "ChatRequest",
     "ChatRequestError",
+    "HeadTimeoutProtocol",
     "LoopbackServer",
+    "OncePerCause",
     "PublicEntry",
     "TraceLog",
     "UnconfiguredTools",
+    "connection_settings",
     "create_app",
+    "default_store_path",
+    "open_run_store",
+    "open_server_store",
     "openai_harness_factory",
     "parse_chat_request",
     "serve",

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
 
 from reference_harness import Harness, Limits
 from reference_harness._harness import wall_clock_ms
@@ -13,11 +15,19 @@ from reference_harness.store import RunStore
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from pathlib import Path
 
     from reference_harness.ports import AcceptedToolCall, CancelToken, ToolBackend, ToolResult
 
-__all__ = ["UNCONFIGURED_TOOL_CODE", "UnconfiguredTools", "openai_harness_factory"]
+__all__ = [
+    "STORE_THREADS",
+    "UNCONFIGURED_TOOL_CODE",
+    "UnconfiguredTools",
+    "open_run_store",
+    "openai_harness_factory",
+]
+
+STORE_THREADS: Final = 4
+"""Threads running the store calls of a server's Runs (each waits at most the busy timeout)."""
 
 _HTTP_SHARE = 0.9
 """The adapters' HTTP timeout as a share of the Harness's model-call bound."""
@@ -38,8 +48,29 @@ class UnconfiguredTools:
         return InBandError(UNCONFIGURED_TOOL_CODE)
 
 
+def open_run_store(path: Path) -> RunStore:
+    """Open a server's run store, prove it writable and recover its crashed Runs.
+
+    The server's startup (Requirement 7): every RUNNING row left by a crash becomes FAILED
+    (``INTERNAL_ERROR``) before any Run starts. Call it before announcing the server, so that a
+    store that cannot be written is refused with its file named, not found by the first request.
+
+    Raises:
+        StoreUnavailableError: the file is locked by another process (past the busy timeout),
+            the disk is full, or it is read-only or not a database; the message names the file.
+        RunStoreError: the folder of ``path`` does not exist.
+    """
+    store = RunStore(path)
+    try:
+        store.recover_crashed(wall_clock_ms())
+    except BaseException:
+        store.close()
+        raise
+    return store
+
+
 def openai_harness_factory(
-    store_path: Path,
+    store_path: Path | RunStore,
     *,
     tools: ToolBackend,
     config: OpenAIConfig | None = None,
@@ -49,9 +80,12 @@ def openai_harness_factory(
 
     Opening the store is the server's startup: every RUNNING row left by a crash is recovered as
     FAILED (``INTERNAL_ERROR``) before any Run starts, never to be a previous turn (Requirement 7).
+    The Harnesses run their store calls in one pool of :data:`STORE_THREADS` threads, never on
+    the event loop.
 
     Args:
-        store_path: the SQLite file of the ``diagnosis_run`` store (created if absent).
+        store_path: the SQLite file of the ``diagnosis_run`` store (created if absent), or a
+            store already opened by :func:`open_run_store`.
         tools: the tool backend every Run dispatches to.
         config: the endpoint; ``OpenAIConfig.from_env()`` when ``None``.
         limits: the Runs' budgets. The adapters' HTTP timeout is 90 % of
@@ -61,6 +95,7 @@ def openai_harness_factory(
 
     Raises:
         ConfigError: ``config`` is ``None`` and the ``SRDH_OPENAI_*`` variables are not set.
+        StoreUnavailableError: (given a path) the store cannot be written.
     """
     endpoint = config if config is not None else OpenAIConfig.from_env()
     if limits is None:
@@ -68,8 +103,8 @@ def openai_harness_factory(
         # HTTP timeout, and the Harness's bound on a model call is set just above it.
         limits = Limits(model_call_timeout_ms=math.ceil(endpoint.timeout_s * 1000 / _HTTP_SHARE))
     endpoint = endpoint.with_timeout(limits.model_call_timeout_ms / 1000 * _HTTP_SHARE)
-    store = RunStore(store_path)
-    store.recover_crashed(wall_clock_ms())
+    store = open_run_store(store_path) if isinstance(store_path, Path) else store_path
+    executor = ThreadPoolExecutor(STORE_THREADS, thread_name_prefix="srdh-store")
     router, agent, reviewer = (
         OpenAIRouter(endpoint),
         OpenAIAgent(endpoint),
@@ -84,6 +119,7 @@ def openai_harness_factory(
             reviewer=reviewer,
             tools=tools,
             limits=limits,
+            store_executor=executor,
         )
 
     return factory

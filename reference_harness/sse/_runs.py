@@ -6,17 +6,25 @@ task goes on through the layered cancellation (Requirement 8) — waiting, bound
 timeout, for a blocking model call, recording ``LATE_RESULT_DISCARDED`` and the ``CANCELLED`` row.
 Frames emitted after the disconnect reach nobody, so every ``run_event`` is also kept in the
 :class:`TraceLog`, exposed at ``GET /internal/v1/runs/{run_id}/trace``.
+
+The response is not answered until the Run has started (its first frame) or ended without one
+(:meth:`ActiveRun.wait_started`): a Run whose row could not be created is a ``503``, never an
+empty ``200``. A Harness that fails after its first frame without an ``end`` frame still ends the
+stream: :meth:`ActiveRun.frames` then sends the fixed PUBLIC_ERROR ``INTERNAL_ERROR`` ``result``
+and ``end`` ``{state: FAILED}``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from reference_harness import CancelScope
+from reference_harness.store import RunStoreError
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable, Mapping
@@ -25,6 +33,7 @@ __all__ = ["ActiveRun", "ChatHarness", "HarnessFactory", "TraceLog"]
 
 _LOG: Final = logging.getLogger(__name__)
 _END: Final = None
+_ERROR_RESULT: Final = {"kind": "PUBLIC_ERROR", "public_error": {"error_code": "INTERNAL_ERROR"}}
 
 
 class ChatHarness(Protocol):
@@ -97,6 +106,9 @@ class ActiveRun:
         self._trace_log = trace_log
         self._ended = False
         self._finished = False
+        self._started = asyncio.Event()
+        self.delivered = 0
+        """Frames the Harness delivered so far."""
         self.task = asyncio.create_task(self._run(harness, session_id, message))
         tasks.add(self.task)
         self.task.add_done_callback(tasks.discard)
@@ -104,25 +116,51 @@ class ActiveRun:
     def _sink(self, frame: dict[str, Any]) -> None:
         if frame.get("event") == "run_event" and isinstance(frame.get("data"), dict):
             self._trace_log.record(frame["data"])
+        self.delivered += 1
+        self._started.set()
         self._queue.put_nowait(frame)
 
     async def _run(self, harness: ChatHarness, session_id: str, message: str) -> None:
         try:
             await harness.run(session_id, message, sink=self._sink, cancel=self.scope)
+        except RunStoreError as error:
+            # One line, no traceback: the store's file and SQLite's reason say it all.
+            _LOG.warning("a Run could not be stored: %s", error)
         except Exception:  # noqa: BLE001 - the task must end the stream whatever the Harness raised
             _LOG.exception("the Harness failed outside its own error handling")
         finally:
             self._finished = True
+            self._started.set()
             self._queue.put_nowait(_END)
 
+    async def wait_started(self, timeout_s: float) -> bool:
+        """Wait (at most ``timeout_s``) for the Run's first frame; True if it came.
+
+        False when the Run ended without a frame (its row could not be created) or did not start
+        in time; the Run is then cancelled (``CLIENT_DISCONNECTED``: nobody will read it).
+        """
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._started.wait(), timeout_s)
+        if self.delivered:
+            return True
+        self.client_gone()
+        return False
+
     async def frames(self) -> AsyncIterator[dict[str, str]]:
-        """Yield SSE events ``{"event", "data": JSON text}`` until the ``end`` frame."""
+        """Yield SSE events ``{"event", "data": JSON text}`` until the ``end`` frame.
+
+        If the Harness stopped without an ``end`` frame, the stream is closed with the fixed
+        error ``result`` and ``end`` ``{state: FAILED}`` (a client is never left waiting).
+        """
         try:
             while (frame := await self._queue.get()) is not _END:
                 yield {"event": str(frame["event"]), "data": json.dumps(frame["data"])}
                 if frame["event"] == "end":
                     self._ended = True
                     return
+            self._ended = True
+            yield {"event": "result", "data": json.dumps(_ERROR_RESULT)}
+            yield {"event": "end", "data": json.dumps({"state": "FAILED"})}
         finally:
             self.client_gone()
 

@@ -7,14 +7,24 @@ until uvicorn accepts it): tests need no readiness polling.
 
 from __future__ import annotations
 
+import logging
 import socket
 import threading
-from typing import TYPE_CHECKING, Final, Self
+from typing import TYPE_CHECKING, Any, Final, Self
 
 import uvicorn
 
 from reference_harness.sse._app import PublicEntry, create_app
-from reference_harness.sse._factory import UnconfiguredTools, openai_harness_factory
+from reference_harness.sse._connections import (
+    connection_settings,
+    install_once_per_cause,
+    remove_once_per_cause,
+)
+from reference_harness.sse._factory import (
+    UnconfiguredTools,
+    open_run_store,
+    openai_harness_factory,
+)
 from reference_harness.sse._guard import DEFAULT_ALLOWED_HOSTS
 
 if TYPE_CHECKING:
@@ -25,15 +35,51 @@ if TYPE_CHECKING:
     from starlette.applications import Starlette
 
     from reference_harness.sse._runs import ChatHarness
+    from reference_harness.store import RunStore
 
-__all__ = ["LoopbackServer", "serve", "serve_app"]
+__all__ = ["LoopbackServer", "default_store_path", "open_server_store", "serve", "serve_app"]
 
 _STOP_WAIT_S: Final = 60.0
+_LOG: Final = logging.getLogger("uvicorn.error")
+
+
+def default_store_path(repo: Path) -> Path:
+    """``repo/.srdh/runs.sqlite3``: the run store of ``srdh serve`` for ``repo``."""
+    return repo / ".srdh" / "runs.sqlite3"
+
+
+def open_server_store(repo: Path) -> RunStore:
+    """Open ``srdh serve``'s store in ``repo/.srdh/``: created, proven writable, crashes recovered.
+
+    Raises:
+        StoreUnavailableError: the store file is locked, on a full disk, or read-only (named).
+        OSError: ``repo/.srdh`` cannot be created.
+    """
+    path = default_store_path(repo)
+    path.parent.mkdir(exist_ok=True)
+    return open_run_store(path)
+
+
+def _server_config(app: Starlette, **settings: Any) -> uvicorn.Config:  # noqa: ANN401 - uvicorn's own keywords
+    """Uvicorn's config with the connection bounds of :func:`connection_settings`."""
+    return uvicorn.Config(
+        app, log_level="warning", lifespan="on", **connection_settings(), **settings
+    )
 
 
 def serve_app(app: Starlette, host: str, port: int) -> None:
-    """Serve ``app`` on ``host:port`` until interrupted (SIGINT/SIGTERM); blocking."""
-    uvicorn.run(app, host=host, port=port, log_level="warning", lifespan="on")
+    """Serve ``app`` on ``host:port`` until interrupted (SIGINT/SIGTERM); blocking.
+
+    Connections are bounded (:mod:`._connections`: head timeout, keep-alive timeout, connection
+    cap) and each cause of a warning is logged once; a summary of the repeats ends the log.
+    """
+    once = install_once_per_cause()
+    try:
+        uvicorn.Server(_server_config(app, host=host, port=port)).run()
+    finally:
+        remove_once_per_cause(once)
+        for line in once.summary():
+            _LOG.warning("%s", line)
 
 
 def serve(  # noqa: PLR0913 - one keyword per documented setting
@@ -46,6 +92,7 @@ def serve(  # noqa: PLR0913 - one keyword per documented setting
     internal_token: str | None = None,
     allowed_hosts: tuple[str, ...] = DEFAULT_ALLOWED_HOSTS,
     allowed_origins: tuple[str, ...] = (),
+    run_store: RunStore | None = None,
 ) -> None:
     """Serve the chat entry (``srdh serve``) until interrupted; blocking.
 
@@ -63,17 +110,19 @@ def serve(  # noqa: PLR0913 - one keyword per documented setting
             one; ``None`` leaves them open).
         allowed_hosts: host names accepted in the ``Host`` header (loopback names by default).
         allowed_origins: cross-site origins allowed to POST, besides the server's own.
+        run_store: the store already opened by :func:`open_server_store` (``srdh serve`` opens
+            it before announcing itself). ``None`` with no ``harness_factory``: opened here.
 
     Raises:
         ConfigError: ``harness_factory`` is ``None`` and ``SRDH_OPENAI_*`` are not set.
+        StoreUnavailableError: the store cannot be written (its file named).
     """
     if harness_factory is None:
-        store_dir = repo / ".srdh"
-        store_dir.mkdir(exist_ok=True)
-        harness_factory = openai_harness_factory(
-            store_dir / "runs.sqlite3", tools=UnconfiguredTools()
-        )
+        if run_store is None:
+            run_store = open_server_store(repo)
+        harness_factory = openai_harness_factory(run_store, tools=UnconfiguredTools())
     app = create_app(
+        run_store=run_store,
         harness_factory=harness_factory,
         public_entry=public_entry,
         internal_token=internal_token,
@@ -91,15 +140,12 @@ class LoopbackServer:
     """
 
     def __init__(self, app: Starlette) -> None:
-        """Bind the socket now; serving starts in :meth:`start`."""
+        """Bind the socket now; serving starts in :meth:`start` (with ``srdh serve``'s bounds)."""
         self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._socket.bind(("127.0.0.1", 0))
         self._socket.listen(64)
-        config = uvicorn.Config(
-            app, log_level="warning", lifespan="on", timeout_graceful_shutdown=30
-        )
-        self._server = uvicorn.Server(config)
+        self._server = uvicorn.Server(_server_config(app, timeout_graceful_shutdown=30))
         self._thread = threading.Thread(
             target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True
         )

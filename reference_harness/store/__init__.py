@@ -14,6 +14,7 @@ from reference_harness.store._errors import (
     DuplicateRunError,
     InvalidRunError,
     RunStoreError,
+    StoreUnavailableError,
     TerminalStateError,
     UnknownRunError,
 )
@@ -34,6 +35,7 @@ __all__ = [
     "RunStoreError",
     "SkipReason",
     "SkippedRun",
+    "StoreUnavailableError",
     "TerminalStateError",
     "UnknownRunError",
     "skip_reason",

@@ -10,6 +10,7 @@ __all__ = [
     "DuplicateRunError",
     "InvalidRunError",
     "RunStoreError",
+    "StoreUnavailableError",
     "TerminalStateError",
     "UnknownRunError",
 ]
@@ -61,3 +62,23 @@ class InvalidRunError(RunStoreError, ValueError):
         super().__init__(f"Run {run_id!r} would break the diagnosis-run contract: {joined}")
         self.run_id = run_id
         self.problems = tuple(problems)
+
+
+class StoreUnavailableError(RunStoreError):
+    """The store's database file cannot be read or written right now; nothing was written.
+
+    SQLite refused the transaction: the database is locked by another process past the busy
+    timeout, the disk (or the process's file-size limit) is full, the file is read-only, not a
+    database, or the folder cannot hold its journal. A fault of the store's environment, never of
+    the Run: the message names the file and SQLite's reason.
+
+    Attributes:
+        path: the database file (``":memory:"`` for an in-memory store).
+        reason: SQLite's own words (``"database is locked"``, ``"disk I/O error"`` …).
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        """Name the file and SQLite's reason."""
+        super().__init__(f"run store {path}: cannot be written or read ({reason})")
+        self.path = path
+        self.reason = reason

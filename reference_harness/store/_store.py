@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import sqlite3
+import threading
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -38,7 +39,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.pool import NullPool, Pool, PoolProxiedConnection, QueuePool, StaticPool
 from sqlalchemy.schema import CreateIndex, CreateTable
 
@@ -54,6 +55,7 @@ from reference_harness.store._errors import (
     DuplicateRunError,
     InvalidRunError,
     RunStoreError,
+    StoreUnavailableError,
     TerminalStateError,
     UnknownRunError,
 )
@@ -221,6 +223,12 @@ class RunStore:
 
     Use as a context manager, or call :meth:`close`. All times are integers in milliseconds since
     the Unix epoch, UTC. Every Run returned is a validated ``contracts.DiagnosisRun``.
+
+    Every method may raise :class:`StoreUnavailableError` when SQLite cannot read or write the
+    file (locked past :data:`BUSY_TIMEOUT_S`, disk full, read-only): the transaction was rolled
+    back and nothing was written. A Run whose terminal write failed that way is handed to
+    :meth:`abandon`, and :meth:`recover_abandoned` finishes it FAILED once the file can be
+    written again (the crash recovery of :meth:`recover_crashed`, for one process's own Runs).
     """
 
     SKIPPED_LIMIT = 100
@@ -236,16 +244,25 @@ class RunStore:
         commits without ``fsync`` (``PRAGMA synchronous = OFF``). Transactions, locking and
         constraints are unchanged; only durability across a power loss is given up.
 
+        Opening proves the file writable: the table check runs in a write transaction that also
+        rewrites the header's ``user_version`` (same value), so a locked, full or read-only store
+        is refused here, before a server announces itself.
+
         Raises:
             RunStoreError: the folder of ``path`` does not exist.
+            StoreUnavailableError: the file cannot be opened, created or written (names it).
         """
+        self._abandoned: set[str] = set()
+        self._abandoned_lock = threading.Lock()
         if path is None:
+            self.path = ":memory:"
             self._pool: Pool = StaticPool(lambda: _open(":memory:", wal=False, durable=durable))
         else:
             file = Path(path).resolve()
             if not file.parent.is_dir():
                 msg = f"{file}: cannot open the run store, folder {file.parent} does not exist"
                 raise RunStoreError(msg)
+            self.path = str(file)
             self._pool = QueuePool(lambda: _open(str(file), wal=True, durable=durable))
         self._engine = _shared_engine().execution_options()
         with self._write() as connection:
@@ -253,6 +270,8 @@ class RunStore:
             if not connection.dialect.has_table(connection, diagnosis_run.name):
                 for statement in _create_statements():
                     connection.exec_driver_sql(statement)
+            version = connection.exec_driver_sql("PRAGMA user_version").scalar_one()
+            connection.exec_driver_sql(f"PRAGMA user_version = {int(version)}")
 
     def close(self) -> None:
         """Release every database connection. The store is unusable afterwards."""
@@ -273,14 +292,26 @@ class RunStore:
 
     @contextmanager
     def _connect(self) -> Iterator[Connection]:
-        """Yield a new connection to this store's database (closed on exit)."""
-        token = _CONNECTING.set(self._pool)
+        """Yield a new connection to this store's database (closed on exit).
+
+        Raises:
+            StoreUnavailableError: SQLite could not open, read or write the file (the
+                transaction, if any, is rolled back); constraint errors pass unchanged.
+        """
         try:
-            connection = self._engine.connect()
-        finally:
-            _CONNECTING.reset(token)
-        with connection:
-            yield connection
+            token = _CONNECTING.set(self._pool)
+            try:
+                connection = self._engine.connect()
+            finally:
+                _CONNECTING.reset(token)
+            with connection:
+                yield connection
+        except IntegrityError:
+            raise
+        except DBAPIError as error:
+            raise StoreUnavailableError(self.path, str(error.orig)) from error
+        except sqlite3.Error as error:
+            raise StoreUnavailableError(self.path, str(error)) from error
 
     @contextmanager
     def _write(self) -> Iterator[Connection]:
@@ -412,6 +443,60 @@ class RunStore:
                 terminal = {key: values[key] for key in _TERMINAL_COLUMNS}
                 connection.execute(_UPDATE_RUN, {"p_run_id": values["run_id"], **terminal})
         return [str(values["run_id"]) for values in recovered]
+
+    def abandon(self, run_id: str) -> None:
+        """Note a RUNNING Run of this process whose terminal write failed (store unavailable).
+
+        It is finished FAILED / ``INTERNAL_ERROR`` by the next :meth:`recover_abandoned` that
+        can write; until then :attr:`abandoned` lists it. Thread-safe.
+        """
+        with self._abandoned_lock:
+            self._abandoned.add(run_id)
+
+    @property
+    def abandoned(self) -> frozenset[str]:
+        """The Runs handed to :meth:`abandon` and not yet recovered."""
+        with self._abandoned_lock:
+            return frozenset(self._abandoned)
+
+    def recover_abandoned(self, now_ms: int) -> list[str]:
+        """Finish every abandoned Run still RUNNING as FAILED / ``INTERNAL_ERROR``, in one write.
+
+        The same terminal row as :meth:`recover_crashed` (the fixed PUBLIC_ERROR result), for
+        the Runs this process could not finish. One transaction, attempted once per call; a
+        caller (the SSE server) calls it again later while :attr:`abandoned` is not empty.
+
+        Returns:
+            The ``run_id``s finished now (an abandoned Run already terminal is just forgotten).
+
+        Raises:
+            StoreUnavailableError: the store still cannot be written (they stay abandoned).
+        """
+        wanted = sorted(self.abandoned)
+        if not wanted:
+            return []
+        finished: list[str] = []
+        with self._write() as connection:
+            for run_id in wanted:
+                row = connection.execute(_BY_ID, {"p_run_id": run_id}).mappings().first()
+                if row is None or row["state"] in TERMINAL_STATES:
+                    continue
+                document = document_of_row(row)
+                document.update(
+                    state="FAILED",
+                    published_result=_PUBLIC_INTERNAL_ERROR,
+                    fallback_type=None,
+                    error_code="INTERNAL_ERROR",
+                    finished_at_ms=now_ms,
+                )
+                checked_run(document)
+                values = row_of(document)
+                terminal = {key: values[key] for key in _TERMINAL_COLUMNS}
+                connection.execute(_UPDATE_RUN, {"p_run_id": run_id, **terminal})
+                finished.append(run_id)
+        with self._abandoned_lock:
+            self._abandoned.difference_update(wanted)
+        return finished
 
     def seed(self, runs: Iterable[DiagnosisRun]) -> None:
         """Insert given Runs as they are (a fixture's ``prior_runs``), all or nothing.
