@@ -22,6 +22,7 @@ import logging
 import re
 import resource
 import threading
+import time
 from typing import TYPE_CHECKING, Any, Final
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -131,37 +132,48 @@ _NUMBERS = re.compile(r"\d+")
 
 
 class OncePerCause(logging.Filter):
-    """Pass the first record of each cause; count the others.
+    """Pass the first record of each cause in a window; count the others.
 
     A cause is the logger, the level, the first line of the message with its numbers blanked
-    (file descriptors, ports and counts vary) and the exception's type. Thread-safe.
+    (file descriptors, ports and counts vary) and the exception's type. Within
+    ``window_s`` seconds of a cause's logged record its repeats are counted, not logged; the
+    first record after the window is logged with the count of what was held back. Thread-safe.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, window_s: float = 60.0) -> None:
         """Start with no cause seen."""
         super().__init__()
+        self.window_s = window_s
         self._lock = threading.Lock()
-        self.seen: dict[tuple[str, int, str, str], int] = {}
+        self._logged_at: dict[tuple[str, int, str, str], float] = {}
+        self._held: dict[tuple[str, int, str, str], int] = {}
+        self._text: dict[tuple[str, int, str, str], str] = {}
 
     def filter(self, record: logging.LogRecord) -> bool:
-        """Return True for the first record of its cause, False (counted) afterwards."""
+        """Return True for the first record of its cause in the window, False (counted) else."""
         first = record.getMessage().split("\n", 1)[0]
         error = record.exc_info[1] if record.exc_info else None
         key = (record.name, record.levelno, _NUMBERS.sub("#", first), type(error).__name__)
+        now = time.monotonic()
         with self._lock:
-            count = self.seen.get(key, 0)
-            self.seen[key] = count + 1
-        return count == 0
+            logged = self._logged_at.get(key)
+            if logged is not None and now - logged < self.window_s:
+                self._held[key] = self._held.get(key, 0) + 1
+                return False
+            self._logged_at[key] = now
+            self._text[key] = f"{record.name}: {first}"
+            held = self._held.pop(key, 0)
+        if held:
+            record.msg = f"{record.msg} ({held} more of this cause not logged)"
+        return True
 
     def summary(self) -> list[str]:
-        """One line per cause that repeated: how many records were not logged."""
+        """One line per cause whose repeats were held back since it was last logged."""
         with self._lock:
-            items = list(self.seen.items())
-        return [
-            f"{name}: {count - 1} more record(s) of: {text}"
-            for (name, _level, text, _error), count in items
-            if count > 1
-        ]
+            return [
+                f"{count} more record(s) not logged of: {self._text[key]}"
+                for key, count in self._held.items()
+            ]
 
 
 LOGGERS: Final = (

@@ -16,6 +16,7 @@ import uvicorn
 
 from reference_harness.sse._app import PublicEntry, create_app
 from reference_harness.sse._connections import (
+    OncePerCause,
     connection_settings,
     install_once_per_cause,
     remove_once_per_cause,
@@ -146,6 +147,8 @@ class LoopbackServer:
         self._socket.bind(("127.0.0.1", 0))
         self._socket.listen(64)
         self._server = uvicorn.Server(_server_config(app, timeout_graceful_shutdown=30))
+        self.once: OncePerCause | None = None
+        """The log filter of this server's causes (while it runs)."""
         self._thread = threading.Thread(
             target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True
         )
@@ -158,6 +161,7 @@ class LoopbackServer:
 
     def start(self) -> Self:
         """Start serving in the background thread; return ``self``."""
+        self.once = install_once_per_cause()
         self._thread.start()
         return self
 
@@ -174,6 +178,10 @@ class LoopbackServer:
                 message = "uvicorn did not stop within 60 s"
                 raise TimeoutError(message)
         self._socket.close()
+        if self.once is not None:
+            remove_once_per_cause(self.once)
+            for line in self.once.summary():
+                _LOG.warning("%s", line)
 
     def __enter__(self) -> Self:
         """Start serving."""
