@@ -31,7 +31,10 @@ _TERMINAL_UNSAFE: Final = re.compile(
 _TERMINAL_UNSAFE_LINE: Final = re.compile(
     "[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
 )
-_XML_UNSAFE: Final = re.compile("[^\x09\x0a\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_XML_UNSAFE: Final = re.compile(
+    "[^\x09\x0a\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+    "|[\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
 _MARKDOWN_PUNCTUATION: Final = re.compile("([" + re.escape(string.punctuation) + "])")
 _BACKTICK_RUN: Final = re.compile("`+")
 _LINE_BREAK: Final = re.compile("\r\n|[\r\n]")
@@ -63,7 +66,9 @@ def xml_text(text: str) -> str:
 
     The XML writer still escapes ``&``, ``<``, ``>`` and quotes; this removes what no escaping
     can make well-formed (NUL, ESC, other C0 controls, lone surrogates, U+FFFE, U+FFFF), and CR,
-    which an XML parser would silently turn into LF.
+    which an XML parser would silently turn into LF. DEL, the C1 controls (U+009B, a one-character
+    CSI, among them) and the bidirectional controls are allowed by XML but would act on a
+    terminal or reorder the text shown by a CI page: they are shown as visible escapes too.
     """
     return _XML_UNSAFE.sub(_visible, scrub(text))
 

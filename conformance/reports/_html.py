@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
-from conformance._inert import scrub
+from conformance._inert import terminal_text
 from conformance.reports._diagrams import build_diagrams
 from conformance.reports._enums import SchemaEnumError
 from conformance.reports._svg import render_svg
@@ -55,10 +55,12 @@ def render_html(report: Report, schemas_dir: Path) -> str:
     except SchemaEnumError as exc:
         error = str(exc)
     template = env.get_template("report.html.j2")
-    # Jinja autoescapes every value; scrub keeps lone surrogates from breaking UTF-8.
+    # Jinja autoescapes every value; terminal_text then shows every control and bidi character
+    # of the page as a visible escape (\x1b, \u202e) and keeps lone surrogates from breaking
+    # UTF-8 (the template itself holds none but tabs and newlines, which are kept).
     # scenario id -> the number of its first failure's drill-down section
     drill: dict[str, int] = {}
     for number, failure in enumerate(report.failures, start=1):
         drill.setdefault(failure.scenario_id, number)
     page = template.render(report=report, diagrams=figures, diagram_error=error, drill=drill)
-    return scrub(page)
+    return terminal_text(page, keep_newlines=True)

@@ -1,11 +1,15 @@
-"""Write all four report files into a directory, all or nothing."""
+"""Write all four report files into a directory, all or nothing, one run's files only."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import re
+import secrets
 import tempfile
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,10 +19,13 @@ from conformance.reports._junit import render_junit
 from conformance.reports._markdown import render_markdown
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from conformance.reports._model import Report
 
 __all__ = [
     "FIXTURES_DIR",
+    "LOCK_FILE",
     "REPORT_FILES",
     "ReportDirError",
     "check_report_dir",
@@ -64,6 +71,13 @@ def check_report_dir(directory: Path) -> None:
         raise ReportDirError(msg) from None
 
 
+LOCK_FILE = ".srdh-report.lock"
+"""Lock file in the report directory: one run writes its reports there at a time."""
+LOCK_WAIT_S = 30.0
+"""How long a run waits for another run writing the same report directory, in seconds."""
+_TEMP_PREFIX = ".srdh-tmp-"
+
+
 def write_reports(report: Report, directory: Path, schemas_dir: Path) -> list[Path]:
     """Render and write ``report.json``, ``junit.xml``, ``summary.md`` and ``report.html``.
 
@@ -72,8 +86,22 @@ def write_reports(report: Report, directory: Path, schemas_dir: Path) -> list[Pa
     Every file is rendered in memory first and written to a temporary name, then renamed, so a
     failure leaves no half-written report. Returns the written paths in :data:`REPORT_FILES` order.
 
+    The folder holds one run's files only:
+
+    * the set is written under an exclusive lock (:data:`LOCK_FILE`, ``flock``): a second run
+      writing the same folder waits for the first (at most :data:`LOCK_WAIT_S`, then refused),
+      so the folder ends with one run's complete set, never a mix;
+    * fixtures of an earlier run that this run did not write are removed (a passing run leaves
+      no stale ``fixtures/``), as are temporary files an interrupted writer left;
+    * nothing is written through a symbolic link: a ``fixtures`` link planted in the folder is
+      replaced by a real folder, every file is created with ``O_EXCL | O_NOFOLLOW`` relative
+      to the folder's descriptor and renamed into place (a link at a report's name is
+      replaced, its target untouched).
+
     Raises:
-        ReportDirError: the directory cannot be created or written.
+        ReportDirError: the directory cannot be created, locked or written; on a full disk or a
+            file-size limit, names the file that could not be written (its temporary files are
+            removed first).
     """
     check_report_dir(directory)
     texts = {
@@ -82,31 +110,122 @@ def write_reports(report: Report, directory: Path, schemas_dir: Path) -> list[Pa
         "summary.md": render_markdown(report),
         "report.html": render_html(report, schemas_dir),
     }
+    fixtures: dict[str, str] = {}
     for failure in report.failures:
         if failure.fixture is not None and failure.fixture_path:
             # the path is rebuilt from its own name: a report cannot write outside its folder
             name = fixture_file_name(Path(failure.fixture_path).stem)
-            texts[name] = json.dumps(failure.fixture, indent=2) + "\n"
-    staged: list[tuple[Path, Path]] = []
+            fixtures[Path(name).name] = json.dumps(failure.fixture, indent=2) + "\n"
+    try:
+        folder = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError as exc:
+        msg = f"report directory {directory}: cannot open ({exc.strerror or exc})"
+        raise ReportDirError(msg) from None
+    try:
+        with _locked(folder, directory):
+            _write_set(folder, directory, texts, fixtures)
+    finally:
+        os.close(folder)
+    return [directory / name for name in REPORT_FILES]
+
+
+@contextlib.contextmanager
+def _locked(folder: int, directory: Path) -> Iterator[None]:
+    """Hold the folder's exclusive report lock (waiting at most :data:`LOCK_WAIT_S`)."""
+    try:
+        fd = os.open(LOCK_FILE, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644, dir_fd=folder)
+    except OSError as exc:
+        msg = f"report directory {directory}: cannot create {LOCK_FILE} ({exc.strerror or exc})"
+        raise ReportDirError(msg) from None
+    try:
+        deadline = time.monotonic() + LOCK_WAIT_S
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    msg = (
+                        f"report directory {directory} is being written by another srdh run "
+                        f"({LOCK_FILE} held for more than {LOCK_WAIT_S:g} s); choose another "
+                        "--report folder"
+                    )
+                    raise ReportDirError(msg) from None
+                time.sleep(0.05)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _fixtures_folder(folder: int, directory: Path) -> int:
+    """Open ``fixtures/`` (created; a symbolic link or a file there is replaced by a folder)."""
+    try:
+        return os.open(FIXTURES_DIR, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=folder)
+    except FileNotFoundError:
+        pass
+    except OSError:
+        # a symbolic link (ELOOP) or a file (ENOTDIR) planted at fixtures/: never written through
+        os.unlink(FIXTURES_DIR, dir_fd=folder)
+    try:
+        os.mkdir(FIXTURES_DIR, 0o777, dir_fd=folder)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        msg = f"report directory {directory}: cannot create {FIXTURES_DIR}/ ({exc.strerror or exc})"
+        raise ReportDirError(msg) from None
+    return os.open(FIXTURES_DIR, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=folder)
+
+
+def _write_set(
+    folder: int, directory: Path, texts: dict[str, str], fixtures: dict[str, str]
+) -> None:
+    """Stage every file under a temporary name, rename them into place, remove stale files."""
+    _remove_temporaries(folder)
+    sub = _fixtures_folder(folder, directory)
+    staged: list[tuple[int, str, str]] = []  # (folder fd, temporary name, final name)
     mode = _file_mode()
     try:
-        if len(texts) > len(REPORT_FILES):
-            (directory / FIXTURES_DIR).mkdir(exist_ok=True)
-        for name, text in texts.items():
-            target = directory / name
-            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            Path(tmp).chmod(mode)  # mkstemp makes 0600; reports are ordinary files
-            staged.append((Path(tmp), target))
-        for tmp_path, final in staged:
-            tmp_path.replace(final)
+        _remove_temporaries(sub)
+        plan = [(folder, name, text) for name, text in texts.items()]
+        plan += [(sub, name, text) for name, text in fixtures.items()]
+        for where, name, text in plan:
+            shown = name if where == folder else f"{FIXTURES_DIR}/{name}"
+            tmp = f"{_TEMP_PREFIX}{name}.{secrets.token_hex(4)}"
+            try:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode,
+                             dir_fd=where)  # fmt: skip
+                staged.append((where, tmp, name))
+                with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                    handle.write(text)
+            except OSError as exc:
+                msg = f"report directory {directory}: cannot write {shown} ({exc.strerror or exc})"
+                raise ReportDirError(msg) from None
+        for where, tmp, name in staged:
+            os.rename(tmp, name, src_dir_fd=where, dst_dir_fd=where)
+        staged.clear()
+        for stale in set(os.listdir(sub)) - set(fixtures):  # noqa: PTH208 - by descriptor
+            if stale.endswith(".json"):
+                with contextlib.suppress(OSError):
+                    os.unlink(stale, dir_fd=sub)
+        if not fixtures:
+            with contextlib.suppress(OSError):
+                os.rmdir(FIXTURES_DIR, dir_fd=folder)  # only when nothing else is in it
     except OSError as exc:
-        for tmp_path, _ in staged:
-            tmp_path.unlink(missing_ok=True)
         msg = f"report directory {directory}: cannot write ({exc.strerror or exc})"
         raise ReportDirError(msg) from None
-    return [directory / name for name in REPORT_FILES]
+    finally:
+        for where, tmp, _ in staged:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp, dir_fd=where)
+        os.close(sub)
+
+
+def _remove_temporaries(folder: int) -> None:
+    """Remove the temporary files a writer killed mid-way left in ``folder``."""
+    for name in os.listdir(folder):
+        if name.startswith(_TEMP_PREFIX):
+            with contextlib.suppress(OSError):
+                os.unlink(name, dir_fd=folder)
 
 
 def _file_mode() -> int:
