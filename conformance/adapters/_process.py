@@ -10,9 +10,19 @@ Whatever the child does, the kit stays in control:
   bounded in bytes (the reader stops reading while it is full), and stderr keeps a bounded tail;
 * **processes**: the child runs in its own session and process group; :meth:`ChildProcess.kill`
   ends the whole group, then every process still holding the child's pipes (a descendant that
-  left the group), and never waits on a pipe end a descendant keeps open. Every live child is
-  registered, so :func:`kill_all_children` (run at exit and by :func:`supervise_signals` on
-  SIGINT, SIGTERM and SIGHUP) ends them when ``srdh`` itself is stopped.
+  left the group), then every process whose environment carries the child's mark
+  (:data:`MARK_VARIABLE`: a daemon that double-forked, left the session and closed its streams
+  still inherited it), and never waits on a pipe end a descendant keeps open. Every live child
+  is registered, so :func:`kill_all_children` (run at exit and by :func:`supervise_signals` on
+  SIGINT, SIGTERM and SIGHUP) ends them when ``srdh`` itself is stopped;
+* **the kit's death**: a watchdog process (one per kit process, started with the first child)
+  reads the kit's registrations on a pipe; when the kit dies in any way, even by SIGKILL, the
+  pipe ends and the watchdog kills every registered group and marked process, then exits.
+
+The limit: a descendant that both leaves the child's process group and session, closes the
+child's pipes, and clears or replaces its environment (``env -i``) is not found (Linux has no
+other record of ancestry once a process is re-parented; a cgroup would need privileges the kit
+does not assume).
 """
 
 from __future__ import annotations
@@ -20,9 +30,11 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
+import secrets
 import select
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections import deque
@@ -35,6 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_MAX_MESSAGE_BYTES",
+    "MARK_VARIABLE",
     "ChildProcess",
     "MessageTooLarge",
     "ReadTimeout",
@@ -76,8 +89,86 @@ class _TooLarge:
         self.size = size
 
 
+MARK_VARIABLE: Final = "SRDH_IUT_MARK"
+"""Environment variable set to a fresh random mark in each child: its descendants inherit it."""
+
 _registry_lock = threading.Lock()
 _registry: set[ChildProcess] = set()
+
+_WATCHDOG: Final = r"""
+import os, signal, sys
+from pathlib import Path
+def marked(mark):
+    wanted = f"{VARIABLE}={mark}".encode() + b"\0"
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            try:
+                if wanted in (entry / "environ").read_bytes():
+                    yield int(entry.name)
+            except OSError:
+                pass
+groups = {}
+for line in sys.stdin:
+    sign, _, rest = line.strip().partition(" ")
+    pgid, _, mark = rest.partition(" ")
+    if sign == "+":
+        groups[int(pgid)] = mark
+    elif sign == "-":
+        groups.pop(int(pgid), None)
+for pgid, mark in groups.items():
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except OSError:
+        pass
+    for pid in marked(mark):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+""".replace("{VARIABLE}", MARK_VARIABLE)
+"""The watchdog's program: registrations ``+ PGID MARK`` / ``- PGID MARK`` on stdin; at end of
+input (the kit exited or died), SIGKILL every group still registered and every marked process."""
+
+
+class _Watchdog:
+    """The kit's watchdog process (see the module docstring), started on first use."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._popen: subprocess.Popen[bytes] | None = None
+        self._pid = 0
+
+    def tell(self, line: str) -> None:
+        """Send one registration line; a watchdog that cannot start or died is replaced once."""
+        with self._lock:
+            for _ in range(2):
+                if self._popen is None or self._pid != os.getpid():
+                    self._popen, self._pid = self._start(), os.getpid()
+                if self._popen is None or self._popen.stdin is None:
+                    return
+                try:
+                    self._popen.stdin.write(line.encode() + b"\n")
+                    self._popen.stdin.flush()
+                except OSError:
+                    self._popen = None
+                    continue
+                return
+
+    @staticmethod
+    def _start() -> subprocess.Popen[bytes] | None:
+        try:
+            return subprocess.Popen(  # noqa: S603 - this interpreter and a fixed program
+                [sys.executable, "-I", "-S", "-c", _WATCHDOG],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        except OSError:
+            return None
+
+
+_watchdog = _Watchdog()
 
 
 def live_children() -> list[ChildProcess]:
@@ -187,17 +278,20 @@ class ChildProcess:
         """Start ``argv`` in a new session (its own process group) and start the readers."""
         self.argv = argv
         self.max_message_bytes = max_message_bytes
+        self.mark = f"{os.getpid()}-{secrets.token_hex(8)}"
+        marked_env = {**(os.environ if env is None else env), MARK_VARIABLE: self.mark}
         self._popen = subprocess.Popen(  # noqa: S603 - the user names the IUT command
             argv,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
-            env=env,
+            env=marked_env,
         )
         with _registry_lock:
             _registry.add(self)
         self.pgid = self._popen.pid
+        _watchdog.tell(f"+ {self.pgid} {self.mark}")
         assert self._popen.stdin is not None  # noqa: S101 - PIPE was requested
         assert self._popen.stdout is not None  # noqa: S101 - PIPE was requested
         assert self._popen.stderr is not None  # noqa: S101 - PIPE was requested
@@ -404,6 +498,8 @@ class ChildProcess:
         if not self._await_eof(time.monotonic() + _DRAIN_S):
             _kill_pipe_holders(self._pipe_inodes)
             self._await_eof(time.monotonic() + _DRAIN_S)
+        _kill_marked(self.mark)
+        _watchdog.tell(f"- {self.pgid} {self.mark}")
         self._stop.set()
         for thread in self._threads:
             thread.join(timeout=_REAP_S)
@@ -443,3 +539,18 @@ def _kill_pipe_holders(inodes: set[int]) -> None:
                     if str(fd.readlink()) in wanted:
                         os.kill(int(entry.name), signal.SIGKILL)
                         break
+
+
+def _kill_marked(mark: str) -> None:
+    """SIGKILL every process whose initial environment holds ``MARK_VARIABLE=mark`` (``/proc``)."""
+    wanted = f"{MARK_VARIABLE}={mark}".encode() + b"\0"
+    me = os.getpid()
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return
+    for entry in proc.iterdir():
+        if not entry.name.isdigit() or int(entry.name) == me:
+            continue
+        with contextlib.suppress(OSError):
+            if wanted in (entry / "environ").read_bytes():
+                os.kill(int(entry.name), signal.SIGKILL)

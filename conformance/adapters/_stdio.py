@@ -121,11 +121,14 @@ class StdioAdapter:
         self._requests = 0
         self._answered: ProtocolViolation | None = None
         """The last request the current child answered (a template for a late violation)."""
+        self._answered_ids: dict[str, ProtocolViolation] = {}
+        """Every request the current child answered, by request id (to spot a second answer)."""
 
     # -- process handling -------------------------------------------------------------------------
     def _fail(self, reason: str, request_id: str | None = None) -> AdapterError:
         child, self._child = self._child, None
         self._answered = None
+        self._answered_ids = {}
         tail = ""
         if child is not None:
             child.kill()
@@ -194,12 +197,36 @@ class StdioAdapter:
             reason = f"cannot write to the IUT (it may have exited): {error}"
             raise self._fail(reason, request_id) from None
 
-    def _blame_unsolicited(self, lines: list[bytes]) -> bool:
-        """Record unsolicited ``lines`` against the last answered request; True if any."""
+    def _blame_unsolicited(
+        self, lines: list[bytes], upcoming: ProtocolViolation | None = None
+    ) -> bool:
+        """Record unsolicited ``lines`` against the last answered request; True if any.
+
+        Before any answer (output after ``hello``: junk, a second ``hello``) they are blamed on
+        ``upcoming``, the request about to be sent, whose scenario then fails; without one
+        (the IUT is closing) on nothing but a warning.
+        """
         answered = self._answered
-        if not lines or answered is None:
+        if not lines:
             return False
         first = lines[0][:_SHOWN_CHARS].decode("utf-8", errors="replace")
+        if answered is None:
+            if upcoming is None:
+                self.warnings.append(
+                    f"IUT sent {len(lines)} unsolicited message(s) after its hello and before "
+                    f"any request: {first!r}"
+                )
+                return True
+            reason = (
+                f"IUT sent {len(lines)} unsolicited message(s) after its hello, before "
+                f"{upcoming.request_id}: {first!r}"
+            )
+            self.violations.append(
+                ProtocolViolation(
+                    upcoming.request_id, upcoming.fixture_id, upcoming.scenario_id, reason
+                )
+            )
+            return True
         reason = (
             f"IUT sent {len(lines)} unsolicited message(s) after answering "
             f"{answered.request_id}: {first!r}"
@@ -211,17 +238,18 @@ class StdioAdapter:
         )
         return True
 
-    def _check_between_runs(self) -> None:
+    def _check_between_runs(self, upcoming: ProtocolViolation) -> None:
         """Before a new request: blame output nobody asked for; replace an IUT that left.
 
-        Output since the last answer is a violation of that answer's request, and the IUT is
-        restarted (its stream is out of step). An IUT that exited without ``bye`` is restarted
-        too, with a warning, so the next request is not blamed for it.
+        Output since the last answer is a violation of that answer's request (output after
+        ``hello`` and before any request, of ``upcoming``), and the IUT is restarted (its
+        stream is out of step). An IUT that exited without ``bye`` is restarted too, with a
+        warning, so the next request is not blamed for it.
         """
         child = self._child
         if child is None:
             return
-        unsolicited = self._blame_unsolicited(child.pending_lines())
+        unsolicited = self._blame_unsolicited(child.pending_lines(), upcoming)
         code = child.exit_code
         if not unsolicited and code is None:
             return
@@ -234,7 +262,24 @@ class StdioAdapter:
                 f"IUT exited (exit code {code}) after answering {after}, before bye; "
                 "a fresh process was started"
             )
-        self._child, self._answered = None, None
+        self._child, self._answered, self._answered_ids = None, None, {}
+
+    def _repeated_answer(self, answer: Any) -> bool:  # noqa: ANN401 - any JSON value
+        """True (and a violation recorded) if ``answer`` answers a request already answered.
+
+        A second ``observation`` or ``error`` for an earlier request that arrives while a later
+        request's answer is due is blamed on the earlier request, not on the later one.
+        """
+        if not isinstance(answer, dict) or answer.get("type") not in {"observation", "error"}:
+            return False
+        earlier = self._answered_ids.get(str(answer.get("request_id")))
+        if earlier is None:
+            return False
+        reason = f"IUT answered {earlier.request_id} a second time (a second {answer['type']})"
+        self.violations.append(
+            ProtocolViolation(earlier.request_id, earlier.fixture_id, earlier.scenario_id, reason)
+        )
+        return True
 
     # -- the adapter interface --------------------------------------------------------------------
     def hello(self) -> dict[str, Any]:
@@ -259,12 +304,14 @@ class StdioAdapter:
         """
         self._requests += 1
         request_id = f"req-{self._requests}"
-        self._check_between_runs()
+        self._check_between_runs(self._answer_of(request_id, fixture))
         self._start()
         with endpoint_session(self.capabilities, fixture) as endpoint:
             message = run_message(request_id, fixture, endpoint.descriptor)
             self._send(message, request_id)
             answer = self._receive(f"the observation of {request_id}", request_id)
+            while self._repeated_answer(answer):
+                answer = self._receive(f"the observation of {request_id}", request_id)
             child = self._child
             assert child is not None  # noqa: S101 - _receive raised otherwise
             try:
@@ -279,6 +326,7 @@ class StdioAdapter:
             except ObservationContractError:
                 # a well-formed answer reporting a broken Run: the stream is in step, keep the IUT
                 self._answered = self._answer_of(request_id, fixture)
+                self._answered_ids[request_id] = self._answered
                 raise
             except AdapterError as error:
                 raise self._fail(error.reason, request_id) from error
@@ -286,6 +334,7 @@ class StdioAdapter:
                 reason = f"IUT sent an observation of {request_id} too deep to validate"
                 raise self._fail(reason, request_id) from None
         self._answered = self._answer_of(request_id, fixture)
+        self._answered_ids[request_id] = self._answered
         return observation
 
     @staticmethod
@@ -315,7 +364,7 @@ class StdioAdapter:
         code = child.wait(grace)
         child.kill()
         self._blame_unsolicited(child.leftover_lines())
-        self._answered = None
+        self._answered, self._answered_ids = None, {}
         if code is None:
             self.warnings.append(
                 f"IUT did not exit within {grace:g} s after bye and the end of its input; "

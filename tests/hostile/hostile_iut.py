@@ -58,6 +58,7 @@ def read_message() -> dict | None:
 
 
 _IUT = None
+_PREVIOUS: dict | None = None
 
 
 REPLAY = os.environ.get("HOSTILE_REPLAY")
@@ -88,7 +89,7 @@ def hello_with(**implementation: str) -> None:
 
 
 # -- misbehaviour before (or instead of) hello ----------------------------------------------------
-def before_hello() -> bool:  # noqa: C901, PLR0912 - one branch per mode
+def before_hello() -> bool:  # noqa: C901, PLR0911, PLR0912, PLR0915 - one branch per mode
     if MODE == "never-hello":
         sys.stdin.buffer.read()
         forever()
@@ -137,6 +138,14 @@ def before_hello() -> bool:  # noqa: C901, PLR0912 - one branch per mode
         return False
     elif MODE == "markup-name":
         hello_with(name="[/INST][bold red]x[/]", version="[link=http://e]1")
+        return False
+    elif MODE == "junk-after-hello":  # D7
+        send(HELLO)
+        write(b"INFO listening\n")
+        return False
+    elif MODE == "second-hello":  # D7
+        send(HELLO)
+        send(HELLO)
         return False
     elif MODE == "html-name":
         hello_with(name="a`b<img src=x onerror=alert(1)>", version="<script>alert(2)</script>")
@@ -258,11 +267,40 @@ def on_run(message: dict) -> None:  # noqa: C901, PLR0912, PLR0915 - one branch 
     elif MODE == "exit-after-answer":
         send(observe(message))
         sys.exit(0)
+    elif MODE == "double-answer-late":  # D7: the previous answer again, before this one
+        global _PREVIOUS  # noqa: PLW0603 - the answer to repeat
+        if _PREVIOUS is not None:
+            send(_PREVIOUS)
+        _PREVIOUS = observe(message)
+        send(_PREVIOUS)
     else:
         send(observe(message))
 
 
+DAEMON = """
+import os, signal, sys, time
+if os.fork():
+    sys.exit(0)
+os.setsid()
+if os.fork():
+    sys.exit(0)
+null = os.open(os.devnull, os.O_RDWR)
+for fd in (0, 1, 2):
+    os.dup2(null, fd)
+with open(sys.argv[1], "a") as handle:
+    handle.write(f"{os.getpid()}\\n")
+time.sleep(30)
+"""
+"""A classic daemon: double fork, new session, /dev/null for its streams (D8)."""
+
+
 def on_bye() -> None:
+    if MODE == "daemon-on-bye":  # D8
+        subprocess.run([sys.executable, "-c", DAEMON, PIDFILE], check=True)  # noqa: S603
+        deadline = time.monotonic() + 10
+        while len(open(PIDFILE).read().split()) < 2 and time.monotonic() < deadline:  # noqa: PTH123, SIM115
+            time.sleep(0.01)
+        sys.exit(0)
     if MODE == "child-after-bye":  # H3
         spawn("sleep", "30", stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
         sys.exit(0)
@@ -278,6 +316,10 @@ def on_bye() -> None:
 
 
 ANSWERING = {
+    "daemon-on-bye",
+    "double-answer-late",
+    "junk-after-hello",
+    "second-hello",
     "two-observations",
     "wrong-request-id",
     "old-request-id",
