@@ -74,6 +74,7 @@ LAZY_FAMILIES = (
     ("conformance.suite", "SuiteSetupError"),
     ("conformance.suite", "CatalogueError"),
     ("reference_harness.openai", "ConfigError"),
+    ("reference_harness.store", "RunStoreError"),
 )
 """``(module, class)`` of each documented family of a package imported on demand."""
 

@@ -45,16 +45,18 @@ def serve(
     --allow-host) and, from a browser, an allowed Origin; chat bodies must be application/json
     and at most 256 KiB. The internal entry needs "Authorization: Bearer TOKEN": TOKEN is
     $SRDH_SERVE_TOKEN, or a fresh one printed on standard error at start. Exit 2 when REPO has
-    no openspec/, is not a git repository, or the SRDH_OPENAI_* variables are not set.
+    no openspec/, is not a git repository, the SRDH_OPENAI_* variables are not set, or the run
+    store REPO/.srdh/runs.sqlite3 cannot be written (locked by another process, disk full).
     """
     from conformance.gate import public_entry_of, read_repo_state  # noqa: PLC0415 - lazy: `srdh --help` stays fast
     from reference_harness.openai import OpenAIConfig  # noqa: PLC0415 - lazy: `srdh --help` stays fast
-    from reference_harness.sse import DEFAULT_ALLOWED_HOSTS  # noqa: PLC0415 - lazy, as above
+    from reference_harness.sse import DEFAULT_ALLOWED_HOSTS, open_server_store  # noqa: PLC0415 - lazy
     from reference_harness.sse import serve as serve_chat  # noqa: PLC0415 - lazy: `srdh --help` stays fast
 
     require_openspec(repo)
     entry = public_entry_of(read_repo_state(repo))
     OpenAIConfig.from_env()  # a missing SRDH_OPENAI_* variable fails before the URL is announced
+    store = open_server_store(repo)  # so does a locked, full or read-only store (file named)
     token = os.environ.get(TOKEN_VARIABLE) or secrets.token_urlsafe(32)
     hosts = tuple(dict.fromkeys([*DEFAULT_ALLOWED_HOSTS, host, *(allow_host or ())]))
     output = Output()
@@ -71,4 +73,5 @@ def serve(
         internal_token=token,
         allowed_hosts=hosts,
         allowed_origins=tuple(allow_origin or ()),
+        run_store=store,
     )

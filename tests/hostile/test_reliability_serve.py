@@ -276,3 +276,40 @@ def test_soak_locked_then_disk_full_then_cleared_leaves_nothing_running() -> Non
     assert figures["running_after_stop"] == 0
     assert figures["server_exit"] == 0
     assert figures["phases"]["disk-full"]["outcomes"].get("503", 0) >= 1
+
+
+def test_srdh_serve_refuses_a_locked_store_before_announcing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """D18: exit 2 with one line naming the store file; no URL announced, nothing served."""
+    import shutil  # noqa: PLC0415 - only here
+
+    from typer.testing import CliRunner  # noqa: PLC0415 - only here
+
+    import reference_harness.sse  # noqa: PLC0415 - its serve is replaced below
+    from conformance.cli import app  # noqa: PLC0415 - only here
+    from tests.hostile.test_hostile_serve import ROOT, _git  # noqa: PLC0415 - the same repo setup
+
+    repo = tmp_path / "repo"
+    shutil.copytree(ROOT / "openspec", repo / "openspec")
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "stage 0")
+    for name, value in {"BASE_URL": "http://127.0.0.1:9/v1", "MODEL": "m", "API_KEY": "k"}.items():
+        monkeypatch.setenv(f"SRDH_OPENAI_{name}", value)
+    served: list[object] = []
+    monkeypatch.setattr(reference_harness.sse, "serve", lambda *_, **k: served.append(k))
+    store_file = repo / ".srdh" / "runs.sqlite3"
+    store_file.parent.mkdir()
+    RunStore(store_file).close()
+    locker = _Locker(store_file)
+    locker.lock()
+    try:
+        result = CliRunner().invoke(app, ["serve", "--repo", str(repo)])
+    finally:
+        locker.close()
+    assert result.exit_code == 2, result.output
+    assert f"srdh: error: run store {store_file.resolve()}" in result.stderr
+    assert "database is locked" in result.stderr
+    assert "http://" not in result.stderr
+    assert served == []
