@@ -15,7 +15,10 @@ the invariants no schema can express (:func:`check_invariants`). Entry points:
   :class:`StrictJSONError` with line and pointer), :func:`json_value_problem` (the same rules
   on an in-memory value), :data:`MAX_SAFE_INTEGER` (the one RFC 8785 integer limit);
 * :func:`load_component_registry` / :func:`load_phase_plan` (the kit's data files);
-* :func:`iter_examples` (``schemas/examples``), :func:`bundle_schema` (one self-contained schema).
+* :func:`iter_examples` (``schemas/examples``), :func:`bundle_schema` (one self-contained schema);
+* :func:`unresolved_refs` / :func:`check_schema_refs` (every ``$ref`` resolves within the set,
+  else :class:`SchemaSetError` naming file and pointer), :func:`file_refs` (references as file
+  names, for file-reading tools).
 
 Command lines: ``python -m contracts.codegen [--check]``, ``python -m contracts.freeze --check``.
 """
@@ -27,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from contracts._bundle import bundle_schema
 from contracts._canonical import canonical_json, digest
-from contracts._errors import ContractError, ContractViolation
+from contracts._errors import ContractError, ContractViolation, SchemaSetError
 from contracts._examples import Example, iter_examples
 from contracts._invariants import HARNESS_FORBIDDEN, check_invariants
 from contracts._loading import (
@@ -37,6 +40,7 @@ from contracts._loading import (
     validate_document,
 )
 from contracts._paths import schema_dir, schema_path
+from contracts._refs import RefProblem, file_refs, iter_refs, unresolved_refs
 from contracts._registry import CONTRACTS, ContractInfo, Direction
 from contracts._strict_json import (
     MAX_DEPTH,
@@ -49,7 +53,7 @@ from contracts._strict_json import (
     load_json_file,
     loads_strict,
 )
-from contracts._validator import fast_is_valid, validator_for
+from contracts._validator import check_schema_refs, fast_is_valid, validator_for
 
 if TYPE_CHECKING:
     from contracts._data import load_component_registry, load_phase_plan
@@ -550,6 +554,7 @@ __all__ = [
     "PublishedSafeFallback",
     "QueryScope",
     "Recommendation",
+    "RefProblem",
     "Reference",
     "RejectionReason",
     "Responsibility",
@@ -577,6 +582,7 @@ __all__ = [
     "RunTraceEvent",
     "SafeFallback",
     "ScenarioFixture",
+    "SchemaSetError",
     "ScriptedToolCall",
     "SemanticVerdict",
     "SemanticVerdictData",
@@ -609,10 +615,13 @@ __all__ = [
     "bundle_schema",
     "canonical_json",
     "check_invariants",
+    "check_schema_refs",
     "digest",
     "fast_is_valid",
+    "file_refs",
     "is_valid_document",
     "iter_examples",
+    "iter_refs",
     "json_value_problem",
     "line_of_pointer",
     "load_component_registry",
@@ -623,6 +632,7 @@ __all__ = [
     "parse_document",
     "schema_dir",
     "schema_path",
+    "unresolved_refs",
     "validate_document",
     "validator_for",
 ]

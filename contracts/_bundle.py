@@ -25,6 +25,7 @@ def _load(stem: str) -> dict[str, Any]:
 def _local(ref: str, current: str) -> tuple[str, str]:
     """Return ``(stem, bundle $ref)`` for a ``$ref`` written inside the file ``current``."""
     target, _, fragment = ref.partition("#")
+    target = target.rsplit("/", 1)[-1]  # a bumped contract's $id URI names its file last
     stem = target[: -len(_SUFFIX)] if target else current
     if not fragment:
         return stem, f"#/$defs/{stem}"

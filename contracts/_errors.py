@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-__all__ = ["ContractError", "ContractViolation", "json_pointer"]
+__all__ = ["ContractError", "ContractViolation", "SchemaSetError", "json_pointer"]
 
 
 def json_pointer(parts: Iterable[object]) -> str:
@@ -82,3 +82,12 @@ class ContractError(ValueError):
         if self.line is not None:
             where = f"{where}:{self.line}"
         return f"{where}: {self.pointer or '(root)'}: {self.message}"
+
+
+class SchemaSetError(ContractError):
+    """The contract schemas themselves cannot be used: a ``$ref`` resolves to no schema of the set.
+
+    Raised by the validators (:func:`contracts.validate_document` and friends) before any document
+    is judged. ``path`` is the schema file, ``pointer`` the ``$ref`` keyword in it; ``message``
+    says what it resolves to and what is missing, and how to repair the set.
+    """

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 import jsonschema_rs
 
+from contracts._errors import SchemaSetError
 from contracts._paths import schema_dir, schema_path
+from contracts._refs import unresolved_refs
 from contracts._strict_json import load_json_file
 
 if TYPE_CHECKING:
@@ -24,7 +26,13 @@ if TYPE_CHECKING:
     from jsonschema.protocols import Validator
     from referencing import Registry
 
-__all__ = ["ecma_pattern", "fast_is_valid", "schema_registry", "validator_for"]
+__all__ = [
+    "check_schema_refs",
+    "ecma_pattern",
+    "fast_is_valid",
+    "schema_registry",
+    "validator_for",
+]
 
 
 def ecma_pattern(pattern: str) -> str:
@@ -80,8 +88,32 @@ def _ecma_validator_class() -> Any:  # noqa: ANN401 - a jsonschema validator cla
 
 
 @functools.lru_cache(maxsize=1)
+def check_schema_refs() -> None:
+    """Check once per process that every ``$ref`` of the schema set resolves within it.
+
+    Raises:
+        SchemaSetError: the first unresolvable ``$ref``, by schema file and JSON pointer (how
+            many there are, and the command that rewrites references after a version bump).
+    """
+    problems = unresolved_refs(schema_dir())
+    if problems:
+        first = problems[0]
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        message = (
+            f"$ref {first.ref!r} resolves to {first.resolved}: {first.reason}{more}; "
+            "after a $id version bump, `srdh contract bump NAME` rewrites every reference"
+        )
+        raise SchemaSetError(message, path=first.file, pointer=first.pointer, rule="schema-ref")
+
+
+@functools.lru_cache(maxsize=1)
 def schema_registry() -> Registry[Any]:
-    """Return a ``referencing`` registry holding every contract schema under its ``$id``."""
+    """Return a ``referencing`` registry holding every contract schema under its ``$id``.
+
+    Raises:
+        SchemaSetError: a ``$ref`` of the set does not resolve (:func:`check_schema_refs`).
+    """
+    check_schema_refs()
     from referencing import Registry  # noqa: PLC0415 - imported with python-jsonschema, on use
     from referencing.jsonschema import DRAFT202012  # noqa: PLC0415 - idem
 
@@ -107,6 +139,7 @@ def validator_for(contract: str) -> Validator:
 
     Raises:
         KeyError: ``contract`` has no schema file.
+        SchemaSetError: a ``$ref`` of the set does not resolve (:func:`check_schema_refs`).
     """
     schema = _without_dialect(load_json_file(schema_path(contract)))
     validator: Validator = _ecma_validator_class()(schema, registry=schema_registry())
@@ -115,6 +148,7 @@ def validator_for(contract: str) -> Validator:
 
 @functools.lru_cache(maxsize=64)
 def _fast_validator(contract: str) -> Any:  # noqa: ANN401 - jsonschema_rs ships no type stubs
+    check_schema_refs()
     resources = [
         (schema["$id"], schema)
         for schema in (load_json_file(path) for path in sorted(schema_dir().glob("*.schema.json")))
@@ -134,6 +168,7 @@ def fast_is_valid(contract: str, document: Any) -> bool:  # noqa: ANN401 - any J
 
     Raises:
         KeyError: ``contract`` has no schema file.
+        SchemaSetError: a ``$ref`` of the set does not resolve (:func:`check_schema_refs`).
     """
     validator = _fast_validator(contract)
     try:

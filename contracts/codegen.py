@@ -4,22 +4,29 @@ Usage::
 
     python -m contracts.codegen           # rewrite contracts/_generated from schemas/
     python -m contracts.codegen --check   # regenerate into a temp dir; exit 1 naming drifted files
+                                          # (the TypeScript types too, where the checkout has them)
 
 The generator is datamodel-code-generator 0.89 with every option fixed below (explicit
 ``--formatters`` so it prints no FutureWarning, ``--disable-timestamp`` so output is
-deterministic). It drops ``if``/``then`` and ``uniqueItems``: :mod:`contracts._schema_rules`
-restores them (requirement "Contract set is frozen").
+deterministic). It reads a staged copy of the schemas whose references are file names
+(:func:`contracts.file_refs`: a contract bumped to ``v2`` is referred to by its ``$id`` URI,
+which the generator would try to download). It drops ``if``/``then`` and ``uniqueItems``:
+:mod:`contracts._schema_rules` restores them (requirement "Contract set is frozen").
 """
 
 from __future__ import annotations
 
 import argparse
 import filecmp
+import json
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from contracts._refs import file_refs
+from contracts._strict_json import load_json_file
 
 __all__ = ["CODEGEN_ARGS", "check", "generate", "main"]
 
@@ -63,8 +70,16 @@ def generate(output: Path) -> None:
         (Path(tmp) / "ruff.toml").write_text(_RUFF_TOML, encoding="utf-8")
         source = Path(tmp) / "schemas"  # only the schema files, not schemas/examples
         source.mkdir()
-        for schema in sorted((REPO / "schemas").glob("*.schema.json")):
-            shutil.copyfile(schema, source / schema.name)
+        paths = sorted((REPO / "schemas").glob("*.schema.json"))
+        loaded = {path.name.removesuffix(".schema.json"): load_json_file(path) for path in paths}
+        staged_schemas = file_refs(loaded)  # a bumped contract's $id URI -> its file name
+        for path in paths:
+            stem = path.name.removesuffix(".schema.json")
+            if staged_schemas[stem] == loaded[stem]:
+                shutil.copyfile(path, source / path.name)
+            else:
+                text = json.dumps(staged_schemas[stem], indent=2, ensure_ascii=False) + "\n"
+                (source / path.name).write_text(text, encoding="utf-8")
         staged = Path(tmp) / "_generated"
         command = [str(executable), "--input", "schemas", "--output", str(staged), *CODEGEN_ARGS]
         try:
@@ -99,8 +114,34 @@ def check() -> list[str]:
         return drifted
 
 
+_TYPESCRIPT = REPO / "types" / "typescript" / "contracts.ts"
+
+
+def _typescript_drift() -> str | None:
+    """Why the TypeScript types drifted (or cannot be regenerated), or None when current.
+
+    Checked only where the checkout carries them (``types/typescript/contracts.ts``; an installed
+    kit has none). Drift is a failure, and so is a missing generator (``npm ci``): types that
+    cannot be regenerated cannot be said to be current.
+    """
+    if not _TYPESCRIPT.is_file():
+        return None
+    from contracts import codegen_typescript  # noqa: PLC0415 - needs node only when checked
+
+    try:
+        if codegen_typescript.check(_TYPESCRIPT):
+            return None
+    except (RuntimeError, ValueError) as error:
+        return f"types/typescript/contracts.ts not checked: {error}"
+    return "drifted: types/typescript/contracts.ts (run: python -m contracts.codegen_typescript)"
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; return the exit status (0 ok, 1 drift or generator failure)."""
+    """Run the command line; return the exit status (0 ok, 1 drift or generator failure).
+
+    ``--check`` covers the Pydantic models and, in a checkout that carries them, the TypeScript
+    types (:mod:`contracts.codegen_typescript`).
+    """
     parser = argparse.ArgumentParser(prog="python -m contracts.codegen", description=__doc__)
     parser.add_argument("--check", action="store_true", help="report drift instead of writing")
     args = parser.parse_args(argv)
@@ -109,9 +150,13 @@ def main(argv: list[str] | None = None) -> int:
             drifted = check()
             for name in drifted:
                 sys.stderr.write(f"drifted: {name} (run: python -m contracts.codegen)\n")
-            if not drifted:
-                sys.stdout.write("contracts/_generated is up to date\n")
-            return 1 if drifted else 0
+            typescript = _typescript_drift()
+            if typescript:
+                sys.stderr.write(f"{typescript}\n")
+            if not drifted and not typescript:
+                checked = " and types/typescript" if _TYPESCRIPT.is_file() else ""
+                sys.stdout.write(f"contracts/_generated{checked} up to date\n")
+            return 1 if drifted or typescript else 0
         generate(GENERATED)
     except RuntimeError as error:
         sys.stderr.write(f"{error}\n")

@@ -11,6 +11,9 @@ root schema whose ``Contracts`` type maps each contract name (file stem) to its 
 ``Contracts["diagnosis-run"]`` is ``DiagnosisRun``. Before generating, a copy of the schemas is
 prepared (the files in ``schemas/`` are not changed); each step is a type-preserving rewrite:
 
+0. Every ``$ref`` to another contract names its file (:func:`contracts.file_refs`; a contract
+   bumped to ``v2`` is referred to by its ``$id`` URI).
+
 1. ``if``/``then``/``else`` are dropped: a conditional rule is no TypeScript type (the JSON Schema
    stays the validator; TypeScript types describe shapes).
 2. A ``$ref``'s sibling annotations (``description`` …) are dropped: json-schema-to-typescript
@@ -34,6 +37,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from contracts._annotations import iter_subschemas, map_subschemas, strip_annotations
+from contracts._refs import file_refs
 from contracts._strict_json import load_json_file
 
 __all__ = [
@@ -207,10 +211,12 @@ def render(schema_folder: Path | None = None, repo: Path = REPO) -> str:
         ValueError: see :func:`prepare_schemas`.
     """
     folder = schema_folder or repo / "schemas"
-    schemas = {
-        path.name.removesuffix(_SUFFIX): load_json_file(path)
-        for path in sorted(folder.glob(f"*{_SUFFIX}"))
-    }
+    schemas = file_refs(
+        {
+            path.name.removesuffix(_SUFFIX): load_json_file(path)
+            for path in sorted(folder.glob(f"*{_SUFFIX}"))
+        }
+    )
     prepared = prepare_schemas(schemas)
     executable = _json2ts(repo)
     if not executable.is_file():

@@ -5,7 +5,11 @@ schema, keyed by its ``$id``:
 
 - ``schemas``: the *validation* part, the schema without its annotation keywords (``title``,
   ``description``, ``examples``, ``$comment``; :mod:`contracts._annotations`). A change here is a
-  contract change: it needs a new ``$id`` version, and ``--update`` refuses to record it.
+  contract change. ``srdh contract check`` classifies it against the frozen copy (``frozen``) with
+  the schema differ, in the contract's direction: a compatible change is a *minor* change that
+  ``srdh contract update`` records (``minor`` counts them); a breaking one needs a new ``$id``
+  version (``srdh contract bump NAME``). This module alone cannot classify (the differ is a
+  conformance tool): its ``--update`` refuses every such change.
 - ``annotations``: the whole schema. A change only here (a new ``title`` for code generators, a
   reworded ``description``) is non-breaking: ``--check`` reports it until ``--update`` records it.
 
@@ -34,12 +38,15 @@ import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from contracts._annotations import strip_annotations
 from contracts._canonical import digest
 from contracts._paths import schema_dir
 from contracts._strict_json import load_json_file
+
+if TYPE_CHECKING:
+    from collections.abc import Collection
 
 __all__ = [
     "PROTOCOL_SCHEMAS",
@@ -51,6 +58,7 @@ __all__ = [
     "default_lock_path",
     "main",
     "protocol_version",
+    "read_lock",
     "update",
 ]
 
@@ -78,15 +86,20 @@ def protocol_version(schemas: Path) -> str:
 
 @dataclass(frozen=True)
 class Lock:
-    """The two digest maps of a freeze lock (see the module docstring).
+    """The digest maps of a freeze lock, and what was frozen (see the module docstring).
 
     Attributes:
         validation: key -> digest of the schema without annotation keywords.
         annotations: key -> digest of the whole schema.
+        frozen: key -> the schema without annotation keywords (what the digest is of), so that a
+            later change can be classified against it (``srdh contract check``).
+        minor: key -> how many compatible (minor) changes were recorded under that key.
     """
 
     validation: dict[str, str]
     annotations: dict[str, str]
+    frozen: dict[str, Any] = field(default_factory=dict)
+    minor: dict[str, int] = field(default_factory=dict)
 
 
 class FreezeError(Exception):
@@ -99,7 +112,7 @@ def compute_lock(schemas: Path) -> Lock:
     The key is the schema's ``$id``; for a :data:`PROTOCOL_SCHEMAS` member it is
     ``<$id>#protocol-<version>`` (see :func:`protocol_version`).
     """
-    validation, annotations = {}, {}
+    validation, annotations, frozen = {}, {}, {}
     version: str | None = None
     for path in sorted(schemas.glob("*.schema.json")):
         schema = load_json_file(path, canonical=True)  # digested (RFC 8785)
@@ -107,9 +120,14 @@ def compute_lock(schemas: Path) -> Lock:
         if path.name.removesuffix(".schema.json") in PROTOCOL_SCHEMAS:
             version = version or protocol_version(schemas)
             key = f"{key}#protocol-{version}"
-        validation[key] = digest(strip_annotations(schema))
+        frozen[key] = strip_annotations(schema)
+        validation[key] = digest(frozen[key])
         annotations[key] = digest(schema)
-    return Lock(dict(sorted(validation.items())), dict(sorted(annotations.items())))
+    return Lock(
+        dict(sorted(validation.items())),
+        dict(sorted(annotations.items())),
+        dict(sorted(frozen.items())),
+    )
 
 
 @dataclass
@@ -135,9 +153,19 @@ class FreezeReport:
         return not self.changed and not self.annotated
 
 
-def _read_lock(lock_path: Path) -> Lock:
-    loaded = load_json_file(lock_path)
-    return Lock(dict(loaded["schemas"]), dict(loaded.get("annotations", {})))
+def read_lock(lock_path: Path | None = None) -> Lock:
+    """Read the lock file (default :func:`default_lock_path`).
+
+    Raises:
+        FileNotFoundError: the lock file does not exist (run ``--update``).
+    """
+    loaded = load_json_file(lock_path or default_lock_path())
+    return Lock(
+        dict(loaded["schemas"]),
+        dict(loaded.get("annotations", {})),
+        dict(loaded.get("frozen", {})),
+        dict(loaded.get("minor", {})),
+    )
 
 
 def check(schemas: Path | None = None, lock_path: Path | None = None) -> FreezeReport:
@@ -147,7 +175,7 @@ def check(schemas: Path | None = None, lock_path: Path | None = None) -> FreezeR
         FileNotFoundError: the lock file does not exist (run ``--update``).
     """
     current = compute_lock(schemas or schema_dir())
-    frozen = _read_lock(lock_path or default_lock_path())
+    frozen = read_lock(lock_path)
     changed = [
         k
         for k in current.validation
@@ -167,43 +195,60 @@ def check(schemas: Path | None = None, lock_path: Path | None = None) -> FreezeR
     )
 
 
-def update(schemas: Path | None = None, lock_path: Path | None = None) -> Lock:
+def update(
+    schemas: Path | None = None,
+    lock_path: Path | None = None,
+    *,
+    accept: Collection[str] = (),
+) -> Lock:
     """Rewrite the lock from the current schemas and return it.
 
     Annotation changes and new keys are recorded; so is a protocol schema's changed validation
-    part (its key names the protocol version; see the module docstring).
+    part (its key names the protocol version; see the module docstring), and the changed
+    validation part of every key in ``accept`` (a change ``srdh contract check`` classified as
+    compatible in the contract's direction: a minor change, counted in :attr:`Lock.minor`).
 
     Raises:
-        FreezeError: a schema frozen under its ``$id`` (not a protocol schema) changed what it
-            validates; nothing is written.
+        FreezeError: a schema frozen under its ``$id`` (not a protocol schema, not accepted)
+            changed what it validates; nothing is written.
     """
     target = lock_path or default_lock_path()
     current = compute_lock(schemas or schema_dir())
+    minor: dict[str, int] = {}
     if target.is_file():
-        frozen = _read_lock(target)
-        refused = [
+        frozen = read_lock(target)
+        moved = [
             k
             for k, value in current.validation.items()
-            if "#protocol-" not in k and frozen.validation.get(k, value) != value
+            if k in frozen.validation and frozen.validation[k] != value
         ]
+        refused = [k for k in moved if "#protocol-" not in k and k not in accept]
+        minor = {
+            k: frozen.minor.get(k, 0) + (k in moved and k in accept)
+            for k in current.validation
+            if frozen.minor.get(k, 0) + (k in moved and k in accept)
+        }
         if refused:
             names = ", ".join(refused)
             message = (
-                f"{names}: what the schema validates changed under a frozen $id; bump the "
-                "version in $id (e.g. v1 -> v2) instead of re-freezing it. Only title, "
-                "description, examples and $comment may change under a frozen $id"
+                f"{names}: what the schema validates changed under a frozen $id; "
+                "`srdh contract update` records a change that is compatible in the contract's "
+                "direction, `srdh contract bump NAME` bumps the $id version of a breaking one"
             )
             raise FreezeError(message)
     document = {
         "description": "RFC 8785 canonical SHA-256 per frozen schema, keyed by $id: 'schemas' "
         "digests what the schema validates (annotation keywords title, description, examples, "
-        "$comment removed), 'annotations' the whole schema. Regenerate with: "
-        "python -m contracts.freeze --update",
+        "$comment removed), 'annotations' the whole schema; 'minor' counts the compatible "
+        "changes recorded under a $id, 'frozen' holds what 'schemas' digests (to classify a "
+        "later change). Regenerate with: srdh contract update",
         "schemas": current.validation,
         "annotations": current.annotations,
+        "minor": dict(sorted(minor.items())),
+        "frozen": current.frozen,
     }
-    target.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
-    return current
+    target.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return Lock(current.validation, current.annotations, current.frozen, minor)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -232,9 +277,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     for schema_id in report.changed:
         sys.stderr.write(
-            f"{schema_id}: what it validates changed but its version did not (bump the version in "
-            "$id, e.g. v1 -> v2, or for a protocol schema the hello protocol_version; "
-            "then run --update)\n"
+            f"{schema_id}: what it validates changed under a frozen $id: classify it with "
+            "`srdh contract check` (a compatible change is recorded by `srdh contract update`, "
+            "a breaking one needs `srdh contract bump NAME`; for a protocol schema, bump the "
+            "hello protocol_version)\n"
         )
     for schema_id in report.annotated:
         sys.stderr.write(

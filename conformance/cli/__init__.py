@@ -24,6 +24,7 @@ import typer
 from typer.core import TyperGroup
 
 from conformance._inert import terminal_text
+from conformance.cli._contract import contract_app
 from conformance.cli._demo import demo
 from conformance.cli._diff import diff
 from conformance.cli._errors import (
@@ -119,6 +120,7 @@ app.command("selftest")(selftest)
 app.command("serve")(serve)
 app.command("validate")(validate)
 app.add_typer(spec_app)
+app.add_typer(contract_app)
 app.command("trace")(trace)
 
 

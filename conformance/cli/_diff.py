@@ -33,8 +33,12 @@ def diff(
     """Classify every change from OLD to NEW with a stable rule id (SD001 … SD999).
 
     Directions come from the contract registry: tightening what the Harness READS breaks
-    producers, loosening what it EMITS breaks consumers; an unknown contract is BOTH. Exit 1 when
-    any change is breaking, 0 when all are compatible.
+    producers, loosening what it EMITS breaks consumers; an unknown contract is BOTH. A higher
+    $id version of the same contract is SD025 version-bumped (neutral). Each change names the
+    action it requires: none, a minor change recorded by `srdh contract update`, or a $id bump
+    by `srdh contract bump NAME` (the stdio protocol schemas are versioned by the hello
+    protocol_version instead). Exit 1 when any change is breaking and its contract's $id
+    version (for a protocol schema: the protocol version) was not bumped, 0 otherwise.
     """
     out = Output()
     announce(
@@ -48,10 +52,19 @@ def diff(
     directions, default = contract_directions()
     if direction is not None:
         directions, default = {}, direction
-    changes = diff_paths(old, new, directions=directions, default=default)
+    from contracts.freeze import PROTOCOL_SCHEMAS  # noqa: PLC0415 - lazy, as above
+
+    changes = diff_paths(
+        old, new, directions=directions, default=default, protocol=PROTOCOL_SCHEMAS
+    )
     breaking = [c for c in changes if c.breaking]
+    unbumped = [c for c in breaking if not c.bumped]
     if as_json:
-        doc = {"breaking": bool(breaking), "changes": [c.as_dict() for c in changes]}
+        doc = {
+            "breaking": bool(breaking),
+            "needs_bump": sorted({c.contract for c in unbumped}),
+            "changes": [c.as_dict() for c in changes],
+        }
         out.json(doc)
     else:
         rows = [
@@ -62,13 +75,18 @@ def diff(
                 c.direction.value,
                 c.pointer or "/",
                 c.detail,
+                c.action,
             ]
             for c in changes
         ]
-        headers = ["rule", "verdict", "contract", "direction", "pointer", "detail"]
+        headers = ["rule", "verdict", "contract", "direction", "pointer", "detail", "action"]
         out.table("schema changes", headers, rows)
-        out.line(f"{len(changes)} change(s), {len(breaking)} breaking")
-    if breaking:
+        line = f"{len(changes)} change(s), {len(breaking)} breaking"
+        if unbumped:
+            names = ", ".join(sorted({c.contract for c in unbumped}))
+            line += f"; needs a version bump: {names}"
+        out.line(line)
+    if unbumped:
         raise typer.Exit(EXIT_FAILED)
 
 

@@ -69,6 +69,7 @@ LAZY_FAMILIES = (
     ("conformance.reports", "SchemaEnumError"),
     ("contracts", "ContractError"),
     ("conformance.gate", "GateSetupError"),
+    ("conformance.evolution", "EvolutionError"),
     ("conformance.adapters", "AdapterError"),
     ("conformance.adapters", "RecordingError"),
     ("conformance.suite", "SuiteSetupError"),

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from conformance.schemadiff._change import SchemaChange
 from conformance.schemadiff._refs import through_refs
@@ -11,12 +13,25 @@ from conformance.schemadiff._rules import Direction, rule
 from conformance.schemadiff._walk import walk
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Collection, Mapping
     from pathlib import Path
 
-__all__ = ["SchemaDiffError", "contract_name", "diff_paths", "diff_schemas"]
+__all__ = [
+    "SchemaDiffError",
+    "contract_name",
+    "diff_documents",
+    "diff_paths",
+    "diff_schemas",
+    "id_version",
+]
 
 _SUFFIX = ".schema.json"
+_VERSION = re.compile(r"/v(\d+)/[^/]*$")
+PROTOCOL_VERSION_AT = (
+    "adapter-message",
+    ("$defs", "HelloMessage", "properties", "protocol_version", "const"),
+)
+"""Where the stdio protocol version lives: contract, then the path to its ``const``."""
 
 
 class SchemaDiffError(Exception):
@@ -73,11 +88,73 @@ def _load(path: Path) -> Any:  # noqa: ANN401 - a parsed JSON Schema is any JSON
     return schema
 
 
+def id_version(schema: object) -> int | None:
+    """The version of a schema's ``$id`` (``…/v2/x.schema.json``: 2), or None without one."""
+    schema_id = schema.get("$id") if isinstance(schema, dict) else None
+    if not isinstance(schema_id, str):
+        return None
+    match = _VERSION.search(urlsplit(schema_id).path)
+    return int(match.group(1)) if match else None
+
+
+def _versionless(node: Any, base: str) -> Any:  # noqa: ANN401 - any JSON value
+    """A copy of ``node`` whose references to other contracts name them without a version.
+
+    ``tool-call-id.schema.json`` (against a ``…/v1/`` ``$id``) and
+    ``https://srdh.dev/schemas/v2/tool-call-id.schema.json`` both become
+    ``tool-call-id.schema.json``: pointing a reference at a contract's next version is no change
+    of the referring schema itself; what changed in the target is reported under the referrer by
+    :func:`~conformance.schemadiff._refs.through_refs`.
+    """
+    if isinstance(node, list):
+        return [_versionless(item, base) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "$ref" and isinstance(value, str) and not value.startswith("#"):
+            uri, hash_, fragment = urljoin(base, value).partition("#")
+            name = urlsplit(uri).path.rsplit("/", 1)[-1]
+            out[key] = f"{name}{hash_}{fragment}" if name.endswith(_SUFFIX) else value
+        else:
+            out[key] = _versionless(value, base)
+    return out
+
+
+def _bump(old: object, new: object) -> tuple[object, object, str | None]:
+    """Set a version bump aside: ``(old, new with old's $id, detail)`` when it is one."""
+    before, after = id_version(old), id_version(new)
+    same = _id_name(old) is not None and _id_name(old) == _id_name(new)
+    if not (same and before is not None and after is not None and after > before):
+        return old, new, None
+    if not isinstance(old, dict) or not isinstance(new, dict):  # pragma: no cover - implied above
+        return old, new, None
+    return old, {**new, "$id": old["$id"]}, f"$id version v{before} -> v{after}"
+
+
 def diff_schemas(
     old: object, new: object, *, contract: str, direction: Direction
 ) -> list[SchemaChange]:
-    """Classify every change from parsed schema ``old`` to ``new`` of one contract."""
-    return [SchemaChange(contract, direction, f.rule, f.pointer, f.detail) for f in walk(old, new)]
+    """Classify every change from parsed schema ``old`` to ``new`` of one contract.
+
+    A higher ``$id`` version of the same contract is ``SD025 version-bumped`` (neutral), and
+    marks every breaking change of the diff as made with a bump (:attr:`SchemaChange.bumped`);
+    references are compared without versions (:func:`_versionless`).
+    """
+    old, new, bumped = _bump(old, new)
+    base_old = old.get("$id", "") if isinstance(old, dict) else ""
+    base_new = new.get("$id", "") if isinstance(new, dict) else ""
+    findings = walk(_versionless(old, str(base_old)), _versionless(new, str(base_new)))
+    changes = [
+        SchemaChange(contract, direction, f.rule, f.pointer, f.detail, bumped=bumped is not None)
+        for f in findings
+    ]
+    if bumped is not None:
+        changes.insert(
+            0,
+            SchemaChange(contract, direction, rule("version-bumped"), "/$id", bumped, bumped=True),
+        )
+    return changes
 
 
 def _schema_files(root: Path) -> dict[str, Path]:
@@ -110,17 +187,15 @@ def diff_paths(
     *,
     directions: Mapping[str, Direction],
     default: Direction = Direction.BOTH,
+    protocol: Collection[str] = (),
 ) -> list[SchemaChange]:
     """Classify the changes between two schema files, or two directories of ``*.schema.json``.
 
     Every file is read strictly and meta-validated (JSON Schema 2020-12). In directories,
     contracts are named by their ``$id`` (the file name only for a schema without one) and
-    paired by that name; a contract only in ``new`` is ``SD021 schema-added``, one only in
-    ``old`` is ``SD022 schema-removed``. A change is also reported under every contract that
-    reaches the changed place through ``$ref`` (directly or through other contracts), in that
-    contract's direction (:func:`~conformance.schemadiff._refs.through_refs`). Each contract's
-    direction comes from ``directions`` (normally the ``CONTRACTS`` registry), else ``default``
-    (``BOTH``, the strictest).
+    paired by that name (:func:`diff_documents`). Each contract's direction comes from
+    ``directions`` (normally the ``CONTRACTS`` registry), else ``default`` (``BOTH``, the
+    strictest); the contracts named in ``protocol`` are versioned by the stdio protocol.
 
     Raises:
         SchemaDiffError: a path is missing, unreadable, not I-JSON, not a valid schema, two
@@ -136,8 +211,34 @@ def diff_paths(
         name = _id_name(new_doc) or contract_name(new)
         direction = directions.get(name, default)
         return diff_schemas(old_doc, new_doc, contract=name, direction=direction)
-    old_docs, new_docs = _by_contract(old), _by_contract(new)
+    old_docs = {name: doc for name, (_, doc) in _by_contract(old).items()}
+    new_docs = {name: doc for name, (_, doc) in _by_contract(new).items()}
+    return diff_documents(
+        old_docs, new_docs, directions=directions, default=default, protocol=protocol
+    )
+
+
+def diff_documents(
+    old_docs: Mapping[str, Any],
+    new_docs: Mapping[str, Any],
+    *,
+    directions: Mapping[str, Direction],
+    default: Direction = Direction.BOTH,
+    protocol: Collection[str] = (),
+) -> list[SchemaChange]:
+    """Classify the changes between two schema sets (contract name -> parsed schema).
+
+    A contract only in ``new_docs`` is ``SD021 schema-added``, one only in ``old_docs`` is
+    ``SD022 schema-removed``. A change is also reported under every contract that reaches the
+    changed place through ``$ref`` (directly or through other contracts), in that contract's
+    direction (:func:`~conformance.schemadiff._refs.through_refs`); it counts as made with a
+    version bump when that contract's ``$id`` version went up too. A contract named in
+    ``protocol`` is versioned by the stdio protocol (:attr:`SchemaChange.protocol`): its changes
+    count as made with a bump when the hello ``protocol_version`` (:data:`PROTOCOL_VERSION_AT`)
+    changed.
+    """
     changes: list[SchemaChange] = []
+    bumped: set[str] = set()
     for name in sorted(set(old_docs) | set(new_docs)):
         direction = directions.get(name, default)
         if name not in new_docs:
@@ -149,11 +250,32 @@ def diff_paths(
                 SchemaChange(name, direction, rule("schema-added"), "", "contract added")
             )
         else:
-            old_doc, new_doc = old_docs[name][1], new_docs[name][1]
-            changes.extend(diff_schemas(old_doc, new_doc, contract=name, direction=direction))
-    schemas = {name: doc for name, (_, doc) in {**old_docs, **new_docs}.items()}
-    seen = through_refs(changes, schemas)
-    return changes + [
-        SchemaChange(c.contract, directions.get(c.contract, default), c.rule, c.pointer, c.detail)
+            found = diff_schemas(old_docs[name], new_docs[name], contract=name, direction=direction)
+            bumped |= {c.contract for c in found if c.rule.name == "version-bumped"}
+            changes.extend(found)
+    schemas = {**old_docs, **new_docs}
+    seen = through_refs([c for c in changes if c.rule.name != "version-bumped"], schemas)
+    every = changes + [
+        replace(
+            SchemaChange(
+                c.contract, directions.get(c.contract, default), c.rule, c.pointer, c.detail
+            ),
+            bumped=c.contract in bumped,
+        )
         for c in seen
     ]
+    protocol_bumped = _protocol_version(old_docs) != _protocol_version(new_docs)
+    return [
+        replace(c, protocol=True, bumped=c.bumped or protocol_bumped)
+        if c.contract in protocol
+        else c
+        for c in every
+    ]
+
+
+def _protocol_version(docs: Mapping[str, Any]) -> object:
+    """The hello ``protocol_version`` const of the set's ``adapter-message``, or None."""
+    node: object = docs.get(PROTOCOL_VERSION_AT[0])
+    for token in PROTOCOL_VERSION_AT[1]:
+        node = node.get(token) if isinstance(node, dict) else None
+    return node

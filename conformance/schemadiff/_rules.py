@@ -102,6 +102,9 @@ RULES: dict[str, Rule] = {
         Rule("SD022", "schema-removed", _B),
         Rule("SD023", "id-changed", _B),
         Rule("SD024", "annotation-changed", _N),
+        # The same contract under a new $id version (…/v1/x → …/v2/x): the bump itself changes
+        # no document's validity; what changed with it is reported by the other rules.
+        Rule("SD025", "version-bumped", _N),
         Rule("SD999", "unclassified", _U),
     )
 }

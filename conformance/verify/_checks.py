@@ -24,6 +24,7 @@ from contracts import (
     ContractError,
     is_valid_document,
     parse_document,
+    unresolved_refs,
     validate_document,
 )
 
@@ -98,9 +99,12 @@ def schemas_and_examples(ctx: VerifyContext) -> Outcome:
 
     ``valid/`` examples pass; ``invalid/`` ones fail, except those whose ``.why.json`` sidecar
     names layer ``guard`` (contract-valid, rejected by EvidenceGuard at run time), which must
-    pass the contract. Each contract needs at least one valid and one invalid example.
+    pass the contract. Each contract needs at least one valid and one invalid example. Every
+    ``$ref`` of the set must resolve (else FAILED, naming schema file and pointer).
     """
-    problems: list[str] = []
+    problems: list[str] = [str(problem) for problem in unresolved_refs(ctx.kit_schemas)]
+    if problems:
+        return failed(f"{len(problems)} unresolvable $ref(s), first: {problems[0]}", problems)
     counts = {"valid": 0, "invalid": 0}
     for name, info in CONTRACTS.items():
         try:

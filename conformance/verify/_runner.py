@@ -25,7 +25,8 @@ from conformance.verify._kit_steps import (
     start_mutant_selftest,
     traceability,
 )
-from conformance.verify._outcome import Outcome, VerifyContext
+from conformance.verify._outcome import Outcome, VerifyContext, failed
+from contracts import SchemaSetError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -37,7 +38,7 @@ __all__ = ["DEFAULT_STEPS", "STEP_NAMES", "VerifyProgress", "VerifyResult", "run
 DEFAULT_STEPS: tuple[tuple[str, Callable[[VerifyContext], Outcome]], ...] = (
     ("spec lint", spec_lint),
     ("schemas + examples", schemas_and_examples),
-    ("freeze lock", partial(check_module_tool, "contracts.freeze")),
+    ("freeze lock", partial(check_module_tool, "conformance.evolution")),
     ("codegen drift", partial(check_module_tool, "contracts.codegen")),
     ("traceability", traceability),
     ("conformance suite", conformance_suite),
@@ -92,7 +93,9 @@ def run_verify(
     FAILED steps inside the step functions; anything else propagates (a kit bug). The tool
     subprocesses of the freeze-lock and codegen steps, and the mutant self-test's worker
     processes, start before the first step, in the background; a step's seconds are the time
-    the run waited for it (and, for the self-test, the share of its work done here).
+    the run waited for it (and, for the self-test, the share of its work done here). A
+    :class:`~contracts.SchemaSetError` (a ``$ref`` of the schema set that does not resolve) fails
+    the step it stops, naming the schema file and pointer.
     """
     ctx = VerifyContext(repo=repo, kit_schemas=kit_schemas)
     results: list[StepResult] = []
@@ -109,7 +112,10 @@ def run_verify(
             if progress is not None:
                 progress.start(name)
             began = clock()
-            outcome = step(ctx)
+            try:
+                outcome = step(ctx)
+            except SchemaSetError as exc:  # the schema set itself is broken: the step fails
+                outcome = failed(str(exc))
             result = StepResult(name, outcome.status, outcome.detail, max(0.0, clock() - began))
             results.append(result)
             if outcome.payload is not None:

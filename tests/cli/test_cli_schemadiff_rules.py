@@ -41,8 +41,13 @@ PAIRS = [
     ("SD018", {"type": "array", "uniqueItems": True}, {"type": "array"}),
     ("SD019", {"oneOf": [{"type": "string"}]}, {"oneOf": [{"type": "string"}, {"type": "null"}]}),
     ("SD020", {"oneOf": [{"type": "string"}, {"type": "null"}]}, {"oneOf": [{"type": "string"}]}),
-    ("SD023", {"$id": "https://srdh.dev/schemas/v1/x"}, {"$id": "https://srdh.dev/schemas/v2/x"}),
+    ("SD023", {"$id": "https://srdh.dev/schemas/v1/x"}, {"$id": "https://srdh.dev/schemas/v1/y"}),
     ("SD024", {"type": "string", "description": "a"}, {"type": "string", "description": "b"}),
+    (
+        "SD025",
+        {"$id": "https://srdh.dev/schemas/v1/x.schema.json"},
+        {"$id": "https://srdh.dev/schemas/v2/x.schema.json"},
+    ),
     ("SD999", {"type": "string"}, {"type": "string", "not": {"const": "x"}}),
 ]
 

@@ -79,7 +79,7 @@ def test_contracts_changed_validation_with_same_id_fails_and_update_refuses(
     refused = _run_freeze(folder, lock, "--update")
     assert refused.returncode == 1
     assert schema["$id"] in refused.stderr
-    assert "v1 -> v2" in refused.stderr
+    assert "srdh contract bump NAME" in refused.stderr
     assert "Traceback" not in refused.stderr
     assert lock.read_bytes() == before  # nothing written
 
