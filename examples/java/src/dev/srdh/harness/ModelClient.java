@@ -1,0 +1,171 @@
+package dev.srdh.harness;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * An OpenAI-compatible chat-completions client over {@link java.net.http.HttpClient}.
+ *
+ * <p>One call of {@link #complete} is exactly one HTTP request ({@code POST {base_url}/chat/completions},
+ * a JSON answer, {@code "stream": false}): no retry at this layer, the Harness owns retries
+ * (Requirement 9). The call ends in one of four ways: an answer, an HTTP or transport error, the
+ * Harness's own model-call timeout, or the Run's cancellation, which hangs up the request.
+ */
+final class ModelClient {
+    /** Where one component's model lives. */
+    record Endpoint(String baseUrl, String model, String apiKey) {}
+
+    /** How one HTTP request ended. */
+    enum Ending { ANSWERED, HTTP_ERROR, TIMEOUT, CANCELLED }
+
+    /**
+     * What one request gave: the assistant message's {@code content} (null if absent) and its
+     * raw {@code tool_calls} objects. Any chain-of-thought field of the answer is dropped here and
+     * never leaves this class.
+     */
+    record Reply(Ending ending, String content, List<Map<String, Object>> toolCalls) {
+        static Reply of(Ending ending) {
+            return new Reply(ending, null, List.of());
+        }
+    }
+
+    /** Extra time after the Run's cancellation for the request bytes to reach the server. */
+    private static final long HANG_UP_GRACE_MS = 100;
+
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+
+    /**
+     * Send one chat-completions request and wait for its answer.
+     *
+     * @param messages the chat messages, as sent
+     * @param tools the OpenAI {@code tools} array (empty: no tools offered, the key is left out)
+     * @param timeoutMs the model-call timeout (the fixture's {@code limits.model_call_timeout_ms})
+     * @param cancel completes when the Run is cancelled; the request is then hung up
+     */
+    Reply complete(Endpoint endpoint, List<Object> messages, List<Object> tools, long timeoutMs,
+            CompletableFuture<String> cancel) {
+        Map<String, Object> body = Json.obj("model", endpoint.model(), "messages", messages, "stream", false);
+        if (!tools.isEmpty()) body.put("tools", tools);
+        byte[] bytes = Json.write(body).getBytes(StandardCharsets.UTF_8);
+        CountDownLatch sent = new CountDownLatch(1);
+        HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint.baseUrl() + "/chat/completions"))
+                .timeout(Duration.ofMillis(timeoutMs))
+                .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + endpoint.apiKey())
+                .POST(new SignallingPublisher(HttpRequest.BodyPublishers.ofByteArray(bytes), sent))
+                .build();
+        CompletableFuture<HttpResponse<String>> response =
+                http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        try {
+            CompletableFuture.anyOf(response, cancel).get(timeoutMs + 250, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            response.cancel(true);
+            return Reply.of(Ending.TIMEOUT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            response.cancel(true);
+            return Reply.of(Ending.CANCELLED);
+        } catch (ExecutionException e) {
+            // the response failed; read below
+        }
+        if (cancel.isDone()) {
+            hangUp(response, sent);
+            return Reply.of(Ending.CANCELLED);
+        }
+        try {
+            HttpResponse<String> answer = response.get();
+            if (answer.statusCode() != 200) return Reply.of(Ending.HTTP_ERROR);
+            return parse(answer.body());
+        } catch (ExecutionException e) {
+            return Reply.of(e.getCause() instanceof HttpTimeoutException ? Ending.TIMEOUT : Ending.HTTP_ERROR);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Reply.of(Ending.CANCELLED);
+        }
+    }
+
+    /** Hang up once the request has left: the server sees the client close the connection. */
+    private static void hangUp(CompletableFuture<HttpResponse<String>> response, CountDownLatch sent) {
+        try {
+            if (sent.await(2, TimeUnit.SECONDS)) Thread.sleep(HANG_UP_GRACE_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        response.cancel(true);
+    }
+
+    /** Read a {@code chat.completion} body: the first choice's message. */
+    private static Reply parse(String text) {
+        try {
+            Map<String, Object> body = Json.asObject(Json.parse(text));
+            List<Object> choices = body == null ? null : Json.asArray(body.get("choices"));
+            Map<String, Object> choice = choices == null || choices.isEmpty() ? null : Json.asObject(choices.get(0));
+            Map<String, Object> message = choice == null ? null : Json.asObject(choice.get("message"));
+            if (message == null) return Reply.of(Ending.HTTP_ERROR);
+            List<Map<String, Object>> calls = new ArrayList<>();
+            List<Object> raw = Json.asArray(message.get("tool_calls"));
+            if (raw != null) {
+                for (Object call : raw) {
+                    Map<String, Object> c = Json.asObject(call);
+                    calls.add(c == null ? Json.obj() : c);
+                }
+            }
+            return new Reply(Ending.ANSWERED, Json.asString(message.get("content")), calls);
+        } catch (Json.JsonError e) {
+            return Reply.of(Ending.HTTP_ERROR);
+        }
+    }
+
+    /** A body publisher that counts down {@code sent} once every byte was handed to the client. */
+    private record SignallingPublisher(HttpRequest.BodyPublisher inner, CountDownLatch sent)
+            implements HttpRequest.BodyPublisher {
+        @Override
+        public long contentLength() {
+            return inner.contentLength();
+        }
+
+        @Override
+        public void subscribe(Flow.Subscriber<? super ByteBuffer> subscriber) {
+            inner.subscribe(new Flow.Subscriber<ByteBuffer>() {
+                @Override
+                public void onSubscribe(Flow.Subscription subscription) {
+                    subscriber.onSubscribe(subscription);
+                }
+
+                @Override
+                public void onNext(ByteBuffer item) {
+                    subscriber.onNext(item);
+                }
+
+                @Override
+                public void onError(Throwable throwable) {
+                    subscriber.onError(throwable);
+                }
+
+                @Override
+                public void onComplete() {
+                    subscriber.onComplete();
+                    sent.countDown();
+                }
+            });
+        }
+    }
+}
