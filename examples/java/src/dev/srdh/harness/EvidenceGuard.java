@@ -259,8 +259,13 @@ final class EvidenceGuard {
         for (Invocation call : invocations.values()) {
             if (Invocation.LOOKUP.equals(call.toolName) && "READY".equals(call.status)) ready.add(call);
         }
-        Invocation lookup = ready.size() == 1 && ready.get(0).toolCallId.equals(named) ? ready.get(0) : null;
-        if (lookup == null) found.add(new Violation("LOOKUP_CALL_COUNT", "/lookup_tool_call_id"));
+        if (ready.size() != 1 || !ready.get(0).toolCallId.equals(named)) {
+            found.add(new Violation("LOOKUP_CALL_COUNT", "/lookup_tool_call_id"));
+        }
+        // the documents of the named call when it is a READY lookup (even beside another lookup:
+        // its references are still checked, so that the repair request names every broken binding)
+        Invocation lookup = invocations.get(named);
+        if (lookup != null && !(Invocation.LOOKUP.equals(lookup.toolName) && "READY".equals(lookup.status))) lookup = null;
         Set<String> documents = new LinkedHashSet<>();
         if (lookup != null) for (Object id : Json.asArray(lookup.projection.get("document_ids"))) documents.add((String) id);
         List<Object> items = Json.asArray(answer.get("items"));
