@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 export OPENSPEC_TELEMETRY := 0
 
-.PHONY: setup verify test lint typecheck typescript openspec-validate codegen bench clean
+.PHONY: setup verify test lint typecheck typescript openspec-validate codegen bench clean java-example
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -46,6 +46,12 @@ openspec-validate: setup
 codegen: setup
 	$(BIN)/python -m contracts.codegen
 	$(BIN)/python -m contracts.codegen_typescript
+
+## The Java example harness (examples/java): javac alone, into examples/java/build/.
+## Run the suite against it: .venv/bin/srdh run --iut "java -cp examples/java/build dev.srdh.harness.StdioMain"
+java-example:
+	rm -rf examples/java/build
+	javac --release 17 -Xlint:all -Werror -encoding UTF-8 -d examples/java/build $$(find examples/java/src -name '*.java')
 
 bench: setup
 	$(BIN)/python -m pip install --quiet -e '.[bench]'

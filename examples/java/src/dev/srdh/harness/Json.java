@@ -406,6 +406,23 @@ public final class Json {
         return (k == 1 ? digits : digits.charAt(0) + "." + digits.substring(1)) + "e" + exp;
     }
 
+    /**
+     * A check hook for the kit's tests: for each line of standard input (one JSON text), print
+     * {@code ok <canonical JSON>} or {@code refused <reason>}.
+     */
+    public static void main(String[] args) throws java.io.IOException {
+        java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in, StandardCharsets.UTF_8));
+        java.io.PrintStream out = new java.io.PrintStream(System.out, true, StandardCharsets.UTF_8);
+        String line;
+        while ((line = in.readLine()) != null) {
+            try {
+                out.println("ok " + canonical(parse(line)));
+            } catch (JsonError e) {
+                out.println("refused " + e.getMessage());
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ small helpers
 
     /** A fresh ordered object from alternating keys and values. */

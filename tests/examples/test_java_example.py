@@ -1,0 +1,172 @@
+"""The Java example harness (``examples/java``): built with javac alone, judged by the whole suite.
+
+The example is a second, independent implementation of the spec, written from
+``docs/implementers.md``, ``docs/contracts.md`` and the schemas (issue 20). These tests build it
+with ``javac`` (no build tool, no third-party jar) and run ``srdh run --iut`` against it over
+stdio, properties included (``--examples 10``): a conforming harness the kit fails is a false kill.
+Skipped, with the install line, only where no JDK exists and ``CI`` is not set; in CI a missing
+JDK fails (``.ci/run`` installs ``default-jdk-headless``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from contracts import StrictJSONError, canonical_json, loads_strict
+
+pytestmark = pytest.mark.slow
+
+REPO = Path(__file__).resolve().parents[2]
+SOURCES = REPO / "examples" / "java" / "src"
+MAIN = "dev.srdh.harness.StdioMain"
+INSTALL = "apt-get install -y default-jdk-headless"
+SPEC_SCENARIOS_WITH_PROPERTIES = 9
+"""Spec scenarios whose property runs against an IUT (the two contract-data ones judge data)."""
+
+
+def _jdk() -> tuple[str, str]:
+    """Return (javac, java); skip, or fail under CI, when the machine has no JDK."""
+    javac, java = shutil.which("javac"), shutil.which("java")
+    if javac is not None and java is not None:
+        return javac, java
+    reason = f"no JDK (javac/java not found): the Java example is untested; {INSTALL}"
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (CI is set: the example must run)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Compile the example (``make java-example`` does the same into ``examples/java/build``)."""
+    javac, _ = _jdk()
+    out = tmp_path_factory.mktemp("java-example") / "classes"
+    sources = sorted(str(p) for p in SOURCES.rglob("*.java"))
+    flags = ["--release", "17", "-Xlint:all", "-Werror", "-encoding", "UTF-8", "-d", str(out)]
+    done = subprocess.run(  # noqa: S603 - fixed argv
+        [javac, *flags, *sources],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    return out
+
+
+@pytest.mark.timeout(900)
+def test_the_java_example_passes_the_whole_suite_with_properties(
+    classes: Path, tmp_path: Path
+) -> None:
+    """`srdh run --iut "java … StdioMain" --examples 10`: exit 0, every scenario passed."""
+    _, java = _jdk()
+    report = tmp_path / "report"
+    iut = shlex.join([java, "-cp", str(classes), MAIN])
+    done = subprocess.run(  # noqa: S603 - fixed argv
+        [
+            sys.executable,
+            "-c",
+            "from conformance.cli import main; main()",
+            "run",
+            "--iut",
+            iut,
+            "--examples",
+            "10",
+            "--report",
+            str(report),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=840,
+        cwd=REPO,
+    )
+    failures = [line for line in done.stdout.splitlines() if "FAILED" in line or "failed:" in line]
+    assert done.returncode == 0, "\n".join([*failures, done.stderr[-4000:]])
+    result = json.loads((report / "report.json").read_text(encoding="utf-8"))
+    assert result["iut"]["name"] == "srdh-java-example"
+    assert result["passed"] is True
+    assert result["failures"] == []
+    assert result["compliance"]["MUST"]["failed"] == 0
+    assert result["compliance"]["MUST"]["not_tested"] == 0
+    scenarios = [s for r in result["requirements"].values() for s in r["scenarios"].values()]
+    assert all(s["status"] == "PASSED" for s in scenarios), [
+        s["name"] for s in scenarios if s["status"] != "PASSED"
+    ]
+    with_properties = [s for s in scenarios if s["examples"] > 1]
+    assert len(with_properties) >= SPEC_SCENARIOS_WITH_PROPERTIES
+
+
+CANONICAL_SAMPLES = [
+    "1.0",
+    "1e21",
+    "1e20",
+    "1e-7",
+    "1e-6",
+    "0.1",
+    "-0.0",
+    "5e-324",
+    "1.7976931348623157e308",
+    "1E2",
+    "123.456e10",
+    "0.30000000000000004",
+    "-9007199254740991",
+    '{"b":1,"a":{"d":[],"c":null},"\\ue000":true,"\\ud83d\\ude00":false}',
+    '"\\u0001\\u001f\\t\\n\\"\\\\/\\u00e9\\ud83d\\ude00\\u2028"',
+    '[1,2.50,"a",{"z":[],"y":{}}]',
+]
+REFUSED_SAMPLES = [
+    "01",
+    "1.",
+    ".5",
+    "NaN",
+    "[1,]",
+    '{"a":1,"a":2}',
+    '"\\ud800"',
+    '"\\udc00x"',
+    '"a\x01"',
+    "[1] x",
+    "1e999",
+    "[" * 70 + "]" * 70,
+]
+
+
+def _java_json(classes: Path, lines: list[str]) -> list[str]:
+    _, java = _jdk()
+    done = subprocess.run(  # noqa: S603 - fixed argv
+        [java, "-cp", str(classes), "dev.srdh.harness.Json"],
+        input="".join(f"{line}\n" for line in lines),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=True,
+        timeout=60,
+    )
+    return done.stdout.split("\n")[:-1]  # LF only: U+2028 in a canonical string is no line end
+
+
+def test_the_java_canonical_json_is_rfc_8785(classes: Path) -> None:
+    """The example's canonical form (the snapshot digest's input) is the kit's, byte for byte."""
+    answers = _java_json(classes, CANONICAL_SAMPLES)
+    assert len(answers) == len(CANONICAL_SAMPLES)
+    for sample, answer in zip(CANONICAL_SAMPLES, answers, strict=True):
+        expected = canonical_json(loads_strict(sample)).decode("utf-8")
+        assert answer == f"ok {expected}", sample
+
+
+def test_the_java_reader_refuses_what_the_kit_refuses(classes: Path) -> None:
+    """Leading zeros, NaN, duplicate names, lone surrogates, control characters, deep nesting."""
+    for sample in REFUSED_SAMPLES:
+        with pytest.raises(StrictJSONError):  # the kit's reader refuses each sample too
+            loads_strict(sample)
+    answers = _java_json(classes, REFUSED_SAMPLES)
+    assert len(answers) == len(REFUSED_SAMPLES)
+    pairs = zip(REFUSED_SAMPLES, answers, strict=True)
+    assert [sample for sample, answer in pairs if not answer.startswith("refused ")] == []
