@@ -38,7 +38,11 @@ final class ModelClient {
      * raw {@code tool_calls} objects. Any chain-of-thought field of the answer is dropped here and
      * never leaves this class.
      */
-    record Reply(Ending ending, String content, List<Map<String, Object>> toolCalls) {
+    record Reply(Ending ending, String content, List<Map<String, Object>> toolCalls, boolean lateAnswer) {
+        Reply(Ending ending, String content, List<Map<String, Object>> toolCalls) {
+            this(ending, content, toolCalls, false);
+        }
+
         static Reply of(Ending ending) {
             return new Reply(ending, null, List.of());
         }
@@ -87,8 +91,10 @@ final class ModelClient {
             // the response failed; read below
         }
         if (cancel.isDone()) {
-            hangUp(response, sent);
-            return Reply.of(Ending.CANCELLED);
+            // an answer that arrived by the time the cancellation is noticed is a late result
+            boolean late = response.isDone() && !response.isCompletedExceptionally();
+            if (!late) hangUp(response, sent);
+            return new Reply(Ending.CANCELLED, null, List.of(), late);
         }
         try {
             HttpResponse<String> answer = response.get();
