@@ -62,10 +62,12 @@ final class Harness {
 
     /**
      * TODO(K2, /work/shared/cases/suite-gaps.md round 3): record LATE_RESULT_DISCARDED for every
-     * model call the cancellation interrupted, even when the request was hung up and no late
-     * answer ever arrived. The kit's R8.layered-cancellation demands the event today; the spec
-     * ("discards any late model result") does not. Set to false once K2 is fixed on main: the
-     * event is then recorded only for an answer that did arrive ({@code reply.lateAnswer()}).
+     * model call the cancellation interrupted, even when the request was hung up before any answer
+     * arrived. Until K2 is fixed on main the kit's R8.layered-cancellation demands the event after a
+     * hang-up, which the spec ("discards any late model result") does not. Once K2 is fixed this may
+     * be set to false (the event then follows only an answer that arrived, {@code reply.lateAnswer()}),
+     * but keeping it true keeps the trace deterministic: whether an immediate answer beats the
+     * hang-up is a race (docs/decisions/java-example.md).
      */
     private static final boolean DISCARD_EVERY_INTERRUPTED_CALL = true;
 

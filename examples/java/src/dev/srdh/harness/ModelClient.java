@@ -91,10 +91,8 @@ final class ModelClient {
             // the response failed; read below
         }
         if (cancel.isDone()) {
-            // an answer that arrived by the time the cancellation is noticed is a late result
-            boolean late = response.isDone() && !response.isCompletedExceptionally();
-            if (!late) hangUp(response, sent);
-            return new Reply(Ending.CANCELLED, null, List.of(), late);
+            // an answer that arrives by the time the request is hung up is a late result
+            return new Reply(Ending.CANCELLED, null, List.of(), !hangUp(response, sent));
         }
         try {
             HttpResponse<String> answer = response.get();
@@ -108,14 +106,21 @@ final class ModelClient {
         }
     }
 
-    /** Hang up once the request has left: the server sees the client close the connection. */
-    private static void hangUp(CompletableFuture<HttpResponse<String>> response, CountDownLatch sent) {
+    /**
+     * Hang up once the request has left (give the answer {@link #HANG_UP_GRACE_MS} to arrive): the
+     * server sees the client close the connection. False when an answer arrived instead.
+     */
+    private static boolean hangUp(CompletableFuture<HttpResponse<String>> response, CountDownLatch sent) {
         try {
-            if (sent.await(2, TimeUnit.SECONDS)) Thread.sleep(HANG_UP_GRACE_MS);
+            if (sent.await(2, TimeUnit.SECONDS)) response.get(HANG_UP_GRACE_MS, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException | java.util.concurrent.CancellationException e) {
+            // no answer: hang up below
         }
+        if (response.isDone() && !response.isCompletedExceptionally()) return false;
         response.cancel(true);
+        return true;
     }
 
     /** Read a {@code chat.completion} body: the first choice's message. */
