@@ -32,14 +32,33 @@ def _fabricated(answer: Any, returned: dict[str, set[str]]) -> list[str]:  # noq
     return cited
 
 
+def _names_the_single_lookup(observation: dict[str, Any], answer: Any) -> bool:  # noqa: ANN401
+    """Whether ``answer`` names the Run's one READY lookup: the spec's "the bounded lookup result".
+
+    Requirement 5: references identify "the single lookup Tool Call"; the scenario's WHEN is "a
+    document ID absent from the bounded lookup result". In a Run with no single READY lookup, or
+    an answer naming another call, that result is not defined and LOOKUP_CALL_COUNT already
+    rejects the answer (docs/decisions/java-example.md: a guard may stop there).
+    """
+    ready = [
+        i.get("tool_call_id")
+        for i in observation.get("invocations", [])
+        if i.get("tool_name") == "lookup_documents" and i.get("status") == "READY"
+    ]
+    named = answer.get("lookup_tool_call_id") if isinstance(answer, dict) else None
+    return len(ready) == 1 and named == ready[0]
+
+
 def check_fabricated_citation_rejected(
     observation: dict[str, Any], fixture: dict[str, Any]
 ) -> CheckResult:
     """Check no fabricated citation is published.
 
     Every submitted answer that references a document id its lookup did not return fails
-    EvidenceGuard with FABRICATED_DOCUMENT_ID; the published result and the client frames never
-    carry such a reference. Fails when no submission fabricates one (the WHEN would not hold).
+    EvidenceGuard with FABRICATED_DOCUMENT_ID (or, when it does not name the Run's single READY
+    lookup, with LOOKUP_CALL_COUNT alone: then "the bounded lookup result" is not defined); the
+    published result and the client frames never carry such a reference. Fails when no
+    submission fabricates one (the WHEN would not hold).
     """
     found = Findings(
         "a fabricated citation is rejected, never published", "R5.fabricated-citation-rejected"
@@ -55,8 +74,11 @@ def check_fabricated_citation_rejected(
     for submission in fabricating:
         verdict = checked.get(submission.attempt, {})
         codes = {v.get("code") for v in verdict.get("violations", [])}
+        fitting = {"FABRICATED_DOCUMENT_ID"}
+        if not _names_the_single_lookup(observation, submission.document):
+            fitting.add("LOOKUP_CALL_COUNT")
         found.expect(
-            verdict.get("valid") is False and "FABRICATED_DOCUMENT_ID" in codes,
+            verdict.get("valid") is False and bool(codes & fitting),
             f"answer attempt {submission.attempt} cites "
             f"{_fabricated(submission.document, returned)} "
             f"but EVIDENCE_VALIDATION attempt {submission.attempt} is {verdict or 'missing'}",
