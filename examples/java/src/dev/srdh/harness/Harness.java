@@ -198,7 +198,9 @@ final class Harness {
                     Json.obj("name", name, "arguments", Json.write(invocation.arguments))));
             results.add(Json.obj("role", "tool", "tool_call_id", id, "content", Prompts.toolResult(invocation)));
         }
-        messages.add(Json.obj("role", "assistant", "content", reply.content(), "tool_calls", echoed));
+        Map<String, Object> assistant = Json.obj("role", "assistant", "content", reply.content());
+        if (!echoed.isEmpty()) assistant.put("tool_calls", echoed);
+        messages.add(assistant);
         messages.addAll(results);
         if (!rejections.isEmpty()) {
             messages.add(Json.obj("role", "user", "content", "These tool calls were rejected and not executed "

@@ -99,7 +99,7 @@ final class Invocation {
         Long end = Json.asLong(window.get("end_ms"));
         if (start == null || end == null || start < 0 || end < start) return null;
         return Json.obj("tool", tool, "target", target,
-                "time_range", Json.obj("start_ms", window.get("start_ms"), "end_ms", window.get("end_ms")),
+                "time_range", Json.obj("start_ms", start, "end_ms", end),
                 "query", query);
     }
 
