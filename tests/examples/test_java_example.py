@@ -62,13 +62,23 @@ def classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.timeout(900)
-def test_the_java_example_passes_the_whole_suite_with_properties(
-    classes: Path, tmp_path: Path
+@pytest.mark.parametrize(
+    ("stream", "examples"),
+    [(False, ["--examples", "10"]), (True, [])],
+    ids=["json-with-properties", "streamed"],
+)
+def test_the_java_example_passes_the_whole_suite(
+    classes: Path, tmp_path: Path, stream: bool, examples: list[str]
 ) -> None:
-    """`srdh run --iut "java … StdioMain" --examples 10`: exit 0, every scenario passed."""
+    """`srdh run --iut "java … StdioMain"`: exit 0, every scenario passed.
+
+    With JSON answers the properties run too (``--examples 10``); with streamed answers
+    (``SRDH_JAVA_STREAM=1``: server-sent events, tool call ids in later chunks) every scenario.
+    """
     _, java = _jdk()
     report = tmp_path / "report"
     iut = shlex.join([java, "-cp", str(classes), MAIN])
+    env = {**os.environ, "SRDH_JAVA_STREAM": "1" if stream else "0"}
     done = subprocess.run(  # noqa: S603 - fixed argv
         [
             sys.executable,
@@ -77,8 +87,7 @@ def test_the_java_example_passes_the_whole_suite_with_properties(
             "run",
             "--iut",
             iut,
-            "--examples",
-            "10",
+            *examples,
             "--report",
             str(report),
         ],
@@ -87,6 +96,7 @@ def test_the_java_example_passes_the_whole_suite_with_properties(
         check=False,
         timeout=840,
         cwd=REPO,
+        env=env,
     )
     failures = [line for line in done.stdout.splitlines() if "FAILED" in line or "failed:" in line]
     assert done.returncode == 0, "\n".join([*failures, done.stderr[-4000:]])
@@ -101,7 +111,7 @@ def test_the_java_example_passes_the_whole_suite_with_properties(
         s["name"] for s in scenarios if s["status"] != "PASSED"
     ]
     with_properties = [s for s in scenarios if s["examples"] > 1]
-    assert len(with_properties) >= SPEC_SCENARIOS_WITH_PROPERTIES
+    assert len(with_properties) >= (SPEC_SCENARIOS_WITH_PROPERTIES if examples else 0)
 
 
 CANONICAL_SAMPLES = [

@@ -51,6 +51,13 @@ final class ModelClient {
     /** Extra time after the Run's cancellation for the request bytes to reach the server. */
     private static final long HANG_UP_GRACE_MS = 100;
 
+    private final boolean stream;
+
+    /** @param stream ask for server-sent events ({@code "stream": true}) instead of one JSON answer */
+    ModelClient(boolean stream) {
+        this.stream = stream;
+    }
+
     private final HttpClient http = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5))
@@ -66,7 +73,7 @@ final class ModelClient {
      */
     Reply complete(Endpoint endpoint, List<Object> messages, List<Object> tools, long timeoutMs,
             CompletableFuture<String> cancel) {
-        Map<String, Object> body = Json.obj("model", endpoint.model(), "messages", messages, "stream", false);
+        Map<String, Object> body = Json.obj("model", endpoint.model(), "messages", messages, "stream", stream);
         if (!tools.isEmpty()) body.put("tools", tools);
         byte[] bytes = Json.write(body).getBytes(StandardCharsets.UTF_8);
         CountDownLatch sent = new CountDownLatch(1);
@@ -97,7 +104,7 @@ final class ModelClient {
         try {
             HttpResponse<String> answer = response.get();
             if (answer.statusCode() != 200) return Reply.of(Ending.HTTP_ERROR);
-            return parse(answer.body());
+            return stream ? parseStream(answer.body()) : parse(answer.body());
         } catch (ExecutionException e) {
             return Reply.of(e.getCause() instanceof HttpTimeoutException ? Ending.TIMEOUT : Ending.HTTP_ERROR);
         } catch (InterruptedException e) {
@@ -143,6 +150,55 @@ final class ModelClient {
         } catch (Json.JsonError e) {
             return Reply.of(Ending.HTTP_ERROR);
         }
+    }
+
+    /**
+     * Read a streamed answer: {@code data:} lines of {@code chat.completion.chunk} objects until
+     * {@code [DONE]}. Content pieces are joined; a tool call is opened by a delta with its
+     * {@code index} (and usually its name), its id may come in a later delta, its arguments in
+     * pieces. {@code reasoning_content} pieces are dropped.
+     */
+    private static Reply parseStream(String text) {
+        StringBuilder content = null;
+        java.util.TreeMap<Long, Map<String, Object>> calls = new java.util.TreeMap<>();
+        java.util.Map<Long, StringBuilder> arguments = new java.util.HashMap<>();
+        try {
+            for (String line : text.split("\n")) {
+                if (!line.startsWith("data:")) continue;
+                String data = line.substring(5).trim();
+                if (data.equals("[DONE]")) break;
+                Map<String, Object> chunk = Json.asObject(Json.parse(data));
+                List<Object> choices = chunk == null ? null : Json.asArray(chunk.get("choices"));
+                if (choices == null || choices.isEmpty()) continue; // e.g. the usage chunk
+                Map<String, Object> delta = Json.asObject(Json.asObject(choices.get(0)).get("delta"));
+                if (delta == null) continue;
+                String piece = Json.asString(delta.get("content"));
+                if (piece != null) content = (content == null ? new StringBuilder() : content).append(piece);
+                List<Object> toolDeltas = Json.asArray(delta.get("tool_calls"));
+                for (Object raw : toolDeltas == null ? List.of() : toolDeltas) {
+                    Map<String, Object> d = Json.asObject(raw);
+                    Long index = d == null ? null : Json.asLong(d.get("index"));
+                    if (index == null) return Reply.of(Ending.HTTP_ERROR);
+                    Map<String, Object> call = calls.computeIfAbsent(index, i -> Json.obj("type", "function"));
+                    if (d.containsKey("id")) call.put("id", d.get("id"));
+                    Map<String, Object> function = Json.asObject(d.get("function"));
+                    if (function == null) continue;
+                    if (Json.asString(function.get("name")) != null) call.put("name", function.get("name"));
+                    String part = Json.asString(function.get("arguments"));
+                    if (part != null) arguments.computeIfAbsent(index, i -> new StringBuilder()).append(part);
+                }
+            }
+        } catch (Json.JsonError e) {
+            return Reply.of(Ending.HTTP_ERROR);
+        }
+        List<Map<String, Object>> toolCalls = new ArrayList<>();
+        for (Map.Entry<Long, Map<String, Object>> e : calls.entrySet()) {
+            Map<String, Object> call = e.getValue();
+            StringBuilder args = arguments.get(e.getKey());
+            call.put("function", Json.obj("name", call.remove("name"), "arguments", args == null ? "" : args.toString()));
+            toolCalls.add(call);
+        }
+        return new Reply(Ending.ANSWERED, content == null ? null : content.toString(), toolCalls);
     }
 
     /** A body publisher that counts down {@code sent} once every byte was handed to the client. */

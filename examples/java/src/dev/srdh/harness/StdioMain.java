@@ -29,7 +29,8 @@ public final class StdioMain {
             "SEMANTIC_RETRY", "ROUTER_RETRY", "STRUCTURAL_REPAIR", "MODEL_ENDPOINT");
 
     private final PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
-    private final ModelClient client = new ModelClient();
+    /** {@code SRDH_JAVA_STREAM=1}: the model clients ask for server-sent events. */
+    private final ModelClient client = new ModelClient("1".equals(System.getenv("SRDH_JAVA_STREAM")));
     private final ExecutorService toolThreads = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "srdh-tool");
         t.setDaemon(true);
