@@ -101,3 +101,57 @@ def read_git_facts(repo: Path, folder: str) -> GitFacts:
         path = entry[3:]
         not_clean.add(path.removeprefix(prefix) if prefix else path)
     return GitFacts(tracked=tracked, not_clean=frozenset(not_clean))
+
+
+def resolve_commit(repo: Path, ref: str) -> str:
+    """Return the commit id ``ref`` names in ``repo`` (``HEAD``, a branch, a tag, an id).
+
+    Raises:
+        GateSetupError: ``ref`` names no commit (an empty repository has no ``HEAD``).
+    """
+    try:
+        return _git(repo, "rev-parse", "--verify", "--end-of-options", f"{ref}^{{commit}}").strip()
+    except GateSetupError:
+        msg = (
+            f"{repo}: {ref!r} names no commit (the gate judges committed state: commit first, "
+            "or pass --base with an existing branch)"
+        )
+        raise GateSetupError(msg) from None
+
+
+def export_folder(repo: Path, commit: str, folder: str, target: Path) -> int:
+    """Write ``folder`` (relative to ``repo``) as committed in ``commit`` to ``target``.
+
+    ``target/<folder>/…`` then holds exactly what a fresh clone of that commit holds there (no
+    working-copy change, no untracked or ignored file). Returns the number of files written (0
+    when the commit has no such folder).
+
+    Raises:
+        GateSetupError: git is missing or fails.
+    """
+    import io  # noqa: PLC0415 - only the gate's committed-state reader needs them
+    import tarfile  # noqa: PLC0415
+
+    prefix = _git(repo, "rev-parse", "--show-prefix").strip()
+    top = _git(repo, "rev-parse", "--show-toplevel").strip()
+    tree = f"{commit}:{prefix}" if prefix else commit
+    try:
+        listed = _git(Path(top), "ls-tree", "-r", "--name-only", "-z", tree, "--", folder)
+    except GateSetupError:
+        return 0  # the commit has no such subfolder
+    if not listed.strip("\0"):
+        return 0
+    executable = shutil.which("git") or "git"
+    completed = subprocess.run(  # noqa: S603 - fixed git argv, no shell
+        [executable, "-C", top, "archive", "--format=tar", tree, "--", folder],
+        capture_output=True,
+        check=False,
+    )
+    if completed.returncode != 0:
+        first = (completed.stderr.decode("utf-8", "replace").strip().splitlines() or ["?"])[0]
+        msg = f"{repo}: git archive failed: {first}"
+        raise GateSetupError(msg)
+    with tarfile.open(fileobj=io.BytesIO(completed.stdout)) as archive:
+        members = [m for m in archive.getmembers() if m.isfile()]
+        archive.extractall(target, members=members, filter="data")
+    return len(members)

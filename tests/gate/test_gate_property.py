@@ -1,4 +1,9 @@
-"""Hypothesis: evaluate_gate agrees with a small reference predicate on random repositories."""
+"""Hypothesis: evaluate_gate agrees with a small reference predicate on random repositories.
+
+The gate judges the commit: an archive folder never added is archived in the working copy only
+(PREDECESSOR_NOT_COMMITTED), and edits after the commit (modified, staged, untracked files) are
+not seen at all.
+"""
 
 from __future__ import annotations
 
@@ -35,12 +40,19 @@ class Spec:
     finish: str
 
     @property
-    def archived(self) -> bool:
+    def archived_here(self) -> bool:
+        """Archived in the working copy."""
         return self.presence == "archived"
 
     @property
+    def archived(self) -> bool:
+        """Archived in the commit (what the gate judges): the archive folder was committed."""
+        return self.archived_here and self.finish != "never_added"
+
+    @property
     def done(self) -> bool:
-        return self.archived and self.finish == "committed"
+        """Archived completely in the commit (later working-copy edits are not seen)."""
+        return self.archived
 
 
 specs = st.lists(
@@ -55,10 +67,10 @@ def reference(layout: list[Spec], stage: str) -> tuple[bool, set[tuple[str, str]
     index = STAGES.index(stage)
     expected = set()
     for i in range(index):
-        if not layout[i].archived:
-            expected.add((STAGES[i], "PREDECESSOR_NOT_ARCHIVED"))
-        elif not layout[i].done:
+        if not layout[i].archived and layout[i].archived_here:
             expected.add((STAGES[i], "PREDECESSOR_NOT_COMMITTED"))
+        elif not layout[i].archived:
+            expected.add((STAGES[i], "PREDECESSOR_NOT_ARCHIVED"))
     for j in range(len(layout)):
         if layout[j].archived and any(not layout[i].archived for i in range(j)):
             expected.add((STAGES[j], "OUT_OF_ORDER"))
@@ -74,14 +86,14 @@ def _state_of(layout: list[Spec]) -> RepoState:
     states = []
     for change, spec in zip(CHANGES, layout, strict=True):
         folder = f"openspec/changes/archive/2026-07-21-{change.change_id}"
-        dirty = () if spec.finish == "committed" else (f"{folder}/proposal.md",)
         states.append(
             ChangeState(
                 change=change,
                 active=spec.presence == "active",
                 archive_dirs=(folder,) if spec.archived else (),
-                tracked_files=0 if spec.finish == "never_added" or not spec.archived else 2,
-                not_clean=dirty if spec.archived else (),
+                tracked_files=2 if spec.archived else 0,
+                local_active=spec.presence == "active",
+                local_archive_dirs=(folder,) if spec.archived_here else (),
             )
         )
     return RepoState(repo=Path("/nowhere"), changes=tuple(states))
@@ -107,8 +119,8 @@ def _build(make_git_repo, root: Path, layout: list[Spec]):
     to_add = ["openspec/config.yaml"]
     for change, spec in zip(CHANGES, layout, strict=True):
         if spec.presence == "active":
-            repo.write_active(change.change_id)
-        elif spec.archived:
+            to_add.append(str(repo.write_active(change.change_id)))
+        elif spec.archived_here:
             folder = repo.write_archive(change.change_id)
             if spec.finish != "never_added":
                 to_add.append(str(folder))
@@ -129,7 +141,7 @@ def _build(make_git_repo, root: Path, layout: list[Spec]):
 
 
 @settings(
-    max_examples=40,
+    max_examples=25,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )

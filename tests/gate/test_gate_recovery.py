@@ -104,17 +104,18 @@ def test_a_change_archived_twice_is_refused_whatever_the_stage(git_repo) -> None
         assert [r.stage for r in duplicates] == ["0"]
         assert f"2026-07-21-{IDS['0']}" in duplicates[0].message
         assert f"2026-07-22-{IDS['0']}" in duplicates[0].message
-        assert f"git rm -r openspec/changes/archive/2026-07-22-{IDS['0']}" in duplicates[0].hint
+        command = duplicates[0].command
+        assert f"git rm -r -q openspec/changes/archive/2026-07-22-{IDS['0']}" in command
 
 
-def test_a_change_archived_and_still_active_is_a_duplicate(git_repo) -> None:
-    """An archived change whose active folder still exists: DUPLICATE_ARCHIVE."""
+def test_a_change_archived_and_still_active_is_an_incomplete_archive(git_repo) -> None:
+    """An archived change whose active folder is still committed: ARCHIVE_INCOMPLETE."""
     git_repo.write_archive(IDS["0"])
     git_repo.write_active(IDS["0"])
     git_repo.commit_all()
     decision = _decide(git_repo, "1")
-    assert [(r.stage, r.code) for r in decision.reasons] == [("0", "DUPLICATE_ARCHIVE")]
-    assert "still active" in decision.reasons[0].message
+    assert [(r.stage, r.code) for r in decision.reasons] == [("0", "ARCHIVE_INCOMPLETE")]
+    assert f"openspec/changes/{IDS['0']}/ is still there" in decision.reasons[0].message
 
 
 def test_an_archive_dated_before_its_predecessor_is_back_dated(git_repo) -> None:
@@ -125,7 +126,7 @@ def test_an_archive_dated_before_its_predecessor_is_back_dated(git_repo) -> None
     decision = _decide(git_repo, "2")
     assert [(r.stage, r.code) for r in decision.reasons] == [("1", "BACK_DATED_ARCHIVE")]
     assert "2026-08-01" in decision.reasons[0].message
-    assert f"git mv openspec/changes/archive/2026-07-30-{IDS['1']}" in decision.reasons[0].hint
+    assert f"git mv openspec/changes/archive/2026-07-30-{IDS['1']}" in decision.reasons[0].command
 
 
 @pytest.mark.parametrize(
@@ -163,7 +164,7 @@ def test_out_of_order_archive_explains_how_to_recover(git_repo) -> None:
     (reason,) = _decide(git_repo, "1").reasons
     assert reason.code == "OUT_OF_ORDER"
     folder = f"openspec/changes/archive/2026-07-21-{IDS['2']}"
-    assert f"git mv {folder} openspec/changes/{IDS['2']}" in reason.hint
+    assert f"git mv {folder} openspec/changes/{IDS['2']}" in reason.command
     assert "openspec/specs/" in reason.hint
     assert f"archive {IDS['1']}" in reason.hint
 
@@ -177,7 +178,9 @@ def test_cli_prints_how_to_recover_after_the_reasons(git_repo) -> None:
     assert result.exit_code == 1
     out = result.stdout
     assert out.index("OUT_OF_ORDER") < out.index("how to recover:") < out.index("public entry")
-    assert "stage 2 (OUT_OF_ORDER): un-archive it: git mv" in out
+    assert "stage 2 (OUT_OF_ORDER): un-archive it" in out
+    assert "    run: cd " in out
+    assert "git mv openspec/changes/archive/" in out
 
 
 def _layout_for(code: str, repo) -> str:
@@ -196,6 +199,8 @@ def _layout_for(code: str, repo) -> str:
         repo.write_archive(IDS["0"], date="2026-08-03")
     elif code == "BACK_DATED_ARCHIVE":
         repo.write_archive(IDS["1"], date="2026-07-01")
+    elif code == "ARCHIVE_INCOMPLETE":
+        repo.write_active(IDS["0"])
     repo.commit_all()
     return "1"
 
@@ -209,3 +214,6 @@ def test_every_reason_code_comes_with_a_recovery_hint(git_repo, code: str) -> No
     for reason in reasons:
         assert reason.hint.strip()
         assert "\n" not in reason.hint
+        if code != "PREDECESSOR_NOT_ARCHIVED":  # not started: work by hand, no command
+            assert reason.command.startswith("cd ")
+            assert "\n" not in reason.command
