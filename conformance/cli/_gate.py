@@ -58,7 +58,8 @@ def gate(
 
     out.line(f"{kit_line()}; phase plan {default_plan_path()}")
     out.line(f"repository: {root}")
-    out.line(f"spec: {root / 'openspec'} as committed at {ref} ({decision.commit[:12]})")
+    out.line(f"spec: {root / 'openspec'}")
+    out.line(f"judged: as committed at {ref} ({decision.commit[:12]}), as a fresh clone has it")
     out.line(f"stage {decision.stage}: {verdict}")
     if decision.reasons:
         rows = [[r.code, r.stage, r.message] for r in decision.reasons]
