@@ -23,7 +23,7 @@ def test_workflow_example_is_valid_yaml_that_gates_then_verifies() -> None:
     assert gate < verify
     assert "--base" in runs[gate]  # predecessors judged as merged into the base branch
     diff = next(i for i, r in enumerate(runs) if "srdh diff " in r)
-    assert "srdh-base/schemas schemas" in runs[diff]  # contract changes against the base branch
+    assert 'srdh-base/schemas" schemas' in runs[diff]  # contract changes against the base branch
     assert any("GITHUB_STEP_SUMMARY" in r for r in runs)
 
 
