@@ -8,6 +8,8 @@ this module, so the text stays data:
   encoded as UTF-8 at all;
 * :func:`terminal_text` — control characters (C0, DEL, C1 — ESC and CSI among them) and the
   bidirectional-override characters are shown as visible escapes (``\x1b``, ``\u202e``);
+* :func:`shown_path` — a file name inside a one-line message: :func:`terminal_text` of it, so a
+  name holding a newline or an escape sequence cannot split or forge the line;
 * :func:`xml_text` — characters XML 1.0 does not allow are shown as visible escapes;
 * :func:`markdown_text` — every ASCII punctuation character is backslash-escaped (no raw HTML,
   no emphasis, no links, no table-cell breaks), line breaks become spaces;
@@ -18,11 +20,12 @@ Only the standard library is imported: the CLI uses this module at start-up.
 
 from __future__ import annotations
 
+import os
 import re
 import string
 from typing import Final
 
-__all__ = ["markdown_code", "markdown_text", "scrub", "terminal_text", "xml_text"]
+__all__ = ["markdown_code", "markdown_text", "scrub", "shown_path", "terminal_text", "xml_text"]
 
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 _TERMINAL_UNSAFE: Final = re.compile(
@@ -59,6 +62,17 @@ def terminal_text(text: str, *, keep_newlines: bool = False) -> str:
     """
     pattern = _TERMINAL_UNSAFE if keep_newlines else _TERMINAL_UNSAFE_LINE
     return pattern.sub(_visible, scrub(text))
+
+
+def shown_path(path: object) -> str:
+    r"""A file name (``str`` or path-like) as shown in a message: control characters escaped.
+
+    ``a\nb.json`` is shown ``a\x0ab.json``: one line, and the name is still recognisable.
+    """
+    name = os.fspath(path) if isinstance(path, os.PathLike) else path
+    if isinstance(name, bytes):
+        name = name.decode("utf-8", errors="surrogateescape")
+    return terminal_text(str(name))
 
 
 def xml_text(text: str) -> str:

@@ -6,6 +6,7 @@ line (JSON syntax errors), the RFC 6901 JSON pointer and what was expected, neve
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -40,6 +41,15 @@ class ContractViolation:
     def layer(self) -> str:
         """``"schema"`` for JSON Schema rules, ``"invariant"`` for the hand-written layer."""
         return "schema" if self.rule.startswith("schema:") else "invariant"
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+"""Characters of a file name that would split or forge a one-line message."""
+
+
+def _visible(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"  # noqa: PLR2004 - one byte
 
 
 class ContractError(ValueError):
@@ -78,7 +88,7 @@ class ContractError(ValueError):
 
     def __str__(self) -> str:
         """Return ``file.json: /analyses/0/kind: expected one of ...`` (one line)."""
-        where = self.path or "<document>"
+        where = _CONTROL.sub(_visible, self.path) if self.path else "<document>"
         if self.line is not None:
             where = f"{where}:{self.line}"
         return f"{where}: {self.pointer or '(root)'}: {self.message}"

@@ -12,11 +12,18 @@ on standard error and exit code 2. Nothing broader is caught, except the last-re
 in the kit must not greet a user with a traceback either, so it prints one line naming the
 exception type (and ``SRDH_DEBUG=1`` re-raises it for a developer) and exits 2 — a kit failure is
 never reported as conformance or non-conformance.
+
+The kit's own I/O faults are not verdicts either: ``main`` guards the standard streams first
+(:mod:`._streams`: a closed pipe, a full device or a missing standard error drop output instead of
+raising; an encoding without a character shows it escaped) and ignores ``SIGXFSZ`` (a file-size
+limit fails a write with ``EFBIG``, which names the file, instead of killing the kit). A command
+whose output was lost runs to its end (its reports written) and exits 2, saying so.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from typing import Any
 
@@ -41,6 +48,7 @@ from conformance.cli._run import run
 from conformance.cli._selftest import selftest
 from conformance.cli._serve import serve
 from conformance.cli._spec import spec_app
+from conformance.cli._streams import guard_standard_streams, lost_output
 from conformance.cli._trace import trace
 from conformance.cli._validate import validate
 from conformance.cli._verify import verify
@@ -128,12 +136,29 @@ def main() -> None:
     """Console-script entry point (``srdh``): run the app, exit with its code.
 
     Errors inside a command are handled by the group; this handler covers what happens before a
-    command runs (building the command tree), with the same last-resort rule.
+    command runs (building the command tree), with the same last-resort rule. Output lost on the
+    way (see the module docstring) turns the exit code into 2, with one line saying what was lost.
     """
+    guard_standard_streams()
+    if hasattr(signal, "SIGXFSZ"):
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    code: int | str | None
     try:
         app(prog_name="srdh")
+        code = EXIT_OK
+    except SystemExit as stop:
+        code = stop.code
     except Exception as exc:
         if os.environ.get("SRDH_DEBUG") == "1":
             raise
         typer.echo(terminal_text(f"srdh: internal error: {type(exc).__name__}: {exc}"), err=True)
-        sys.exit(EXIT_SETUP)
+        code = EXIT_SETUP
+    lost = lost_output()
+    if lost:
+        sys.stderr.write(
+            f"srdh: error: {'; '.join(lost)}; the command ran to its end (reports written where "
+            "asked), but not all of its output was shown\n"
+        )
+        sys.stderr.flush()
+        code = EXIT_SETUP
+    sys.exit(code)

@@ -1,11 +1,14 @@
-"""``srdh validate FILE...``: check JSON or NDJSON documents against their contracts.
+r"""``srdh validate FILE...``: check JSON or NDJSON documents against their contracts.
 
 The work: read JSON and NDJSON documents one at a time, each with its file line. Every text goes
 through the kit's strict reader (:func:`contracts.loads_strict`: RFC 8259 and I-JSON). An NDJSON
 file is streamed: records end at LF only (U+2028, U+2029, U+0085, VT, FF are data inside a record,
 a CR before the LF is JSON whitespace), so memory is bounded by the largest record, not the file.
 Only regular files are read: a FIFO, a device or a socket is refused before it is opened (it could
-block forever or never end).
+block forever or never end). One document (a JSON file, an NDJSON record) is at most
+``--max-document-bytes`` bytes (:data:`DEFAULT_MAX_DOCUMENT_BYTES`, 64 MiB): a larger one is refused
+before it is read (exit 2, naming the file, line and limit), so memory stays bounded. File names are
+shown with their control characters escaped (``a\x0ab.json``).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from conformance._inert import shown_path
 from conformance.cli._errors import EXIT_FAILED, CliSetupError
 from conformance.cli._output import Output, announce, kit_line, kit_schemas_dir
 
@@ -25,7 +29,17 @@ if TYPE_CHECKING:
 
     from contracts import StrictJSONError
 
-__all__ = ["Document", "check_regular_file", "contract_for", "iter_documents", "validate"]
+__all__ = [
+    "DEFAULT_MAX_DOCUMENT_BYTES",
+    "Document",
+    "check_regular_file",
+    "contract_for",
+    "iter_documents",
+    "validate",
+]
+
+DEFAULT_MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
+"""Largest document ``srdh validate`` reads (a JSON file, one NDJSON record), in bytes: 64 MiB."""
 
 
 def validate(
@@ -34,6 +48,15 @@ def validate(
         str | None,
         typer.Option("--contract", help="Contract name (default: from each document's $schema)."),
     ] = None,
+    max_document_bytes: Annotated[
+        int,
+        typer.Option(
+            "--max-document-bytes",
+            min=1,
+            help="Largest document (a JSON file, one NDJSON record) read, in bytes "
+            "(default 64 MiB).",
+        ),
+    ] = DEFAULT_MAX_DOCUMENT_BYTES,
 ) -> None:
     """Validate each document against its contract; print one line per violation.
 
@@ -41,7 +64,8 @@ def validate(
     error reads FILE:LINE: POINTER: what was expected [rule]. Text is read strictly (RFC 8259 and
     I-JSON: duplicate member names, NaN, lone surrogates are refused); NDJSON records end at LF
     only and are streamed one at a time. Exit 1 if any document is invalid, 2 if a file is
-    missing or not a regular file, or no contract can be determined.
+    missing or not a regular file, a document is larger than --max-document-bytes, or no
+    contract can be determined.
     """
     from contracts import CONTRACTS, validate_document  # noqa: PLC0415 - lazy: `srdh --help` stays fast
 
@@ -53,9 +77,10 @@ def validate(
     for path in files:
         _check_file(path)
     announce(out, (kit_line(), f"schemas: the kit's {kit_schemas_dir().resolve()}"))
-    for doc in (doc for path in files for doc in iter_documents(path)):
+    limit = max_document_bytes
+    for doc in (doc for path in files for doc in iter_documents(path, max_bytes=limit)):
         checked += 1
-        where = f"{doc.file}:{doc.line}"
+        where = f"{shown_path(doc.file)}:{doc.line}"
         if doc.syntax_error:
             out.line(f"{where}: {doc.syntax_error}")
             invalid += 1
@@ -70,7 +95,8 @@ def validate(
         violations = validate_document(doc.value, name)
         for v in violations:
             out.line(
-                f"{doc.file}:{doc.line_of(v.pointer)}: {v.pointer or '/'}: {v.message} [{v.rule}]"
+                f"{shown_path(doc.file)}:{doc.line_of(v.pointer)}: {v.pointer or '/'}: "
+                f"{v.message} [{v.rule}]"
             )
         invalid += bool(violations)
     out.line(f"{checked} document(s), {invalid} invalid")
@@ -126,20 +152,29 @@ def check_regular_file(path: Path) -> None:
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
-        msg = f"{path}: no such file"
+        msg = f"{shown_path(path)}: no such file"
         raise CliSetupError(msg) from None
     except OSError as exc:
-        msg = f"{path}: cannot read ({exc.strerror or type(exc).__name__})"
+        msg = f"{shown_path(path)}: cannot read ({exc.strerror or type(exc).__name__})"
         raise CliSetupError(msg) from None
     if stat.S_ISDIR(mode):
-        msg = f"{path}: is a directory, expected a JSON or NDJSON file"
+        msg = f"{shown_path(path)}: is a directory, expected a JSON or NDJSON file"
         raise CliSetupError(msg)
     if not stat.S_ISREG(mode):
-        msg = f"{path}: not a regular file (a FIFO, device or socket is not read)"
+        msg = f"{shown_path(path)}: not a regular file (a FIFO, device or socket is not read)"
         raise CliSetupError(msg)
 
 
-def iter_documents(path: Path) -> Iterator[Document]:
+def _too_large(path: Path, line: int, limit: int) -> CliSetupError:
+    return CliSetupError(
+        f"{shown_path(path)}:{line}: a document larger than {limit} bytes; documents are read "
+        "whole, so this one is not read (raise --max-document-bytes to check it)"
+    )
+
+
+def iter_documents(
+    path: Path, *, max_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES
+) -> Iterator[Document]:
     """Yield the documents of ``path``: one JSON document, or NDJSON (one per non-blank record).
 
     ``.ndjson``/``.jsonl`` files are NDJSON and streamed record by record; any other file is one
@@ -147,26 +182,32 @@ def iter_documents(path: Path) -> Iterator[Document]:
     NDJSON, read from the file again).
 
     Raises:
-        CliSetupError: the file is missing, a directory, not a regular file, or unreadable.
+        CliSetupError: the file is missing, a directory, not a regular file, or unreadable; or
+            a document (the file, or one NDJSON record) is larger than ``max_bytes``.
     """
     from contracts import StrictJSONError, loads_strict  # noqa: PLC0415 - lazy
 
     check_regular_file(path)
     if path.suffix in _NDJSON_SUFFIXES:
-        yield from _ndjson(path)
+        yield from _ndjson(path, max_bytes)
         return
     try:
+        if path.stat().st_size > max_bytes:
+            if _every_record_parses(path, max_bytes):
+                yield from _ndjson(path, max_bytes)
+                return
+            raise _too_large(path, 1, max_bytes)
         raw = path.read_bytes()
     except OSError as exc:
-        msg = f"{path}: cannot read ({exc.strerror or type(exc).__name__})"
+        msg = f"{shown_path(path)}: cannot read ({exc.strerror or type(exc).__name__})"
         raise CliSetupError(msg) from None
     try:
         value = loads_strict(raw, source=str(path))
     except StrictJSONError as error:
         if error.rule == "json-syntax" and raw.count(b"\n") > 1:
             del raw  # records are streamed from the file again, one at a time
-            if _every_record_parses(path):
-                yield from _ndjson(path)
+            if _every_record_parses(path, max_bytes):
+                yield from _ndjson(path, max_bytes)
                 return
         yield _refused(path, error, 1)
         return
@@ -174,22 +215,29 @@ def iter_documents(path: Path) -> Iterator[Document]:
     yield Document(path, 1, value, text=raw.decode("utf-8") if multi_line else None)
 
 
-def _every_record_parses(path: Path) -> bool:
-    """Whether ``path`` holds more than one record and every one is JSON (streamed)."""
+def _every_record_parses(path: Path, max_bytes: int) -> bool:
+    """Whether ``path`` holds more than one record and every one is JSON (streamed).
+
+    Raises:
+        CliSetupError: a record is larger than ``max_bytes``.
+    """
     count = 0
-    for count, record in enumerate(_ndjson(path), start=1):  # noqa: B007 - count is read after
+    for count, record in enumerate(_ndjson(path, max_bytes), start=1):  # noqa: B007 - read after
         if record.syntax_error:
             return False
     return count > 1
 
 
-def _ndjson(path: Path) -> Iterator[Document]:
+def _ndjson(path: Path, max_bytes: int) -> Iterator[Document]:
     from contracts import StrictJSONError, loads_strict  # noqa: PLC0415 - lazy
 
     try:
         with path.open("rb") as stream:
-            # Binary line iteration splits at b"\n" only: the NDJSON record separator.
-            for number, record in enumerate(stream, start=1):
+            # Binary readline splits at b"\n" only (the NDJSON record separator) and reads at
+            # most one byte past the limit (its LF, or proof that the record is too large).
+            for number, record in enumerate(iter(lambda: stream.readline(max_bytes + 2), b""), 1):
+                if len(record.rstrip(b"\r\n")) > max_bytes:
+                    raise _too_large(path, number, max_bytes)
                 if not record.strip():
                     continue
                 try:
@@ -197,7 +245,7 @@ def _ndjson(path: Path) -> Iterator[Document]:
                 except StrictJSONError as error:
                     yield _refused(path, error, number)
     except OSError as exc:
-        msg = f"{path}: cannot read ({exc.strerror or type(exc).__name__})"
+        msg = f"{shown_path(path)}: cannot read ({exc.strerror or type(exc).__name__})"
         raise CliSetupError(msg) from None
 
 
