@@ -25,7 +25,13 @@ from conformance.adapters._exchange import (
     read_run_options,
 )
 from conformance.adapters._inprocess import InProcessAdapter
-from conformance.adapters._process import kill_all_children, supervise_signals
+from conformance.adapters._process import (
+    RunInterrupted,
+    interrupt,
+    interruption,
+    kill_all_children,
+    supervise_signals,
+)
 from conformance.adapters._protocol import PROTOCOL_VERSION, Adapter, message_problems
 from conformance.adapters._recording import RecordingAdapter
 from conformance.adapters._stdio import (
@@ -51,8 +57,11 @@ __all__ = [
     "RecordingAdapter",
     "RecordingError",
     "ReplayAdapter",
+    "RunInterrupted",
     "StdioAdapter",
     "adapter_from_options",
+    "interrupt",
+    "interruption",
     "kill_all_children",
     "message_problems",
     "read_run_options",

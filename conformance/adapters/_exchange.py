@@ -7,18 +7,22 @@ A recording is a folder:
   ``{"seq", "from": "iut", "message": <observation>}`` or, when the IUT failed that Run (hung,
   crashed, broke the protocol), ``{"seq", "from": "kit", "request_id", "failure": "<reason>"}``.
   Messages are adapter messages (``schemas/adapter-message.schema.json``); request ids are the
-  recording's own (``r1``, ``r2`` …).
+  recording's own (``r1``, ``r2`` …). A run stopped by a signal ends with ``{"seq", "from": "kit",
+  "interrupted": "SIGTERM"}``: its last request may have no answer.
 * ``run.json`` — what was asked: ``{"kit": {name, version}, "iut_args", "scenarios", "level",
   "examples", "fixture"}``, so ``srdh replay`` runs the same selection.
 
 :class:`ReplayAdapter` answers each ``run`` with the recorded answer of the identical fixture
 (canonical JSON; a fixture run twice gets its answers in recorded order), so the suite re-judges
-a recording without the IUT. Serves issue 13 item 3 (record and replay).
+a recording without the IUT. A recording of an interrupted run is replayed up to the same point:
+its first request without an answer raises the recorded interruption (the same partial report).
+Serves issue 13 item 3 (record and replay).
 """
 
 from __future__ import annotations
 
 import json
+import signal
 from typing import TYPE_CHECKING, Any
 
 from conformance.adapters._errors import AdapterError
@@ -120,6 +124,10 @@ class ExchangeRecorder:
         self._write({"from": "iut", "message": message})
         return observation
 
+    def mark_interrupted(self, signal_name: str) -> None:
+        """Record that the run was stopped by ``signal_name`` (``SIGTERM``) after what it holds."""
+        self._write({"from": "kit", "interrupted": signal_name})
+
     def close(self) -> None:
         """Close the wrapped IUT and the recording file."""
         try:
@@ -178,6 +186,8 @@ class ReplayAdapter:
             msg = f"{path}: not UTF-8"
             raise RecordingError(msg) from None
         self.directory = directory
+        self.interrupted: str | None = None
+        """The signal that stopped the recorded run (``SIGTERM``), or ``None``."""
         self._hello: dict[str, Any] | None = None
         requests: dict[str, dict[str, Any]] = {}
         self._answers: dict[str, list[dict[str, Any] | str]] = {}
@@ -193,10 +203,17 @@ class ReplayAdapter:
             msg = f"{path}: the recording holds no hello message"
             raise RecordingError(msg)
 
-    def _take(self, record: Any, requests: dict[str, dict[str, Any]], where: str) -> None:  # noqa: ANN401
+    def _take(self, record: Any, requests: dict[str, dict[str, Any]], where: str) -> None:  # noqa: ANN401, C901 - one branch per record kind
         if not isinstance(record, dict):
             msg = f"{where}: expected an object with seq, from and message or failure"
             raise RecordingError(msg)
+        if "interrupted" in record:
+            name = record["interrupted"]
+            if name not in {"SIGINT", "SIGTERM", "SIGHUP"}:
+                msg = f"{where}: interrupted must name SIGINT, SIGTERM or SIGHUP"
+                raise RecordingError(msg)
+            self.interrupted = name
+            return
         if "failure" in record:
             fixture = requests.get(str(record.get("request_id")))
             if fixture is None or not isinstance(record["failure"], str):
@@ -238,8 +255,13 @@ class ReplayAdapter:
         Raises:
             AdapterError: the fixture was not recorded (or not as often), or the IUT failed
                 that Run when it was recorded (the recorded reason).
+            RunInterrupted: the recorded run was interrupted before this fixture's answer.
         """
         answers = self._answers.get(_key(fixture))
+        if not answers and self.interrupted is not None:
+            from conformance.adapters._process import interrupt  # noqa: PLC0415 - only here
+
+            raise interrupt(getattr(signal, self.interrupted))
         if not answers:
             reason = (
                 f"fixture {fixture.get('fixture_id')!r} is not in the recording "

@@ -51,6 +51,9 @@ __all__ = [
     "ChildProcess",
     "MessageTooLarge",
     "ReadTimeout",
+    "RunInterrupted",
+    "interrupt",
+    "interruption",
     "kill_all_children",
     "live_children",
     "supervise_signals",
@@ -186,33 +189,73 @@ def kill_all_children() -> None:
 atexit.register(kill_all_children)
 
 
+class RunInterrupted(KeyboardInterrupt):
+    """``srdh`` was asked to stop (SIGINT, SIGTERM, SIGHUP) while it ran the suite.
+
+    A :class:`KeyboardInterrupt`, so pytest, Hypothesis and asyncio stop as they do for Ctrl-C;
+    the suite then reports what ran and marks the rest NOT_RUN (a partial report).
+
+    Attributes:
+        signum: the signal's number; :attr:`name` its name (``SIGTERM``).
+    """
+
+    def __init__(self, signum: int) -> None:
+        """Name the signal."""
+        self.signum = signum
+        self.name = signal.Signals(signum).name
+        super().__init__(f"interrupted by {self.name}")
+
+
+_interrupted: list[RunInterrupted] = []
+
+
+def interruption() -> RunInterrupted | None:
+    """The interruption of the current :func:`supervise_signals` block, if one came."""
+    return _interrupted[0] if _interrupted else None
+
+
+def interrupt(signum: int) -> RunInterrupted:
+    """Record an interruption by ``signum`` (as the signal handler does) and return it to raise.
+
+    ``srdh replay`` of a recording cut short raises it where the recorded run was stopped.
+    """
+    error = RunInterrupted(signum)
+    if not _interrupted:
+        _interrupted.append(error)
+    return error
+
+
 @contextlib.contextmanager
 def supervise_signals() -> Iterator[None]:
     """While the block runs, SIGINT/SIGTERM/SIGHUP first kill every child's process group.
 
-    SIGINT then raises :class:`KeyboardInterrupt` as usual; SIGTERM and SIGHUP end this process
-    by the same signal (exit status 128 + signal number), after the children are gone. Outside
-    the main thread (where Python cannot install handlers) this does nothing.
+    The first such signal then raises :class:`RunInterrupted` (a ``KeyboardInterrupt``) in the
+    main thread, so the suite stops and reports what ran (:func:`interruption` tells which
+    signal); a second one ends ``srdh`` at once by the signal's default action. Outside the main
+    thread (where Python cannot install handlers) this does nothing.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    _interrupted.clear()
+    names = ("SIGINT", "SIGTERM", "SIGHUP")
+    wanted = [getattr(signal, name) for name in names if hasattr(signal, name)]
 
     def handler(signum: int, _frame: FrameType | None) -> None:
         kill_all_children()
-        if signum == signal.SIGINT:
-            raise KeyboardInterrupt
-        signal.signal(signum, signal.SIG_DFL)
-        os.kill(os.getpid(), signum)
+        if _interrupted:  # the second signal: stop now
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        raise interrupt(signum)
 
-    names = ("SIGINT", "SIGTERM", "SIGHUP")
-    wanted = [getattr(signal, name) for name in names if hasattr(signal, name)]
     previous = {signum: signal.signal(signum, handler) for signum in wanted}
     try:
         yield
     finally:
         for signum, old in previous.items():
             signal.signal(signum, old)
+        _interrupted.clear()
 
 
 class _Inbox:

@@ -375,7 +375,10 @@ def run_against_iut(options: RunOptions, out: Output, adapter: Adapter | None = 
     The IUT is always released before the table is printed: ``bye``, the end of its input, its
     process group killed. How it ended never discards the results (a warning is printed and
     kept in the reports); a message it sent after its answer fails the scenario it followed.
-    SIGINT, SIGTERM and SIGHUP end the IUT's process group before ``srdh`` stops.
+    SIGINT, SIGTERM and SIGHUP end the IUT's process group, then the suite stops: what ran is
+    printed and written as a partial report (unrun scenarios NOT_RUN; a recording ends with the
+    interruption, so ``srdh replay`` stops at the same point) and ``srdh`` exits 128 + the
+    signal's number (130, 143). A second signal ends ``srdh`` at once.
     ``adapter`` replaces the IUT of ``options`` (``srdh replay`` passes a ReplayAdapter; the
     options still name the recorded IUT for reproduce commands). With ``options.record`` the
     exchange is written to that folder (:class:`~conformance.adapters.ExchangeRecorder`).
@@ -387,7 +390,11 @@ def run_against_iut(options: RunOptions, out: Output, adapter: Adapter | None = 
         AdapterError: the IUT cannot start or broke the protocol. SuiteSetupError: unknown
             scenario id.
     """
-    from conformance.adapters import supervise_signals  # noqa: PLC0415 - lazy
+    from conformance.adapters import (  # noqa: PLC0415 - lazy
+        RunInterrupted,
+        interruption,
+        supervise_signals,
+    )
     from conformance.cli._failures import FailureContext, SpecIndex  # noqa: PLC0415 - lazy
     from conformance.cli._suite import run_conformance  # noqa: PLC0415 - lazy
     from conformance.reports import write_reports  # noqa: PLC0415 - lazy
@@ -424,6 +431,12 @@ def run_against_iut(options: RunOptions, out: Output, adapter: Adapter | None = 
                         examples=options.examples,
                         failures=context,
                     )
+            stopped = interruption()
+            if stopped is not None and options.record is not None:
+                adapter.mark_interrupted(stopped.name)  # type: ignore[attr-defined]
+        except RunInterrupted as early:  # before the suite ran (or while --fixture ran)
+            out.warning(f"{early}: no scenario ran, no report written")
+            raise typer.Exit(128 + early.signum) from None
         finally:
             adapter.close()
             reference.close()
@@ -432,11 +445,14 @@ def run_against_iut(options: RunOptions, out: Output, adapter: Adapter | None = 
     result = dataclasses.replace(result, warnings=warnings)
     _print_result(result, warnings, options, out)
     must = result.compliance()["MUST"]
-    verdict = "PASSED" if result.passed else "FAILED"
+    verdict = "PARTIAL" if result.partial else "PASSED" if result.passed else "FAILED"
     out.line(f"run {verdict}: MUST {must.passed}/{must.requirements} requirements passed")
     if options.report is not None:
         for path in write_reports(result, options.report, kit_schemas_dir()):
             out.line(f"wrote {path}")
     if options.record is not None:
         out.line(f"recorded the exchange in {options.record} (re-judge it: srdh replay DIR)")
+    if stopped is not None:
+        out.warning(f"{result.partial or stopped}: partial results; scenarios not run are NOT_RUN")
+        raise typer.Exit(128 + stopped.signum)
     return result.passed

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import conformance
-from conformance.adapters import ObservationContractError
+from conformance.adapters import ObservationContractError, RunInterrupted
 from conformance.bdd import THEN_CHECKS, ScenarioContext
 from conformance.checks import (
     CheckResult,
@@ -101,6 +101,30 @@ def _merge(scenario: ScenarioResult, prop: PropertyResult) -> ScenarioResult:
     )
 
 
+def _not_run(
+    requirements: tuple[RequirementResult, ...], properties_not_run: set[str]
+) -> tuple[RequirementResult, ...]:
+    """Mark what an interrupted run did not reach NOT_RUN (never NOT_TESTED).
+
+    The suite's result already says NOT_RUN for a scenario with an example it did not reach
+    (each gets a message); a scenario whose asked property did not run becomes NOT_RUN too.
+    """
+
+    def marked(scenario: ScenarioResult) -> ScenarioResult:
+        if scenario.status is Status.NOT_RUN and not scenario.message:
+            return dataclasses.replace(scenario, message="not run: the run was interrupted")
+        if scenario.scenario_id in properties_not_run and scenario.status is Status.PASSED:
+            return dataclasses.replace(
+                scenario, status=Status.NOT_RUN, message="property not run: the run was interrupted"
+            )
+        return scenario
+
+    return tuple(
+        dataclasses.replace(req, scenarios=tuple(marked(s) for s in req.scenarios))
+        for req in requirements
+    )
+
+
 def merge_properties(
     requirements: tuple[RequirementResult, ...], properties: Mapping[str, PropertyResult]
 ) -> tuple[RequirementResult, ...]:
@@ -156,6 +180,10 @@ def run_conformance(  # noqa: PLR0913 - the options of `srdh run`
     scenario's property runs with that many examples. With ``failures``, the report carries a
     structured :class:`~conformance.reports.Failure` for every failing example.
 
+    A run stopped by a signal (inside :func:`~conformance.adapters.supervise_signals`) gives a
+    partial report (``Report.partial``, the title ending ``(partial)``): what ran keeps its
+    verdict, the rest is NOT_RUN, and no property starts after the interruption.
+
     Raises:
         SuiteSetupError: an unknown scenario id or level, or pytest failed before the scenarios.
         AdapterError: the IUT broke the protocol.
@@ -166,15 +194,21 @@ def run_conformance(  # noqa: PLR0913 - the options of `srdh run`
     selected = {s.scenario_id for s in result.scenarios}
     to_run = set(selected) if examples is not None else asked_properties & selected
     properties: dict[str, PropertyResult] = {}
-    if to_run:
+    partial = f"interrupted by {result.interrupted}" if result.interrupted else ""
+    if to_run and not partial:
         config = property_settings(examples or DEFAULT_PROPERTY_EXAMPLES)
-        properties = {
-            sid: run_property(prop, adapter, config=config)
-            for sid, prop in PROPERTIES.items()
-            if sid in to_run
-        }
+        try:
+            for sid, prop in PROPERTIES.items():
+                if sid in to_run:
+                    properties[sid] = run_property(prop, adapter, config=config)
+        except RunInterrupted as stopped:
+            partial = f"interrupted by {stopped.name}"
         requirements = merge_properties(requirements, properties)
+    if partial:
+        requirements = _not_run(requirements, to_run - set(properties))
     report = report_from_suite(result, title, requirements)
+    if partial:
+        report = dataclasses.replace(report, title=f"{title} (partial)", partial=partial)
     if failures is None:
         return report
     found = failures_from_suite(result, failures)

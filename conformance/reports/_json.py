@@ -63,7 +63,7 @@ def failure_to_dict(failure: Failure) -> dict[str, object]:
 def report_to_dict(report: Report) -> dict[str, object]:
     """The report as JSON-ready data.
 
-    Shape: ``{title, passed, kit{name,version}, iut{name,version},
+    Shape: ``{title, passed, partial (the reason, or null), kit{name,version}, iut{name,version},
     compliance{MUST|SHOULD|MAY: {requirements, passed, failed, not_tested, compliant}},
     requirements{<requirement id>: {name, level, status, scenarios{<scenario id>: {name, status,
     seconds, message, examples, optional[]}}}}, steps[{name, status, detail, seconds}],
@@ -74,6 +74,7 @@ def report_to_dict(report: Report) -> dict[str, object]:
     return {
         "title": report.title,
         "passed": report.passed,
+        "partial": report.partial or None,
         "kit": {"name": report.kit.name, "version": report.kit.version},
         "iut": {"name": report.iut.name, "version": report.iut.version},
         "compliance": {

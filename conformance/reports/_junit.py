@@ -37,6 +37,8 @@ def _case(
     elif status is Status.ERROR:
         tag = ET.SubElement(case, "error", type=status.value, message=message or status.value)
         tag.text = body
+    elif status is Status.NOT_RUN:
+        ET.SubElement(case, "skipped", type=status.value, message=message or "not run")
 
 
 def render_junit(report: Report) -> str:
@@ -62,6 +64,7 @@ def render_junit(report: Report) -> str:
             tests=str(len(req.scenarios)),
             failures=str(failures),
             errors=str(errors),
+            skipped=str(sum(s.status is Status.NOT_RUN for s in req.scenarios)),
             time=f"{sum(s.seconds for s in req.scenarios):.3f}",
         )
         props = ET.SubElement(suite, "properties")

@@ -23,6 +23,7 @@ _ICON = {
     Status.FAILED: "❌",
     Status.ERROR: "💥",
     Status.NOT_TESTED: "⚠️",
+    Status.NOT_RUN: "⏹️",
 }
 
 
@@ -52,10 +53,18 @@ def _failure(failure: Failure) -> list[str]:
 
 def render_markdown(report: Report) -> str:
     """A Markdown summary: verdict, versions, compliance, failures in full, steps, requirements."""
-    verdict = "PASSED" if report.passed else "FAILED"
+    verdict = "PARTIAL" if report.partial else "PASSED" if report.passed else "FAILED"
     lines = [
         f"## {markdown_text(report.title)}: {verdict}",
         "",
+        *(
+            [
+                f"**Partial run**: {markdown_text(report.partial)}; unrun scenarios: NOT\\_RUN.",
+                "",
+            ]
+            if report.partial
+            else []
+        ),
         (
             f"Kit {markdown_code(f'{report.kit.name} {report.kit.version}')} · "
             f"IUT {markdown_code(f'{report.iut.name} {report.iut.version}')}"

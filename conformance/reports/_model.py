@@ -51,6 +51,8 @@ class Status(enum.Enum):
     """The check could not run (IUT error, setup fault); counts as a failure."""
     NOT_TESTED = "NOT_TESTED"
     """No check exists or ran; a failure for MUST requirements."""
+    NOT_RUN = "NOT_RUN"
+    """The run was interrupted (SIGINT, SIGTERM) before this scenario ran (a partial report)."""
 
 
 @dataclass(frozen=True)
@@ -96,9 +98,12 @@ class RequirementResult:
 
     @property
     def status(self) -> Status:
-        """FAILED/ERROR if any scenario is, else NOT_TESTED if any is (or there are none)."""
+        """FAILED/ERROR if any scenario is, else NOT_TESTED, else NOT_RUN if any is.
+
+        No scenario at all is NOT_TESTED.
+        """
         states = {s.status for s in self.scenarios}
-        for status in (Status.FAILED, Status.ERROR, Status.NOT_TESTED):
+        for status in (Status.FAILED, Status.ERROR, Status.NOT_TESTED, Status.NOT_RUN):
             if status in states:
                 return status
         return Status.PASSED if states else Status.NOT_TESTED
@@ -273,6 +278,8 @@ class Report:
         warnings: things worth knowing that did not change a result (e.g. the IUT did not
             exit after ``bye``), one line each.
         failures: one entry per failing example, in full (:class:`Failure`).
+        partial: why the run is incomplete (``"interrupted by SIGTERM"``): its unrun scenarios
+            are NOT_RUN; ``""`` for a complete run. A partial run never passes.
     """
 
     title: str
@@ -285,6 +292,7 @@ class Report:
     mutants: tuple[MutantRow, ...] = ()
     warnings: tuple[str, ...] = ()
     failures: tuple[Failure, ...] = ()
+    partial: str = ""
 
     def compliance(self) -> dict[str, LevelCompliance]:
         """Per level (MUST, SHOULD, MAY): how many requirements passed, failed, were not tested."""
@@ -297,7 +305,7 @@ class Report:
                 requirements=len(reqs),
                 passed=states.count(Status.PASSED),
                 failed=states.count(Status.FAILED) + states.count(Status.ERROR),
-                not_tested=states.count(Status.NOT_TESTED),
+                not_tested=states.count(Status.NOT_TESTED) + states.count(Status.NOT_RUN),
             )
         return result
 
@@ -308,7 +316,7 @@ class Report:
         SHOULD and MAY failures are reported but do not fail the run (RFC 2119).
         """
         steps_ok = all(s.status is Status.PASSED for s in self.steps)
-        return steps_ok and self.compliance()["MUST"].compliant
+        return not self.partial and steps_ok and self.compliance()["MUST"].compliant
 
 
 MATRIX_RESULT_COLUMNS = ("level", "result", "examples")

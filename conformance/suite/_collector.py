@@ -24,7 +24,9 @@ class Outcome:
     """What happened to one test item, merged over its setup, call and teardown phases."""
 
     scenario_id: str
-    outcome: str = "passed"
+    outcome: str = "not-run"
+    """``not-run`` until its ``call`` phase passes (``passed``), or a phase fails or skips: an
+    item a stopped session never reached is never counted as passed."""
     message: str = ""
     duration_s: float = 0.0
     optional: list[str] = field(default_factory=list)
@@ -109,6 +111,8 @@ class ResultCollector:
             elif report.skipped and outcome.outcome != "failed":
                 outcome.outcome = "skipped"
                 outcome.message = message_of(call)
+            elif report.when == "call" and report.passed and outcome.outcome == "not-run":
+                outcome.outcome = "passed"
         return report
 
     def _keep_context(self, request: pytest.FixtureRequest) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 __all__ = ["ExampleResult", "RequirementResult", "ScenarioResult", "SuiteResult"]
 
-_WORST = {"failed": 3, "skipped": 2, "passed": 1}
+_WORST = {"failed": 4, "not-run": 3, "skipped": 2, "passed": 1}
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +56,10 @@ class ScenarioResult:
 
     @property
     def outcome(self) -> str:
-        """``passed``, ``failed``, ``skipped`` or ``not-run``."""
+        """``passed``, ``failed``, ``skipped`` or ``not-run``.
+
+        ``not-run``: no example ran, or one did not and none failed (a stopped run).
+        """
         if not self.examples:
             return "not-run"
         return max((e.outcome for e in self.examples), key=lambda o: _WORST.get(o, 0))
@@ -133,6 +136,8 @@ class SuiteResult:
         requirements: by requirement id, each with its scenarios by scenario id.
         implementation: the IUT's ``hello`` implementation (name, version); ``capabilities``.
         exit_code: pytest's exit code; ``output``: its captured terminal output.
+        interrupted: the signal that stopped the run (``SIGTERM``; its scenarios not reached
+            are ``not-run``), or ``""`` when it ran to its end.
     """
 
     requirements: dict[str, RequirementResult] = field(default_factory=dict)
@@ -140,6 +145,7 @@ class SuiteResult:
     capabilities: list[str] = field(default_factory=list)
     exit_code: int = 0
     output: str = ""
+    interrupted: str = ""
 
     def scenario(self, scenario_id: str) -> ScenarioResult:
         """Return the result of ``scenario_id``.

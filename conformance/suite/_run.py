@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from conformance.adapters import interruption
 from conformance.bdd import plugin
 from conformance.suite._catalogue import LEVEL_STRENGTH, ScenarioEntry, load_catalogue
 from conformance.suite._collector import ResultCollector
@@ -154,7 +155,10 @@ def run_suite(
 
     Returns:
         Results keyed by requirement id, then scenario id: outcome (passed, failed, skipped with
-        its reason, or not-run), messages and the requirement's RFC 2119 level.
+        its reason, or not-run), messages and the requirement's RFC 2119 level. A run stopped by
+        a signal (:class:`~conformance.adapters.RunInterrupted` inside
+        :func:`~conformance.adapters.supervise_signals`) returns what ran: ``interrupted`` names
+        the signal and the scenarios not reached are ``not-run``.
 
     Raises:
         SuiteSetupError: an unknown scenario id or level, or pytest failed before the scenarios.
@@ -174,16 +178,21 @@ def run_suite(
     output = io.StringIO()
     with contextlib.redirect_stdout(output):
         exit_code = pytest.main(args, plugins=[Bootstrap(), collector])
-    if exit_code == pytest.ExitCode.INTERRUPTED and "KeyboardInterrupt" in output.getvalue():
+    stopped = interruption() if exit_code == pytest.ExitCode.INTERRUPTED else None
+    if (
+        stopped is None
+        and exit_code == pytest.ExitCode.INTERRUPTED
+        and ("KeyboardInterrupt" in output.getvalue())
+    ):
         # pytest reports a collection error as INTERRUPTED too; only Ctrl-C prints this marker.
         message = "the suite was interrupted (Ctrl-C) before it finished; no results"
         raise SuiteSetupError(message)
     missing = sorted(set().union(*examples.values()) - collector.seen_examples)
-    if missing:
+    if missing and stopped is None:
         known_examples = ", ".join(sorted(collector.seen_examples))
         message = f"unknown example id(s) {', '.join(missing)}; known: {known_examples}"
         raise SuiteSetupError(message)
-    if exit_code in SETUP_FAILURES:
+    if exit_code in SETUP_FAILURES and stopped is None:
         message = f"the suite did not run (pytest exit code {int(exit_code)}):\n{output.getvalue()}"
         raise SuiteSetupError(message)
     result = SuiteResult(
@@ -191,6 +200,7 @@ def run_suite(
         capabilities=list(hello.get("capabilities", [])),
         exit_code=int(exit_code),
         output=output.getvalue(),
+        interrupted=stopped.name if stopped is not None else "",
     )
     for entry in selected:
         requirement = result.requirements.setdefault(

@@ -1,7 +1,8 @@
 """Read the suite's result (``conformance.suite.SuiteResult``) as report requirements.
 
 Outcome mapping: ``passed`` → PASSED, ``failed`` → FAILED, ``skipped`` and ``not-run`` →
-NOT_TESTED (a MUST scenario that did not run is a failure of the report, never a skip).
+NOT_TESTED (a MUST scenario that did not run is a failure of the report, never a skip); in a run
+stopped by a signal (``interrupted``), ``not-run`` → NOT_RUN. Examples count the items that ran.
 """
 
 from __future__ import annotations
@@ -66,6 +67,9 @@ def _message(scenario: _ScenarioLike) -> str:
 
 def requirements_from_suite(result: SuiteResultLike) -> tuple[RequirementResult, ...]:
     """The suite's outcomes as report requirements, keyed (in order) by requirement id."""
+    statuses = dict(_STATUS)
+    if getattr(result, "interrupted", ""):
+        statuses["not-run"] = Status.NOT_RUN
     return tuple(
         RequirementResult(
             requirement_id=req.requirement_id,
@@ -75,10 +79,10 @@ def requirements_from_suite(result: SuiteResultLike) -> tuple[RequirementResult,
                 ScenarioResult(
                     scenario_id=sc.scenario_id,
                     name=sc.name,
-                    status=_STATUS.get(sc.outcome, Status.NOT_TESTED),
+                    status=statuses.get(sc.outcome, Status.NOT_TESTED),
                     seconds=sum(e.duration_s for e in sc.examples),
                     message=_message(sc),
-                    examples=len(sc.examples),
+                    examples=sum(getattr(e, "outcome", "") != "not-run" for e in sc.examples),
                     optional=tuple(getattr(sc, "optional", ())),
                 )
                 for sc in req.scenarios.values()

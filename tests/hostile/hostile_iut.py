@@ -59,6 +59,7 @@ def read_message() -> dict | None:
 
 _IUT = None
 _PREVIOUS: dict | None = None
+_ANSWERED = 0
 
 
 REPLAY = os.environ.get("HOSTILE_REPLAY")
@@ -267,6 +268,14 @@ def on_run(message: dict) -> None:  # noqa: C901, PLR0912, PLR0915 - one branch 
     elif MODE == "exit-after-answer":
         send(observe(message))
         sys.exit(0)
+    elif MODE == "hang-on-third":  # D6: answers two runs, then hangs (and says so)
+        global _ANSWERED  # noqa: PLW0603 - a count of answers
+        _ANSWERED += 1
+        if _ANSWERED >= 3:
+            with open(PIDFILE + ".hanging", "w") as handle:  # noqa: PTH123 - a tiny script
+                handle.write("hanging\n")
+            forever()
+        send(observe(message))
     elif MODE == "double-answer-late":  # D7: the previous answer again, before this one
         global _PREVIOUS  # noqa: PLW0603 - the answer to repeat
         if _PREVIOUS is not None:
@@ -316,6 +325,7 @@ def on_bye() -> None:
 
 
 ANSWERING = {
+    "hang-on-third",
     "daemon-on-bye",
     "double-answer-late",
     "junk-after-hello",

@@ -152,9 +152,7 @@ def test_h4_stopping_srdh_ends_the_iut_process_group(hostile, signum):
     finally:
         srdh.kill()
         srdh.wait()
-    assert code != 0
-    if signum != signal.SIGINT:
-        assert code == -signum
+    assert code == 128 + signum  # D6: what ran is reported (partial), then 130 or 143
     assert iut.leftovers() == []
 
 

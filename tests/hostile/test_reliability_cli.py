@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -114,3 +116,55 @@ def test_validate_refuses_a_document_over_the_size_limit(tmp_path: Path) -> None
         assert f"srdh: error: {name}:{line}: a document larger than 1000 bytes" in done.stderr
         assert "--max-document-bytes" in done.stderr
     assert _validate("big.jsonl", cwd=tmp_path).returncode == 1  # the default limit reads it
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_an_interrupted_run_writes_a_partial_report_and_its_replay_agrees(
+    hostile, tmp_path: Path, signum: int
+) -> None:
+    """D6: a signal while the IUT hangs on its third run: a partial report (what ran keeps its
+    verdict, the rest NOT_RUN), exit 128 + signal; ``srdh replay`` of the recording agrees."""
+    iut = hostile("hang-on-third")
+    report, record = tmp_path / "r", tmp_path / "rec"
+    command = [SRDH, "run", "--iut", iut.command, "--report", str(report), "--record", str(record)]
+    kit = subprocess.Popen(  # noqa: S603 - the kit's own command
+        [*command, "--timeout", "120"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=iut.env
+    )
+    hanging = Path(str(iut.pidfile) + ".hanging")
+    deadline = time.monotonic() + WAIT_S
+    while not hanging.exists() and kit.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert hanging.exists()
+    kit.send_signal(signum)
+    stdout, stderr = kit.communicate(timeout=WAIT_S)
+    assert kit.returncode == 128 + signum, stderr
+    name = signal.Signals(signum).name
+    assert f"interrupted by {name}".encode() in stderr
+    assert b"run PARTIAL" in stdout
+    document = json.loads((report / "report.json").read_text("utf-8"))
+    assert document["partial"] == f"interrupted by {name}"
+    assert document["passed"] is False
+    statuses = _statuses(document)
+    ran = {sid for sid, status in statuses.items() if status != "NOT_RUN"}
+    assert "PASSED" in {statuses[sid] for sid in ran}  # the first runs were judged
+    assert "NOT_RUN" in statuses.values()
+    assert not {"FAILED", "ERROR"} & {statuses[sid] for sid in ran}  # an interruption blames no one
+    assert iut.leftovers() == []
+    replay = subprocess.run(  # noqa: S603 - the kit's own command
+        [SRDH, "replay", str(record), "--report", str(tmp_path / "replayed")],
+        capture_output=True,
+        timeout=WAIT_S,
+        check=False,
+    )
+    assert replay.returncode == 128 + signum, replay.stderr
+    replayed = json.loads((tmp_path / "replayed" / "report.json").read_text("utf-8"))
+    assert replayed["partial"] == document["partial"]
+    assert _statuses(replayed) == statuses
+
+
+def _statuses(document: dict) -> dict[str, str]:
+    return {
+        sid: scenario["status"]
+        for requirement in document["requirements"].values()
+        for sid, scenario in requirement["scenarios"].items()
+    }
