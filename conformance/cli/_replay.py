@@ -26,8 +26,10 @@ def replay(
 
     The suite runs the recorded selection (scenarios, level, examples); each fixture is answered
     with the IUT's recorded observation of the identical fixture. A fixture the recording does
-    not hold fails its scenario (the kit's suite changed since the recording). Exit 0 when every
-    MUST requirement passed, 1 when one failed, 2 for a missing or malformed recording.
+    not hold fails its scenario (the kit's suite changed since the recording); a recording of an
+    interrupted run stops where the run stopped (a partial report, exit 128 + the signal, as the
+    run). Exit 0 when every MUST requirement passed, 1 when one failed, 2 for a missing or
+    malformed recording.
     """
     out = Output()
     announce(out, (kit_line(), kit_spec_line()))
