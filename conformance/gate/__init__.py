@@ -8,7 +8,7 @@ Public surface:
 - :func:`evaluate_gate` — a :class:`GateDecision` (``allowed``, ``reasons`` of
   :class:`GateReason`, ``public_entry``) for one stage label.
 - :func:`load_phase_plan`, :func:`planned_changes`, :class:`PlannedChange` — the plan
-  (``contracts/data/phase-plan.json``).
+  (``contracts/data/phase-plan.json``); :func:`plan_coverage` — every spec scenario is gated.
 - :class:`GateSetupError` — the repository or stage cannot be read.
 """
 
@@ -20,12 +20,14 @@ from conformance.gate._decision import (
     public_entry_of,
 )
 from conformance.gate._errors import GateSetupError
+from conformance.gate._merge import unmerged
 from conformance.gate._plan import (
     CUTOVER_STAGE,
     PlannedChange,
     PublicEntry,
     default_plan_path,
     load_phase_plan,
+    plan_coverage,
     planned_changes,
 )
 from conformance.gate._repo import (
@@ -53,7 +55,9 @@ __all__ = [
     "evaluate_gate",
     "find_repo_root",
     "load_phase_plan",
+    "plan_coverage",
     "planned_changes",
     "public_entry_of",
     "read_repo_state",
+    "unmerged",
 ]

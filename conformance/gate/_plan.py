@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, cast
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from contracts import PhasePlan
 
 __all__ = [
@@ -21,6 +23,7 @@ __all__ = [
     "PublicEntry",
     "default_plan_path",
     "load_phase_plan",
+    "plan_coverage",
     "planned_changes",
 ]
 
@@ -77,3 +80,45 @@ def planned_changes(plan: PhasePlan) -> tuple[PlannedChange, ...]:
         for change in document["changes"]
     ]
     return tuple(sorted(changes, key=lambda change: change.order))
+
+
+def plan_coverage(plan: PhasePlan, scenarios: Sequence[str], plan_file: str) -> list[str]:
+    """Problems of the plan's gate lists against the spec's scenario names (empty: covered).
+
+    Every spec scenario must be gated by a stage before the cutover (the stage that implements
+    it) and by every stage from :data:`CUTOVER_STAGE` on (the cutover gates on all of them); a
+    gate list must name only spec scenarios. Each problem is one line naming the scenario and
+    ``plan_file``, the file to edit.
+    """
+    document = plan.model_dump(mode="json")
+    changes = sorted(document["changes"], key=lambda change: int(change["order"]))
+    stages = [str(change["stage"]) for change in changes]
+    cutover = stages.index(CUTOVER_STAGE) if CUTOVER_STAGE in stages else len(stages)
+    known = set(scenarios)
+    problems: list[str] = []
+    before = {name for change in changes[:cutover] for name in change["gate_scenarios"]}
+    for name in scenarios:
+        if name not in before:
+            problems.append(
+                f"scenario {name!r} is in no stage's gate_scenarios before {CUTOVER_STAGE}: add "
+                f"it to the stage that implements it in {plan_file}"
+            )
+        late = [
+            str(change["stage"])
+            for change in changes[cutover:]
+            if name not in change["gate_scenarios"]
+        ]
+        if late:
+            problems.append(
+                f"scenario {name!r} is missing from the gate_scenarios of stage(s) "
+                f"{', '.join(late)} (every stage from {CUTOVER_STAGE} on gates on all): add it "
+                f"in {plan_file}"
+            )
+    problems.extend(
+        f"stage {change['stage']} gates on {name!r}, which is no spec scenario "
+        f"(renamed or removed?): fix {plan_file}"
+        for change in changes
+        for name in change["gate_scenarios"]
+        if name not in known
+    )
+    return problems

@@ -16,8 +16,15 @@ from typing import TYPE_CHECKING
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from conformance.gate import GateSetupError, evaluate_gate, read_repo_state
-from conformance.openspec import lint_items
+from conformance.gate import (
+    GateSetupError,
+    default_plan_path,
+    evaluate_gate,
+    load_phase_plan,
+    plan_coverage,
+    read_repo_state,
+)
+from conformance.openspec import ParseError, lint_items, load_tree
 from conformance.verify._outcome import Outcome, failed, not_available, passed
 from contracts import (
     CONTRACTS,
@@ -183,12 +190,28 @@ def check_module_tool(module: str, ctx: VerifyContext) -> Outcome:
 
 
 def gate_status(ctx: VerifyContext) -> Outcome:
-    """Evaluate the gate for the next stage not yet committed; FAILED if it is refused.
+    """Check the phase plan gates every spec scenario, then evaluate the gate for the next stage.
+
+    Every scenario of ``<repo>/openspec/specs`` must sit in a stage's ``gate_scenarios`` (before
+    the cutover, and in every stage from 6B on), else FAILED naming the scenario and the plan
+    file to edit (:func:`~conformance.gate.plan_coverage`). Then the gate for the next stage not
+    yet committed; FAILED if it is refused.
 
     A refusal here means the repository already breaks the serial rule: changes archived out of
     order (OUT_OF_ORDER), or a change started before its predecessors (STARTED_OUT_OF_ORDER). An
     archived change that is not yet committed is simply the next stage, not a failure.
     """
+    try:
+        tree = load_tree(ctx.repo)
+    except ParseError as exc:
+        return failed(str(exc))
+    scenarios = [
+        s.name for spec in tree.specs.values() for r in spec.requirements for s in r.scenarios
+    ]
+    plan_file = default_plan_path()
+    gaps = plan_coverage(load_phase_plan(), scenarios, str(plan_file))
+    if gaps:
+        return failed(f"{len(gaps)} phase-plan problem(s), first: {gaps[0]}", gaps)
     try:
         state = read_repo_state(ctx.repo)
     except GateSetupError as exc:

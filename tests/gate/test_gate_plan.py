@@ -37,8 +37,8 @@ def test_gate_plan_public_entry_switches_at_6b() -> None:
 
 def test_gate_plan_gate_scenarios_are_spec_scenarios() -> None:
     """Every gate scenario names a spec scenario; 6B and later gate on all of them."""
-    scenarios = _spec_scenarios()
-    assert len(scenarios) == 11
+    scenarios = _spec_scenarios()  # read from the spec: a later change may add scenarios
+    assert scenarios
     plan = load_phase_plan().model_dump(mode="json")
     for change in plan["changes"]:
         assert set(change["gate_scenarios"]) <= set(scenarios), change["change_id"]
