@@ -23,7 +23,7 @@ from conformance.checks import (
     expected_outcome,
     fit_to_capabilities,
 )
-from conformance.strategies import SCENARIO_STRATEGIES, any_fixtures, pinned_fixtures
+from conformance.strategies import any_fixtures, pinned_fixtures, strategy_for
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -203,7 +203,7 @@ def run_invariants(adapter: Adapter, *, config: settings | None = None) -> Prope
     from conformance.properties._registry import PROPERTIES  # noqa: PLC0415 - import cycle
 
     usable = [
-        SCENARIO_STRATEGIES[p.scenario_id]
+        strategy_for(p.scenario_id)
         for p in PROPERTIES.values()
         if p.kind == "run" and p.capabilities <= adapter.capabilities
     ]

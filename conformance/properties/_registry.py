@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from conformance.strategies import SCENARIO_STRATEGIES, phase_plan_variants, registry_variants
+from conformance.strategies import phase_plan_variants, registry_variants, strategy_for
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -53,7 +53,7 @@ def _run(scenario: str, requirement: str, then: str, *capabilities: str) -> Scen
         requirement,
         then,
         "run",
-        SCENARIO_STRATEGIES[scenario],
+        strategy_for(scenario),
         capabilities=frozenset({"DIAGNOSIS", *capabilities}),
     )
 
@@ -99,7 +99,7 @@ _ALL: Final = (
         "knowledge-answers-shall-use-exact-rag-bindings",
         "later Harness validation rejects the answer instead of publishing the fabricated citation",
         "run",
-        SCENARIO_STRATEGIES["knowledge-answer-cites-an-unknown-document"],
+        strategy_for("knowledge-answer-cites-an-unknown-document"),
         capabilities=frozenset({"KNOWLEDGE_QUERY", "STRUCTURAL_REPAIR"}),
     ),
     _run(

@@ -31,7 +31,11 @@ from conformance.strategies._plans import (
     tool_call_ids,
     tool_plans,
 )
-from conformance.strategies._registry import SCENARIO_STRATEGIES
+from conformance.strategies._registry import (
+    SCENARIO_STRATEGIES,
+    StrategyNotRegisteredError,
+    strategy_for,
+)
 from conformance.strategies._scenarios import (
     client_disconnects_fixtures,
     draft_analysis_fixtures,
@@ -52,6 +56,7 @@ __all__ = [
     "SCENARIO_STRATEGIES",
     "ContractVariant",
     "Evidence",
+    "StrategyNotRegisteredError",
     "ToolPlan",
     "any_fixtures",
     "arguments",
@@ -70,6 +75,7 @@ __all__ = [
     "plan_from_steps",
     "registry_variants",
     "session_histories",
+    "strategy_for",
     "tool_call_ids",
     "tool_plans",
     "valid_answers",

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from hypothesis import strategies as st
 
-__all__ = ["SCENARIO_STRATEGIES"]
+__all__ = ["SCENARIO_STRATEGIES", "StrategyNotRegisteredError", "strategy_for"]
 
 SCENARIO_STRATEGIES: Final[Mapping[str, Callable[[], st.SearchStrategy[dict[str, Any]]]]] = (
     MappingProxyType(
@@ -40,3 +40,25 @@ SCENARIO_STRATEGIES: Final[Mapping[str, Callable[[], st.SearchStrategy[dict[str,
     )
 )
 """The nine spec scenarios whose WHEN is a Run, each with its fixture strategy."""
+
+
+class StrategyNotRegisteredError(LookupError):
+    """A spec scenario has no fixture strategy; ``str()`` names it and the files to edit."""
+
+
+def strategy_for(scenario_id: str) -> Callable[[], st.SearchStrategy[dict[str, Any]]]:
+    """Return the fixture strategy of spec scenario ``scenario_id``.
+
+    Raises:
+        StrategyNotRegisteredError: no strategy is keyed by ``scenario_id`` (names the files).
+    """
+    try:
+        return SCENARIO_STRATEGIES[scenario_id]
+    except KeyError:
+        msg = (
+            f"no fixture strategy for spec scenario {scenario_id!r}: write a strategy of "
+            "fixtures satisfying its WHEN in conformance/strategies/_scenarios.py and key it by "
+            f"{scenario_id!r} in SCENARIO_STRATEGIES (conformance/strategies/_registry.py); "
+            f"known: {', '.join(sorted(SCENARIO_STRATEGIES))}"
+        )
+        raise StrategyNotRegisteredError(msg) from None

@@ -25,7 +25,7 @@ from conformance.traceability._sentences import (
     mutants_by_rule,
     spec_sentences,
 )
-from conformance.traceability._snippets import step_snippet
+from conformance.traceability._snippets import step_hint
 from conformance.traceability._steps import (
     StepDefinition,
     bind_step,
@@ -236,13 +236,12 @@ class _Builder:
         for binding in bindings.values():
             where = f"{scenario.path}:{binding.line}"
             if not binding.definitions:
-                snippet = step_snippet(binding.keyword, written.get(binding.line, binding.text))
+                text = written.get(binding.line, binding.text)
                 self.issue(
                     "TRACE_UNIMPLEMENTED_STEP",
                     f"no step definition matches {binding.keyword.capitalize()} "
-                    f"{binding.text!r} (scenario {scenario.name!r}); a definition to start "
-                    f"from (conformance/bdd/, with `from pytest_bdd import given, when, then, "
-                    f"parsers`):\n{snippet}",
+                    f"{binding.text!r} (scenario {scenario.name!r}); "
+                    + step_hint(binding.keyword, text),
                     where,
                     scenario_id,
                 )

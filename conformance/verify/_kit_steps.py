@@ -12,6 +12,7 @@ from conformance.adapters import AdapterError, InProcessAdapter
 from conformance.openspec import ParseError
 from conformance.reports import Status, normalize_level
 from conformance.selftest import CACHE_DIR, PendingSelftest, SelftestResult, start_selftest
+from conformance.strategies import StrategyNotRegisteredError
 from conformance.suite import CatalogueError, SuiteSetupError, run_suite
 from conformance.traceability import build_matrix
 from conformance.verify._outcome import Outcome, failed, passed
@@ -52,6 +53,8 @@ def traceability(ctx: VerifyContext) -> Outcome:
         return failed(str(exc))
     except ImportError as exc:  # a part the matrix reads (e.g. the property registry) is missing
         return failed(f"not available: {exc}")
+    except StrategyNotRegisteredError as exc:  # a property names a scenario with no strategy
+        return failed(str(exc))
     normative = sum(1 for row in matrix.sentences if row.sentence.normative)
     detail = (
         f"{len(matrix.rows)} spec scenario(s), {normative} normative sentence(s), "

@@ -141,3 +141,38 @@ def test_trace_outline_placeholders_become_parse_fields():
     snippet = step_snippet("then", "the invocation is <status> after <wait ms> ms")
     assert "parsers.parse('the invocation is {status} after {wait_ms} ms')" in snippet
     assert "def _(status: str, wait_ms: str) -> None:" in snippet
+
+
+@pytest.mark.parametrize(
+    ("keyword", "registry", "binds"),
+    [
+        ("When", "SPEC_RUN_SENTENCES in conformance/bdd/_when.py", "SPEC_RUN_SENTENCES"),
+        ("Then", "THEN_CHECKS in conformance/bdd/_then.py", "THEN_CHECKS"),
+    ],
+)
+def test_trace_unbound_when_and_then_point_at_the_kits_registries(
+    repo_copy, keyword, registry, binds
+):
+    """A new When/Then sentence is one registry entry, not a step definition that raises."""
+    sentence = "the moon is full"
+    anchor = "    Then the contract classifies" if keyword == "Then" else "    When two"
+    _edit(repo_copy / FEATURE, anchor, f"    {keyword} {sentence}\n{anchor.replace('When', 'And')}")
+    matrix = build_matrix(repo_copy)
+    (unbound,) = [i for i in matrix.issues if i.code == "TRACE_UNIMPLEMENTED_STEP"]
+    assert registry in unbound.message
+    assert repr(sentence) in unbound.message
+    assert "NotImplementedError" not in unbound.message
+    assert binds in unbound.message
+
+
+def test_a_scenario_without_a_strategy_is_a_clear_error_naming_the_files():
+    """An unregistered strategy: one message naming the scenario, the registry and the module."""
+    from conformance.strategies import StrategyNotRegisteredError, strategy_for
+
+    with pytest.raises(StrategyNotRegisteredError) as raised:
+        strategy_for("client-disconnects-during-a-tool-call")
+    message = str(raised.value)
+    assert "'client-disconnects-during-a-tool-call'" in message
+    assert "SCENARIO_STRATEGIES (conformance/strategies/_registry.py)" in message
+    assert "conformance/strategies/_scenarios.py" in message
+    assert callable(strategy_for("duplicate-tool-call-id-is-proposed"))
