@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from conformance.cli import app
 from conformance.openspec import load_tree
 from conformance.properties import PROPERTY_TESTS
+from conformance.strategies import StrategyNotRegisteredError, strategy_for
 from conformance.traceability import build_matrix
 from conformance.traceability._snippets import step_snippet
 from conformance.traceability._steps import default_step_modules
@@ -167,8 +168,6 @@ def test_trace_unbound_when_and_then_point_at_the_kits_registries(
 
 def test_a_scenario_without_a_strategy_is_a_clear_error_naming_the_files():
     """An unregistered strategy: one message naming the scenario, the registry and the module."""
-    from conformance.strategies import StrategyNotRegisteredError, strategy_for
-
     with pytest.raises(StrategyNotRegisteredError) as raised:
         strategy_for("client-disconnects-during-a-tool-call")
     message = str(raised.value)
