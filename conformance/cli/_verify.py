@@ -14,7 +14,9 @@ from conformance.cli._errors import EXIT_FAILED, CliSetupError, require_openspec
 from conformance.cli._output import KIT_NAME, Output, kit_schemas_dir, kit_version, step_progress
 
 if TYPE_CHECKING:
-    from conformance.reports import MatrixRow, MutantRow, Report
+    from collections.abc import Mapping
+
+    from conformance.reports import MatrixRow, MutantRow, Report, SentenceTrace
     from conformance.verify import VerifyResult
 
 __all__ = ["SELFTEST_STEP", "SUITE_STEP", "verify", "verify_report"]
@@ -91,6 +93,27 @@ def _mutants(result: VerifyResult) -> tuple[MutantRow, ...]:
     )
 
 
+def sentence_trace(row: Mapping[str, object]) -> SentenceTrace:
+    """A :class:`~conformance.reports.SentenceTrace` from a sentence row's JSON-ready dict."""
+    from conformance.reports import SentenceTrace  # noqa: PLC0415 - lazy
+
+    def names(key: str) -> tuple[str, ...]:
+        value = row.get(key, ())
+        return tuple(str(v) for v in value) if isinstance(value, list | tuple) else ()
+
+    return SentenceTrace(
+        sentence_id=str(row.get("id", "")),
+        requirement_id=str(row.get("requirement_id", "")),
+        scenario_id=str(row.get("scenario_id", "")),
+        kind=str(row.get("kind", "")),
+        level=str(row.get("level", "")) if row.get("kind") != "condition" else "",
+        text=str(row.get("text", "")),
+        location=str(row.get("location", "")),
+        rules=names("rules"),
+        mutants=names("mutants"),
+    )
+
+
 def verify_report(result: VerifyResult, repo: Path) -> Report:
     """The verify report: its steps, the suite's results and the traceability matrix.
 
@@ -108,9 +131,11 @@ def verify_report(result: VerifyResult, repo: Path) -> Report:
     requirements = requirements_from_suite(suite_result) if suite_result else ()
     impl = suite_result.implementation if suite_result else {}
     rows: tuple[MatrixRow, ...]
+    sentences: tuple[SentenceTrace, ...] = ()
     try:
         view = build_matrix_rows(repo, suite_result)
         rows, columns = view.rows, view.columns
+        sentences = tuple(sentence_trace(row) for row in view.sentences)
     except (CliSetupError, ParseError):
         rows, columns = matrix_from_results(requirements)
     return Report(
@@ -125,4 +150,5 @@ def verify_report(result: VerifyResult, repo: Path) -> Report:
         matrix=rows,
         matrix_columns=columns,
         mutants=_mutants(result),
+        sentences=sentences,
     )

@@ -68,7 +68,8 @@ def report_to_dict(report: Report) -> dict[str, object]:
     requirements{<requirement id>: {name, level, status, scenarios{<scenario id>: {name, status,
     seconds, message, examples, optional[]}}}}, steps[{name, status, detail, seconds}],
     mutants[{name, kind, requirement_id, killed, killed_by}],
-    matrix[{requirement_id, scenario_id, scenario_name, cells}], warnings[string],
+    matrix[{requirement_id, scenario_id, scenario_name, cells}], sentences[{id, requirement_id,
+    scenario_id, kind, level, text, location, rules[], mutants[], status}], warnings[string],
     failures[...]}`` (see :func:`failure_to_dict`; nothing in it is truncated).
     """
     return {
@@ -133,6 +134,21 @@ def report_to_dict(report: Report) -> dict[str, object]:
                 "cells": m.cells,
             }
             for m in report.matrix
+        ],
+        "sentences": [
+            {
+                "id": t.sentence_id,
+                "requirement_id": t.requirement_id,
+                "scenario_id": t.scenario_id,
+                "kind": t.kind,
+                "level": t.level,
+                "text": t.text,
+                "location": t.location,
+                "rules": list(t.rules),
+                "mutants": list(t.mutants),
+                "status": t.status,
+            }
+            for t in report.sentences
         ],
         "warnings": list(report.warnings),
         "failures": [failure_to_dict(f) for f in report.failures],

@@ -133,6 +133,47 @@ class MatrixRow:
 
 
 @dataclass(frozen=True)
+class SentenceTrace:
+    """One sentence of the spec, traced: the rules that test it and the mutants that break them.
+
+    Attributes:
+        sentence_id: ``<requirement-id>#<n>`` (body), ``…/<scenario-id>#<n>`` (THEN) or
+            ``…#when-<n>`` (a condition); see ``docs/traceability.md``.
+        requirement_id: the requirement it belongs to.
+        scenario_id: its scenario (``""`` for a body sentence).
+        kind: ``body``, ``then`` or ``condition``.
+        level: its RFC 2119 level (``MUST``, ``SHOULD``, ``MAY``; ``""`` for a condition).
+        text: the sentence, verbatim.
+        location: ``file:line`` in the spec.
+        rules: the check rules that quote it.
+        mutants: the mutants that break those rules (the self-test's proof the rules can fail).
+    """
+
+    sentence_id: str
+    requirement_id: str
+    scenario_id: str
+    kind: str
+    level: str
+    text: str
+    location: str
+    rules: tuple[str, ...] = ()
+    mutants: tuple[str, ...] = ()
+
+    @property
+    def status(self) -> str:
+        """Whether the sentence is covered: tested, untested, note or condition.
+
+        ``tested``: a rule quotes it; ``untested``: a MUST no rule quotes (a failure); ``note``:
+        a SHOULD/MAY no rule quotes; ``condition``: a WHEN/GIVEN (no check due).
+        """
+        if self.kind == "condition":
+            return "condition"
+        if self.rules:
+            return "tested"
+        return "untested" if self.level == "MUST" else "note"
+
+
+@dataclass(frozen=True)
 class MutantRow:
     """One mutant of the self-test: whether the suite killed it, and with which checks."""
 
@@ -275,6 +316,7 @@ class Report:
         matrix: traceability rows (may be empty).
         matrix_columns: column names of ``matrix`` rows, in display order.
         mutants: the mutant self-test's verdicts (``srdh verify``; empty otherwise).
+        sentences: every spec sentence traced to its rules and mutants (may be empty).
         warnings: things worth knowing that did not change a result (e.g. the IUT did not
             exit after ``bye``), one line each.
         failures: one entry per failing example, in full (:class:`Failure`).
@@ -290,6 +332,7 @@ class Report:
     matrix: tuple[MatrixRow, ...] = ()
     matrix_columns: tuple[str, ...] = field(default=())
     mutants: tuple[MutantRow, ...] = ()
+    sentences: tuple[SentenceTrace, ...] = ()
     warnings: tuple[str, ...] = ()
     failures: tuple[Failure, ...] = ()
     partial: str = ""
