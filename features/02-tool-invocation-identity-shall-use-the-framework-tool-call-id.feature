@@ -120,3 +120,34 @@ Feature: Tool invocation identity SHALL use the framework Tool Call ID
     When the Run is executed
     Then the action is accepted and executed, because duplicates are judged within one Run
     And every global invariant holds
+
+  @extension @requirement:tool-invocation-identity-shall-use-the-framework-tool-call-id
+  Scenario Outline: Two calls present the same arguments under distinct Tool Call IDs
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step <step> the agent calls search_logs with the Tool Call ID "call_2"
+    And "call_2" repeats the arguments of "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1" and "call_2"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then both actions are accepted as distinct invocations, each with its own result
+    And every global invariant holds
+
+    Examples:
+      | step |
+      | 1    |
+      | 2    |
+
+  @extension @requirement:tool-invocation-identity-shall-use-the-framework-tool-call-id
+  Scenario: Another tool presents a Tool Call ID already accepted
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 2 the agent calls query_metrics with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And each query_metrics execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the second action is rejected as DUPLICATE_ID and the first invocation's arguments, status and projection are unchanged
+    And every global invariant holds

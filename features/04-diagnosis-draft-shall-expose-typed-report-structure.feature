@@ -105,6 +105,7 @@ Feature: Diagnosis Draft SHALL expose typed report structure
       | a draft whose analyses have no Tool Call IDs                             |
       | a draft whose analyses lack the tool_call_ids field                      |
       | a draft observing "call_1" whose limitation lacks the tool_call_ids field |
+      | a draft observing "call_1" beside an inference without Tool Call IDs      |
 
   @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure
   Scenario Outline: A backend reports more matches than the rows it returns
@@ -139,3 +140,22 @@ Feature: Diagnosis Draft SHALL expose typed report structure
       | member    | where                 |
       | reasoning | at its top level      |
       | thoughts  | in its first analysis |
+
+  @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure @capability:STRUCTURAL_REPAIR
+  Scenario Outline: A draft breaks its contract in one value only
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits <draft>
+    And the structural repair submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then EvidenceGuard rejects the first draft with SCHEMA_INVALID and releases the repaired draft
+    And every global invariant holds
+
+    Examples:
+      | draft                                                                      |
+      | a draft observing "call_1" whose analysis kind is written "observation"   |
+      | a draft observing "call_1" whose analysis kind is written " OBSERVATION"  |
+      | a draft observing "call_1" whose confidence is written "high"             |
+      | a draft observing "call_1" whose action plan has an entry naming no analysis |

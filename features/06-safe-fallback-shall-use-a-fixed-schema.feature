@@ -101,6 +101,7 @@ Feature: Safe fallback SHALL use a fixed schema
       | INVALID, TIMEOUT         |
       | UNAVAILABLE, BLOCK       |
       | UNAVAILABLE, UNSUPPORTED |
+      | LOWER_CASE, SUPPORTED    |
 
   @extension @requirement:safe-fallback-shall-use-a-fixed-schema @capability:STRUCTURAL_REPAIR
   Scenario Outline: The structural repair answers with a tool call

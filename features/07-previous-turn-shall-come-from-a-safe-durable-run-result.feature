@@ -156,3 +156,36 @@ Feature: Previous turn SHALL come from a safe durable Run result
     When the Run is executed
     Then the trace records it as the frozen contracts define
     And every global invariant holds
+
+  @extension @requirement:previous-turn-shall-come-from-a-safe-durable-run-result @capability:CANCELLATION
+  Scenario Outline: A disconnect after the Run finished changes nothing
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits <draft>
+    And the SemanticGuard <review>
+    And the client disconnects on the RUN_FINISHED event number 1
+    When the Run is executed
+    Then the finished Run stays as it was released: its row, its trace and its published result
+    And every global invariant holds
+
+    Examples:
+      | draft                      | review                               |
+      | a draft observing "call_1" | supports the draft                   |
+      | a draft observing "call_1" | finds the analysis "a1" unsupported  |
+
+  @extension @requirement:previous-turn-shall-come-from-a-safe-durable-run-result @capability:PREVIOUS_TURN @capability:CANCELLATION
+  Scenario: A cancelled Run leaves an older running Run as it was
+    Given a user asks "Why is checkout failing?"
+    And the session has these earlier Runs:
+      | seq | intent    | state   |
+      | 1   | DIAGNOSIS | SUCCESS |
+      | 2   | DIAGNOSIS | RUNNING |
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    And the client disconnects on the TOOL_CALL_ACCEPTED event number 1
+    When the Run is executed
+    Then the disconnect cancels the Run layer by layer and nothing is released
+    And every global invariant holds

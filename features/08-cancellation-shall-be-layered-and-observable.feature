@@ -49,6 +49,8 @@ Feature: Cancellation SHALL be layered and observable
       | MODEL_CALL_STARTED        | 3 |
       | EVIDENCE_VALIDATION       | 1 |
       | MODEL_CALL_STARTED        | 4 |
+      | MODEL_CALL_FINISHED       | 4 |
+      | SEMANTIC_VERDICT          | 1 |
 
   @extension @requirement:cancellation-shall-be-layered-and-observable @capability:CANCELLATION
   Scenario: A tool answers after its work is cancelled
@@ -93,4 +95,27 @@ Feature: Cancellation SHALL be layered and observable
     And the Router answers BLOCK
     When the Run is executed
     Then the Harness ends the blocked Router call by its own timeout and the Run fails with ROUTER_UNAVAILABLE
+    And every global invariant holds
+
+  @extension @requirement:cancellation-shall-be-layered-and-observable @capability:CANCELLATION @capability:STRUCTURAL_REPAIR
+  Scenario: The client disconnects on the verdict that decides a fallback
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent submits a draft whose analyses have no Tool Call IDs every time
+    And the client disconnects on the EVIDENCE_VALIDATION event number 2
+    When the Run is executed
+    Then the disconnect cancels the Run layer by layer and nothing is released
+    And every global invariant holds
+
+  @extension @requirement:cancellation-shall-be-layered-and-observable @capability:CANCELLATION
+  Scenario: The client disconnects on an UNSUPPORTED verdict
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard finds the analysis "a1" unsupported
+    And the client disconnects on the SEMANTIC_VERDICT event number 1
+    When the Run is executed
+    Then the disconnect cancels the Run layer by layer and nothing is released
     And every global invariant holds

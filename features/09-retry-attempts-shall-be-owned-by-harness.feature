@@ -83,3 +83,4 @@ Feature: Retry attempts SHALL be owned by Harness
       | INVALID, INVALID        |
       | UNAVAILABLE, TIMEOUT    |
       | INVALID, BLOCK          |
+      | LOWER_CASE, DIAGNOSIS   |

@@ -74,6 +74,11 @@ class RunJournal:
     published_result: dict[str, Any] | None = None
 
 
+async def _release_point() -> None:
+    """Let every cancel already requested (a disconnect scheduled on the loop) run first."""
+    await asyncio.sleep(0)
+
+
 def _route_check(answer: object) -> Intent | None:
     if isinstance(answer, RouterAnswer) and isinstance(answer.content, str):
         if answer.content == "DIAGNOSIS":
@@ -204,6 +209,10 @@ class Harness:
             outcome = failed(failure.error_code)
         except Exception:  # noqa: BLE001 - any other fault is the fixed INTERNAL_ERROR, no text
             outcome = failed("INTERNAL_ERROR")
+        if stopped is None:
+            # The release is the Run's last wait: a disconnect that arrived after the last
+            # verdict (e.g. on SEMANTIC_VERDICT) is noticed here and closes the gate first.
+            await _release_point()
         final, published, unavailable = await self._finish(ctx, outcome)
         if journal is not None:
             journal.events = trace.events

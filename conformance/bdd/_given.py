@@ -230,6 +230,11 @@ def _narrower(srdh_context: ScenarioContext, call_id: str, like: str, minutes: s
     srdh_context.builder.narrow(call_id, like, int(minutes))
 
 
+@given(parsers.re(r'"(?P<call_id>[^"]+)" repeats the arguments of "(?P<like>[^"]+)"'))
+def _same_arguments(srdh_context: ScenarioContext, call_id: str, like: str) -> None:
+    srdh_context.builder.same_arguments(call_id, like)
+
+
 @given(parsers.re(r'the time range of "(?P<call_id>[^"]+)" ends before it starts'))
 def _reversed_range(srdh_context: ScenarioContext, call_id: str) -> None:
     srdh_context.builder.reverse_time_range(call_id)

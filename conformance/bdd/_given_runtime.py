@@ -6,6 +6,8 @@ comma-separated words, e.g. ``the SemanticGuard answers INVALID, TIMEOUT``:
 * ``DIAGNOSIS`` / ``KNOWLEDGE_QUERY`` (Router: that intent), ``SUPPORTED``, ``UNSUPPORTED`` (of
   analysis ``a1``) (SemanticGuard);
 * ``INVALID`` (an answer that breaks its schema), ``UNAVAILABLE``, ``TIMEOUT`` (the call fails);
+* ``LOWER_CASE`` (the Router's intent or the SemanticGuard's SUPPORTED written in lower case: not
+  a value of the closed vocabulary, so an INVALID_SCHEMA attempt);
 * ``BLOCK`` (the call blocks until the Run is cancelled or the call times out, then answers late:
   SUPPORTED, or the question's intent).
 """
@@ -24,6 +26,7 @@ from conformance.fixtures import (
     raw_turn,
     supported_turn,
     unsupported_turn,
+    verdict_turn,
 )
 
 if TYPE_CHECKING:
@@ -52,6 +55,12 @@ def model_answers(words: str, component: str, intent: str = "DIAGNOSIS") -> list
         elif word == "INVALID":
             turns.append(
                 raw_turn("maybe a diagnosis?") if component == "router" else invalid_verdict_turn()
+            )
+        elif word == "LOWER_CASE":
+            turns.append(
+                raw_turn(intent.lower())
+                if component == "router"
+                else verdict_turn({"verdict": "supported", "unsupported_analysis_ids": []})
             )
         elif component == "router" and word in {"DIAGNOSIS", "KNOWLEDGE_QUERY"}:
             turns.append(intent_turn(word))

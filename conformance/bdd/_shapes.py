@@ -141,6 +141,26 @@ _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
             absent=True,
         ),
     ),
+    (
+        re.compile(r'a draft observing (".+") whose (analysis kind|confidence) is written (".*")'),
+        lambda b, g: b.draft_with_value(
+            quoted(g[0])[0], "kind" if g[1] == "analysis kind" else "confidence", quoted(g[2])[0]
+        ),
+    ),
+    (
+        re.compile(r'a draft observing (".+") beside an inference without Tool Call IDs()'),
+        lambda b, g: b.draft_with_unbound_entry(quoted(g[0])[0], "analyses"),
+    ),
+    (
+        re.compile(r'a draft observing (".+") whose action plan has an entry naming no analysis()'),
+        lambda b, g: b.draft_with_unbound_entry(quoted(g[0])[0], "action_plan"),
+    ),
+    (
+        re.compile(
+            r'an answer citing the documents (".+") from (".+") and an item without references'
+        ),
+        lambda b, g: b.answer_with_unbound_item(quoted(g[1])[0], quoted(g[0])),
+    ),
     (re.compile(r'a draft observing (".+")'), lambda b, g: b.observing_draft(quoted(g[0]))),
     (
         re.compile(r'a draft with a NEGATIVE_OBSERVATION on (".+") within its query scope'),

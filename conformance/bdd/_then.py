@@ -112,6 +112,9 @@ THEN_CHECKS: dict[str, _Check] = {
     "no previous turn is selected and every earlier Run is skipped with its reason": lambda c: (
         checks.check_previous_turn(c.observation, c.ran_fixture)
     ),
+    "the finished Run stays as it was released: its row, its trace and its published result": (
+        lambda c: checks.check_finished_run_unchanged(c.observation, c.ran_fixture)
+    ),
     "the Run is CANCELLED and nothing is released": lambda c: (
         checks.check_cancelled_nothing_released(c.observation)
     ),

@@ -25,7 +25,7 @@ from conformance.checks._determinism import (
     check_same_normalized_observation,
     normalize_observation,
 )
-from conformance.checks._durable import check_durable_run
+from conformance.checks._durable import check_durable_run, check_finished_run_unchanged
 from conformance.checks._evidence import (
     ANALYSIS_KINDS,
     check_analysis_structure,
@@ -148,6 +148,7 @@ __all__ = [
     "check_failed_repair",
     "check_failed_run",
     "check_fallback",
+    "check_finished_run_unchanged",
     "check_global_invariants",
     "check_harness_ownership",
     "check_in_band_error",

@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING, Any, Final
 
 from conformance.checks._result import CheckResult, Findings
 from conformance.checks._runtime_oracle import attempt_policy, expected_attempts, router_outcome
-from conformance.checks._view import current_run, events
+from conformance.checks._view import canonical, current_run, events
 
 if TYPE_CHECKING:
     from collections.abc import Collection
 
-__all__ = ["check_durable_run", "durable_run_findings"]
+__all__ = ["check_durable_run", "check_finished_run_unchanged", "durable_run_findings"]
 
 _RULE: Final = "R7.durable-run-intent"
 _OUTCOME: Final = "R7.durable-run-outcome"
@@ -113,4 +113,55 @@ def check_durable_run(
     """Check the Run's ``diagnosis_run`` row holds its intent; see the module docstring."""
     found = Findings("diagnosis_run is the durable source of intent", _RULE)
     durable_run_findings(found, observation, fixture, capabilities)
+    return found.result()
+
+
+def check_finished_run_unchanged(
+    observation: dict[str, Any], fixture: dict[str, Any]
+) -> CheckResult:
+    """Check a client that disconnects on RUN_FINISHED changes nothing of the finished Run.
+
+    Terminal states are immutable (contract sheet ``diagnosis-run``: "Terminal states are
+    immutable (a store rule)"), and a cancel that arrives after the release changes nothing. The
+    fixture's client must disconnect on ``RUN_FINISHED`` (else the WHEN does not hold). Then the
+    ``diagnosis_run`` row holds the state ``RUN_FINISHED`` announced and the result the client
+    received in its ``result`` frame (``R7.durable-run-outcome``), and nothing follows
+    ``RUN_FINISHED`` in the trace: no cancel layer is recorded for a Run that had already
+    released (``R8.layered-cancellation``).
+    """
+    found = Findings("a finished Run stays as it was released", _OUTCOME)
+    target = (fixture.get("client") or {}).get("disconnect_on") or {}
+    found.expect(
+        target.get("event_type") == "RUN_FINISHED",
+        f"the fixture's client disconnects on {target.get('event_type')}, not on RUN_FINISHED "
+        "(the WHEN would not hold)",
+    )
+    trace = observation.get("trace", [])
+    finished = [i for i, e in enumerate(trace) if e.get("type") == "RUN_FINISHED"]
+    if not found.expect(len(finished) == 1, f"{len(finished)} RUN_FINISHED events, expected one"):
+        return found.result()
+    state = (trace[finished[0]].get("data") or {}).get("state")
+    later = [e.get("type") for e in trace[finished[0] + 1 :]]
+    found.expect(
+        not later,
+        f"the trace goes on after RUN_FINISHED ({state}) with {later}: a cancel that arrives "
+        "after the release changes nothing, and records no layer",
+        rule="R8.layered-cancellation",
+    )
+    row = current_run(observation) or {}
+    found.expect(
+        row.get("state") == state,
+        f"the diagnosis_run row is {row.get('state')}, but RUN_FINISHED said {state}: the "
+        "client left after the Run finished, and terminal states are immutable",
+    )
+    received = [
+        f.get("data") for f in observation.get("client_frames", []) if f.get("event") == "result"
+    ]
+    stored = row.get("published_result")
+    found.expect(
+        len(received) == 1 and stored is not None and canonical(stored) == canonical(received[0]),
+        "the diagnosis_run row does not hold the published result the client received before it "
+        f"left (row: {None if stored is None else stored.get('kind')}, result frames: "
+        f"{len(received)})",
+    )
     return found.result()

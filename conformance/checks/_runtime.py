@@ -391,10 +391,11 @@ def check_disconnect(observation: dict[str, Any], fixture: dict[str, Any]) -> Ch
     Once the scripted disconnect event is in the trace (and nothing was released before it): the
     Harness records CANCEL_REQUESTED(CLIENT_DISCONNECTED) having started at most one model or
     tool call meanwhile, then NEW_WORK_PREVENTED, INTERRUPT_REQUESTED and RUN_FINISHED, starts no
-    new work, ends CANCELLED and releases nothing; a Run that never records the cancel must have
-    released with no new work started after the disconnect (the release gate was already
-    passing). Tool work in flight at the disconnect never ends READY; each such invocation that
-    ends ERROR has a TOOL_WORK_CANCELLED, and every invocation named by one ends ERROR/ERROR.
+    new work, ends CANCELLED and releases nothing; a Run that never records the cancel breaks
+    ``R8.disconnect-noticed``, even when it released at once (a disconnect on
+    SEMANTIC_VERDICT still comes before the release). Tool work in flight at the disconnect
+    never ends READY; each such invocation that ends ERROR has a TOOL_WORK_CANCELLED, and every
+    invocation named by one ends ERROR/ERROR.
     """
     found = Findings(
         "a client disconnect cancels the Run layer by layer", "R8.layered-cancellation"
@@ -416,13 +417,15 @@ def disconnect_findings(
     cancel = _cancel_at(observation)
     _check_tools_after(found, observation, disconnect)
     if cancel is None:
+        # spec: "the system prevents later Draft release": a disconnect before RESULT_RELEASED
+        # (on SEMANTIC_VERDICT too, the last event before it) closes the release gate
         later = [e.get("type") for e in trace[disconnect + 1 :] if e.get("type") in _NEW_WORK]
-        released = any(e.get("type") == "RESULT_RELEASED" for e in trace[disconnect + 1 :])
-        found.expect(
-            released and not later,
+        released = [e.get("data", {}).get("kind") for e in events(observation, "RESULT_RELEASED")]
+        found.add(
             f"the client disconnected on {trace[disconnect].get('type')} (event "
-            f"{disconnect + 1}) but the Run never recorded CANCEL_REQUESTED"
-            + (f" and went on with {later}" if later else ""),
+            f"{disconnect + 1}), before the release, but the Run never recorded CANCEL_REQUESTED"
+            + (f" and went on with {later}" if later else "")
+            + (f" and released {released}" if released else ""),
             rule="R8.disconnect-noticed",
         )
         return

@@ -22,14 +22,19 @@ __all__ = [
     "Patch",
     "accepted_sequence_counts_rejected",
     "agent_call_retried",
+    "analysis_kind_case_folded",
+    "cancel_finishes_older_running_runs",
+    "cancel_layers_after_finish",
     "cancelled_tool_recorded_timeout",
     "classified_item_count_is_total",
+    "confidence_case_folded",
     "create",
     "disconnect_not_noticed",
     "document_ids_beyond_max_items",
     "document_ids_case_folded",
     "document_position_accepted",
     "duplicate_analysis_id_released",
+    "duplicate_judged_per_tool",
     "duplicate_overwrites_invocation",
     "duplicates_judged_across_runs",
     "edits_draft_after_partial_unsupported",
@@ -45,6 +50,7 @@ __all__ = [
     "fallback_lists_uncited_calls",
     "fallback_sources_of_rejected_draft",
     "finished_names_another_fallback",
+    "fixed_output_released_after_cancel",
     "frames_after_disconnect",
     "harness_rewrites_draft",
     "id_case_folded",
@@ -59,6 +65,7 @@ __all__ = [
     "knowledge_query_sees_latest_run",
     "knowledge_run_selects_previous_turn",
     "large_result_unbounded",
+    "late_disconnect_released",
     "late_draft_validated",
     "late_result_published",
     "late_tool_answer_classified",
@@ -91,16 +98,22 @@ __all__ = [
     "raised_message_stored",
     "raising_backend_no_evidence",
     "raw_rows_reach_agent",
+    "ready_invocations_rewritten_on_cancel",
     "reasoning_in_agent_context",
     "released_strings_stripped",
     "repair_executes_tool_calls",
     "repair_request_offers_tools",
     "result_frame_after_run_finished",
     "reversed_time_range_executed",
+    "review_verdict_case_folded",
     "reviewer_offered_tools",
     "reviewer_sees_conversation",
+    "router_intent_case_folded",
+    "row_rewritten_after_release",
     "run_started_seq_off",
     "running_run_as_previous_turn",
+    "same_arguments_rejected_duplicate",
+    "same_arguments_result_reused",
     "schema_invalid_draft_not_repaired",
     "sdk_retries_over_http",
     "sdk_retries_review",
@@ -131,6 +144,9 @@ __all__ = [
     "total_matched_ignores_backend",
     "total_matched_is_kept_count",
     "truncated_ignores_cut_text",
+    "unbound_analysis_beside_bound_accepted",
+    "unbound_item_beside_bound_accepted",
+    "unbound_plan_entry_beside_bound_accepted",
     "undeclared_router_retry",
     "undeclared_semantic_retry",
     "unknown_analysis_in_plan_accepted",
@@ -739,3 +755,86 @@ def snapshot_leaves_out_no_evidence() -> MutantIUT:
 def knowledge_run_selects_previous_turn() -> MutantIUT:
     """IUT factory of mutant ``knowledge_run_selects_previous_turn`` (see :data:`MUTANTS`)."""
     return create("knowledge_run_selects_previous_turn")
+
+
+# -- round-3 kinds (suite-gaps S17-S21) and their siblings --
+
+
+def same_arguments_rejected_duplicate() -> MutantIUT:
+    """IUT factory of mutant ``same_arguments_rejected_duplicate`` (see :data:`MUTANTS`)."""
+    return create("same_arguments_rejected_duplicate")
+
+
+def same_arguments_result_reused() -> MutantIUT:
+    """IUT factory of mutant ``same_arguments_result_reused`` (see :data:`MUTANTS`)."""
+    return create("same_arguments_result_reused")
+
+
+def duplicate_judged_per_tool() -> MutantIUT:
+    """IUT factory of mutant ``duplicate_judged_per_tool`` (see :data:`MUTANTS`)."""
+    return create("duplicate_judged_per_tool")
+
+
+def late_disconnect_released() -> MutantIUT:
+    """IUT factory of mutant ``late_disconnect_released`` (see :data:`MUTANTS`)."""
+    return create("late_disconnect_released")
+
+
+def fixed_output_released_after_cancel() -> MutantIUT:
+    """IUT factory of mutant ``fixed_output_released_after_cancel`` (see :data:`MUTANTS`)."""
+    return create("fixed_output_released_after_cancel")
+
+
+def row_rewritten_after_release() -> MutantIUT:
+    """IUT factory of mutant ``row_rewritten_after_release`` (see :data:`MUTANTS`)."""
+    return create("row_rewritten_after_release")
+
+
+def cancel_layers_after_finish() -> MutantIUT:
+    """IUT factory of mutant ``cancel_layers_after_finish`` (see :data:`MUTANTS`)."""
+    return create("cancel_layers_after_finish")
+
+
+def ready_invocations_rewritten_on_cancel() -> MutantIUT:
+    """IUT factory of mutant ``ready_invocations_rewritten_on_cancel`` (see :data:`MUTANTS`)."""
+    return create("ready_invocations_rewritten_on_cancel")
+
+
+def cancel_finishes_older_running_runs() -> MutantIUT:
+    """IUT factory of mutant ``cancel_finishes_older_running_runs`` (see :data:`MUTANTS`)."""
+    return create("cancel_finishes_older_running_runs")
+
+
+def analysis_kind_case_folded() -> MutantIUT:
+    """IUT factory of mutant ``analysis_kind_case_folded`` (see :data:`MUTANTS`)."""
+    return create("analysis_kind_case_folded")
+
+
+def confidence_case_folded() -> MutantIUT:
+    """IUT factory of mutant ``confidence_case_folded`` (see :data:`MUTANTS`)."""
+    return create("confidence_case_folded")
+
+
+def router_intent_case_folded() -> MutantIUT:
+    """IUT factory of mutant ``router_intent_case_folded`` (see :data:`MUTANTS`)."""
+    return create("router_intent_case_folded")
+
+
+def review_verdict_case_folded() -> MutantIUT:
+    """IUT factory of mutant ``review_verdict_case_folded`` (see :data:`MUTANTS`)."""
+    return create("review_verdict_case_folded")
+
+
+def unbound_analysis_beside_bound_accepted() -> MutantIUT:
+    """IUT factory of mutant ``unbound_analysis_beside_bound_accepted`` (see :data:`MUTANTS`)."""
+    return create("unbound_analysis_beside_bound_accepted")
+
+
+def unbound_item_beside_bound_accepted() -> MutantIUT:
+    """IUT factory of mutant ``unbound_item_beside_bound_accepted`` (see :data:`MUTANTS`)."""
+    return create("unbound_item_beside_bound_accepted")
+
+
+def unbound_plan_entry_beside_bound_accepted() -> MutantIUT:
+    """IUT factory of mutant ``unbound_plan_entry_beside_bound_accepted`` (see :data:`MUTANTS`)."""
+    return create("unbound_plan_entry_beside_bound_accepted")
