@@ -70,3 +70,16 @@ Feature: Design contracts SHALL separate deterministic control from diagnosis re
     When the Run is executed
     Then the Run falls back with SEMANTIC_UNSUPPORTED, listing only verified sources and no draft text
     And every global invariant holds
+
+  @extension @requirement:design-contracts-shall-separate-deterministic-control-from-diagnosis-reasoning @capability:DIAGNOSIS
+  Scenario: The agent asks for more tool steps than its budget
+    Given a user asks "Why is checkout failing?"
+    And the agent has a budget of 1 tool step
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 2 the agent calls query_metrics with the Tool Call ID "call_2"
+    And search_logs finds nothing
+    And query_metrics finds nothing
+    And if the agent is asked again, it submits a draft observing "call_2"
+    When the Run is executed
+    Then the Harness takes no tool call of a step beyond the step budget
+    And every global invariant holds

@@ -159,3 +159,20 @@ Feature: Diagnosis Draft SHALL expose typed report structure
       | a draft observing "call_1" whose analysis kind is written " OBSERVATION"  |
       | a draft observing "call_1" whose confidence is written "high"             |
       | a draft observing "call_1" whose action plan has an entry naming no analysis |
+
+  @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure
+  Scenario Outline: A backend result exactly at the projection limits is kept whole
+    Given a user asks "Why is checkout failing?"
+    And the projection limits are <items> items of at most <chars> characters
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And search_logs returns <rows> rows of <length> characters
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the projection of "call_1" keeps every row whole and is not marked truncated
+    And every global invariant holds
+
+    Examples:
+      | items | chars | rows | length |
+      | 3     | 100   | 3    | 40     |
+      | 20    | 40    | 1    | 40     |

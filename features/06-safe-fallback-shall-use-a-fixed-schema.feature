@@ -102,6 +102,7 @@ Feature: Safe fallback SHALL use a fixed schema
       | UNAVAILABLE, BLOCK       |
       | UNAVAILABLE, UNSUPPORTED |
       | LOWER_CASE, SUPPORTED    |
+      | UNKNOWN_ANALYSIS, SUPPORTED |
 
   @extension @requirement:safe-fallback-shall-use-a-fixed-schema @capability:STRUCTURAL_REPAIR
   Scenario Outline: The structural repair answers with a tool call

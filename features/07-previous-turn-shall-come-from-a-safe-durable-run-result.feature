@@ -189,3 +189,19 @@ Feature: Previous turn SHALL come from a safe durable Run result
     When the Run is executed
     Then the disconnect cancels the Run layer by layer and nothing is released
     And every global invariant holds
+
+  @extension @requirement:previous-turn-shall-come-from-a-safe-durable-run-result
+  Scenario Outline: The Run's row keeps the user's message as it was asked
+    Given <question>
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the Run's diagnosis_run row holds the user's message as it was asked
+    And every global invariant holds
+
+    Examples:
+      | question                                       |
+      | a user asks "  Why is checkout failing?\u000a" |
+      | a user asks a question of 16000 characters     |

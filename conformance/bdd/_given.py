@@ -36,6 +36,16 @@ def _asks(srdh_context: ScenarioContext, message: str) -> None:
     srdh_context.builder.ask(loads_strict(message))
 
 
+@given(parsers.re(r"a user asks a question of (?P<length>\d+) characters"))
+def _asks_long(srdh_context: ScenarioContext, length: str) -> None:
+    srdh_context.builder.ask("Why is checkout failing? ".ljust(int(length), "x"))
+
+
+@given(parsers.re(r"the agent has a budget of (?P<steps>\d+) tool steps?"))
+def _step_budget(srdh_context: ScenarioContext, steps: str) -> None:
+    srdh_context.builder.set_limits(max_steps=int(steps))
+
+
 @given(parsers.re(r'a user asks the knowledge question (?P<message>".*")'))
 def _asks_knowledge(srdh_context: ScenarioContext, message: str) -> None:
     srdh_context.builder.ask(loads_strict(message), "KNOWLEDGE_QUERY")

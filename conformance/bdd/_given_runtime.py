@@ -8,6 +8,8 @@ comma-separated words, e.g. ``the SemanticGuard answers INVALID, TIMEOUT``:
 * ``INVALID`` (an answer that breaks its schema), ``UNAVAILABLE``, ``TIMEOUT`` (the call fails);
 * ``LOWER_CASE`` (the Router's intent or the SemanticGuard's SUPPORTED written in lower case: not
   a value of the closed vocabulary, so an INVALID_SCHEMA attempt);
+* ``UNKNOWN_ANALYSIS`` (SemanticGuard: UNSUPPORTED naming ``a9``, an analysis the reviewed
+  snapshot does not hold: an INVALID_SCHEMA attempt);
 * ``BLOCK`` (the call blocks until the Run is cancelled or the call times out, then answers late:
   SUPPORTED, or the question's intent).
 """
@@ -56,6 +58,8 @@ def model_answers(words: str, component: str, intent: str = "DIAGNOSIS") -> list
             turns.append(
                 raw_turn("maybe a diagnosis?") if component == "router" else invalid_verdict_turn()
             )
+        elif component == "review" and word == "UNKNOWN_ANALYSIS":
+            turns.append(unsupported_turn(["a9"]))
         elif word == "LOWER_CASE":
             turns.append(
                 raw_turn(intent.lower())

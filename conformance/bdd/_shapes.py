@@ -161,6 +161,10 @@ _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
         ),
         lambda b, g: b.answer_with_unbound_item(quoted(g[1])[0], quoted(g[0])),
     ),
+    (
+        re.compile(r'an answer citing the documents (".+") from (".+") under one item ID()'),
+        lambda b, g: b.answer_under_one_item_id(quoted(g[1])[0], quoted(g[0])),
+    ),
     (re.compile(r'a draft observing (".+")'), lambda b, g: b.observing_draft(quoted(g[0]))),
     (
         re.compile(r'a draft with a NEGATIVE_OBSERVATION on (".+") within its query scope'),

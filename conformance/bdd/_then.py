@@ -115,6 +115,12 @@ THEN_CHECKS: dict[str, _Check] = {
     "the finished Run stays as it was released: its row, its trace and its published result": (
         lambda c: checks.check_finished_run_unchanged(c.observation, c.ran_fixture)
     ),
+    "the Harness takes no tool call of a step beyond the step budget": lambda c: (
+        checks.check_step_budget(c.observation, c.ran_fixture)
+    ),
+    "the Run's diagnosis_run row holds the user's message as it was asked": lambda c: (
+        checks.check_durable_run(c.observation, c.ran_fixture, c.capabilities)
+    ),
     "the Run is CANCELLED and nothing is released": lambda c: (
         checks.check_cancelled_nothing_released(c.observation)
     ),
@@ -338,6 +344,19 @@ def _rejected_at(srdh_context: ScenarioContext, code: str, pointer: str) -> None
 )
 def _failed_repair(srdh_context: ScenarioContext, tool_call_id: str) -> None:
     result = checks.check_failed_repair(
+        srdh_context.observation, srdh_context.ran_fixture, tool_call_id
+    )
+    _require(srdh_context, result)
+
+
+@then(
+    parsers.re(
+        r'the projection of "(?P<tool_call_id>[^"]+)" keeps every row whole and is not marked '
+        r"truncated"
+    )
+)
+def _projection_whole(srdh_context: ScenarioContext, tool_call_id: str) -> None:
+    result = checks.check_projection_whole(
         srdh_context.observation, srdh_context.ran_fixture, tool_call_id
     )
     _require(srdh_context, result)

@@ -39,7 +39,9 @@ from conformance.checks._evidence_scenarios import (
     check_bounded_projection,
     check_failed_repair,
     check_invocation_ends,
+    check_projection_whole,
     check_rejected_at,
+    check_step_budget,
 )
 from conformance.checks._failure import check_attempt_outcomes, check_failed_run
 from conformance.checks._fallback import (
@@ -164,6 +166,7 @@ __all__ = [
     "check_one_repair_only",
     "check_previous_turn",
     "check_previous_turn_rule",
+    "check_projection_whole",
     "check_rejected_at",
     "check_rejected_then_released",
     "check_rejected_twice_fallback",
@@ -172,6 +175,7 @@ __all__ = [
     "check_same_normalized_trace",
     "check_semantic_retry",
     "check_serial_cutover",
+    "check_step_budget",
     "check_tool_call_identity",
     "check_trace_fields",
     "classify_presented_id",

@@ -18,7 +18,9 @@ __all__ = [
     "check_bounded_projection",
     "check_failed_repair",
     "check_invocation_ends",
+    "check_projection_whole",
     "check_rejected_at",
+    "check_step_budget",
 ]
 
 
@@ -185,3 +187,86 @@ def _lines(result: CheckResult) -> list[tuple[str, str]]:
         tag, _, problem = line.strip().removeprefix("- ").partition("] ")
         found.append((tag.removeprefix("["), problem))
     return found
+
+
+def check_projection_whole(
+    observation: dict[str, Any], fixture: dict[str, Any], tool_call_id: str
+) -> CheckResult:
+    """Check a backend result exactly at the projection limits is kept whole, not truncated.
+
+    "marked truncated iff it left something out" (``R4.bounded-projection``): the fixture's result
+    for ``tool_call_id`` must exceed no limit (at most ``max_items`` rows, none longer than
+    ``max_item_chars``, no more matches than rows) and reach one of them (the WHEN: a result at
+    a bound). The projection then holds every row as it was, the backend's ``total_matched`` and
+    ``truncated`` false.
+    """
+    found = Findings(f"{tool_call_id!r} is kept whole at the limits", "R4.bounded-projection")
+    row = expected_outcome(fixture).invocation(tool_call_id)
+    expected = None if row is None else row.projection
+    at_bound = expected is not None and (
+        len(expected.texts or ()) == expected.max_items
+        or any(len(t) == expected.max_item_chars for t in expected.texts or ())
+    )
+    if not found.expect(
+        expected is not None
+        and expected.texts is not None
+        and not expected.must_truncate
+        and at_bound,
+        f"the fixture's backend result for {tool_call_id!r} is not exactly at a projection limit",
+    ):
+        return found.result()
+    assert expected is not None  # noqa: S101 - narrowed by the expectation above
+    records = invocation(observation, tool_call_id)
+    if not found.expect(len(records) == 1, f"expected one invocation, got {len(records)}"):
+        return found.result()
+    projection = records[0].get("projection") or {}
+    texts = [i.get("text") for i in projection.get("items") or []]
+    found.expect(
+        texts == list(expected.texts or ()),
+        f"{len(texts)} items projected, expected the backend's {len(expected.texts or ())} rows "
+        "whole",
+    )
+    found.expect(
+        projection.get("total_matched") == expected.total_matched,
+        f"total_matched {projection.get('total_matched')}, the backend matched "
+        f"{expected.total_matched}",
+    )
+    found.expect(
+        projection.get("truncated") is False,
+        f"truncated is {projection.get('truncated')}, but the projection left nothing out (the "
+        f"result is at, not beyond, max_items {expected.max_items} / max_item_chars "
+        f"{expected.max_item_chars})",
+    )
+    return found.result()
+
+
+def check_step_budget(observation: dict[str, Any], fixture: dict[str, Any]) -> CheckResult:
+    """Check the Harness runs no tool call of an agent step beyond the step budget.
+
+    ``limits.max_steps`` (default 8) bounds the agent's tool steps: no TOOL_CALL_ACCEPTED or
+    TOOL_CALL_REJECTED, and no invocation, has a ``step`` above it (``R1.step-budget``). The
+    fixture's agent must propose more tool steps than the budget (else the WHEN does not hold).
+    """
+    found = Findings("the step budget holds", "R1.step-budget")
+    budget = int({"max_steps": 8, **fixture.get("limits", {})}["max_steps"])
+    proposed = 0
+    for turn in fixture.get("agent", []):
+        if turn.get("kind") != "tool_calls":
+            break
+        proposed += 1
+    found.expect(
+        proposed > budget,
+        f"the fixture's agent proposes {proposed} tool steps within a budget of {budget}",
+    )
+    steps = [
+        e.get("data", {}).get("step")
+        for e in observation.get("trace", [])
+        if e.get("type") in {"TOOL_CALL_ACCEPTED", "TOOL_CALL_REJECTED"}
+    ]
+    steps += [i.get("step") for i in observation.get("invocations", [])]
+    beyond = sorted({s for s in steps if isinstance(s, int) and s > budget})
+    found.expect(
+        not beyond,
+        f"tool calls of step(s) {beyond} were taken, beyond the step budget max_steps {budget}",
+    )
+    return found.result()

@@ -129,6 +129,16 @@ _RULES: Final = (
         ("no Harness contract assigns Planner, Executor, Composer, workflow routing",),
     ),
     Rule(
+        "R1.step-budget",
+        "the Harness takes no tool call of an agent step beyond the Run's step budget "
+        "(limits.max_steps)",
+        ("Harness as deterministic execution control",),
+        (
+            ContractQuote("docs/contracts.md", "max_steps?: int>=1 (default 8)"),
+            ContractQuote("docs/contracts.md", "Agent steps: each `tool_calls` turn is one step."),
+        ),
+    ),
+    Rule(
         "R1.released-is-agent-authored",
         "a released draft or answer is canonical-JSON-identical to one the agent submitted and "
         "that passed validation",

@@ -34,6 +34,7 @@ __all__ = [
     "document_ids_case_folded",
     "document_position_accepted",
     "duplicate_analysis_id_released",
+    "duplicate_item_id_accepted",
     "duplicate_judged_per_tool",
     "duplicate_overwrites_invocation",
     "duplicates_judged_across_runs",
@@ -45,7 +46,9 @@ __all__ = [
     "fabricated_citation_published",
     "failed_lookup_counted",
     "failed_lookup_named_accepted",
+    "failed_review_attempt_unrecorded",
     "fallback_as_previous_turn",
+    "fallback_end_frame_carries_draft",
     "fallback_lists_failed_calls",
     "fallback_lists_uncited_calls",
     "fallback_sources_of_rejected_draft",
@@ -58,6 +61,7 @@ __all__ = [
     "inference_on_in_band_error_accepted",
     "inference_on_no_evidence_accepted",
     "intent_not_stored",
+    "interrupt_before_new_work_prevented",
     "invalid_arguments_recorded_failed",
     "item_text_cut_in_utf16_units",
     "item_text_not_cut",
@@ -94,6 +98,8 @@ __all__ = [
     "previous_turn_across_sessions",
     "previous_turn_by_creation_time",
     "previous_turn_scans_newest_four",
+    "previous_turn_seq_as_text",
+    "previous_turn_session_case_folded",
     "projecting_never_reported",
     "raised_message_stored",
     "raising_backend_no_evidence",
@@ -104,6 +110,7 @@ __all__ = [
     "repair_executes_tool_calls",
     "repair_request_offers_tools",
     "result_frame_after_run_finished",
+    "retry_counted_as_new_call",
     "reversed_time_range_executed",
     "review_verdict_case_folded",
     "reviewer_offered_tools",
@@ -130,11 +137,13 @@ __all__ = [
     "skip_report_holds_older_runs",
     "skip_report_omits_knowledge_runs",
     "skip_report_uncapped",
+    "snapshot_digest_not_canonical",
     "snapshot_holds_no_evidence",
     "snapshot_holds_uncited_evidence",
     "snapshot_leaves_out_no_evidence",
     "snapshot_rebuilt_after_unavailable",
     "status_events_not_streamed",
+    "step_budget_plus_one",
     "three_review_attempts",
     "three_router_attempts",
     "timed_out_review_retried",
@@ -143,6 +152,8 @@ __all__ = [
     "tool_work_not_cancelled",
     "total_matched_ignores_backend",
     "total_matched_is_kept_count",
+    "truncated_at_char_bound",
+    "truncated_at_item_bound",
     "truncated_ignores_cut_text",
     "unbound_analysis_beside_bound_accepted",
     "unbound_item_beside_bound_accepted",
@@ -154,7 +165,10 @@ __all__ = [
     "unknown_draft_members_ignored",
     "unknown_id_among_known_accepted",
     "unsupported_falls_back_unavailable",
+    "user_message_cut_in_row",
+    "user_message_stripped_in_row",
     "validation_kind_mislabelled",
+    "verdict_naming_unknown_analysis_taken",
 ]
 
 
@@ -838,3 +852,76 @@ def unbound_item_beside_bound_accepted() -> MutantIUT:
 def unbound_plan_entry_beside_bound_accepted() -> MutantIUT:
     """IUT factory of mutant ``unbound_plan_entry_beside_bound_accepted`` (see :data:`MUTANTS`)."""
     return create("unbound_plan_entry_beside_bound_accepted")
+
+
+# -- red team: kinds written from the spec and the implementer docs alone --
+
+
+def truncated_at_item_bound() -> MutantIUT:
+    """IUT factory of mutant ``truncated_at_item_bound`` (see :data:`MUTANTS`)."""
+    return create("truncated_at_item_bound")
+
+
+def truncated_at_char_bound() -> MutantIUT:
+    """IUT factory of mutant ``truncated_at_char_bound`` (see :data:`MUTANTS`)."""
+    return create("truncated_at_char_bound")
+
+
+def user_message_stripped_in_row() -> MutantIUT:
+    """IUT factory of mutant ``user_message_stripped_in_row`` (see :data:`MUTANTS`)."""
+    return create("user_message_stripped_in_row")
+
+
+def user_message_cut_in_row() -> MutantIUT:
+    """IUT factory of mutant ``user_message_cut_in_row`` (see :data:`MUTANTS`)."""
+    return create("user_message_cut_in_row")
+
+
+def previous_turn_seq_as_text() -> MutantIUT:
+    """IUT factory of mutant ``previous_turn_seq_as_text`` (see :data:`MUTANTS`)."""
+    return create("previous_turn_seq_as_text")
+
+
+def previous_turn_session_case_folded() -> MutantIUT:
+    """IUT factory of mutant ``previous_turn_session_case_folded`` (see :data:`MUTANTS`)."""
+    return create("previous_turn_session_case_folded")
+
+
+def duplicate_item_id_accepted() -> MutantIUT:
+    """IUT factory of mutant ``duplicate_item_id_accepted`` (see :data:`MUTANTS`)."""
+    return create("duplicate_item_id_accepted")
+
+
+def verdict_naming_unknown_analysis_taken() -> MutantIUT:
+    """IUT factory of mutant ``verdict_naming_unknown_analysis_taken`` (see :data:`MUTANTS`)."""
+    return create("verdict_naming_unknown_analysis_taken")
+
+
+def fallback_end_frame_carries_draft() -> MutantIUT:
+    """IUT factory of mutant ``fallback_end_frame_carries_draft`` (see :data:`MUTANTS`)."""
+    return create("fallback_end_frame_carries_draft")
+
+
+def interrupt_before_new_work_prevented() -> MutantIUT:
+    """IUT factory of mutant ``interrupt_before_new_work_prevented`` (see :data:`MUTANTS`)."""
+    return create("interrupt_before_new_work_prevented")
+
+
+def snapshot_digest_not_canonical() -> MutantIUT:
+    """IUT factory of mutant ``snapshot_digest_not_canonical`` (see :data:`MUTANTS`)."""
+    return create("snapshot_digest_not_canonical")
+
+
+def retry_counted_as_new_call() -> MutantIUT:
+    """IUT factory of mutant ``retry_counted_as_new_call`` (see :data:`MUTANTS`)."""
+    return create("retry_counted_as_new_call")
+
+
+def failed_review_attempt_unrecorded() -> MutantIUT:
+    """IUT factory of mutant ``failed_review_attempt_unrecorded`` (see :data:`MUTANTS`)."""
+    return create("failed_review_attempt_unrecorded")
+
+
+def step_budget_plus_one() -> MutantIUT:
+    """IUT factory of mutant ``step_budget_plus_one`` (see :data:`MUTANTS`)."""
+    return create("step_budget_plus_one")
