@@ -205,3 +205,20 @@ Feature: Previous turn SHALL come from a safe durable Run result
       | question                                       |
       | a user asks "  Why is checkout failing?\u000a" |
       | a user asks a question of 16000 characters     |
+
+  @extension @requirement:previous-turn-shall-come-from-a-safe-durable-run-result @capability:PREVIOUS_TURN
+  Scenario: The previous turn is the greatest seq as a number, of this very session
+    Given these earlier Runs exist:
+      | session   | seq | intent    | state    | created |
+      | session-1 | 9   | DIAGNOSIS | SUCCESS  | 1       |
+      | session-1 | 10  | DIAGNOSIS | SUCCESS  | 2       |
+      | SESSION-1 | 11  | DIAGNOSIS | SUCCESS  | 3       |
+      | session-1 | 12  | DIAGNOSIS | FALLBACK | 4       |
+    And a user asks "And what about the payment service?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the previous turn is the latest same-session DIAGNOSIS + SUCCESS Run by seq, and every newer same-session Run is skipped with its reason
+    And every global invariant holds

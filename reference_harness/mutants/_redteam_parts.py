@@ -134,7 +134,12 @@ def _selection(runs: list[DiagnosisRun], before_seq: int, key: Callable[[int], A
         reason = skip_reason(run.intent, run.state)
         if reason is not None:
             skipped.append(SkippedRun(run_id=run.run_id, reason=reason))
-    return PreviousTurnSelection(selected=selected, skipped=tuple(skipped), skipped_omitted=0)
+    limit = RunStore.SKIPPED_LIMIT  # the reference's cap on the skip report (newest first)
+    return PreviousTurnSelection(
+        selected=selected,
+        skipped=tuple(skipped[:limit]),
+        skipped_omitted=max(0, len(skipped) - limit),
+    )
 
 
 class SeqAsTextStore(RunStore):

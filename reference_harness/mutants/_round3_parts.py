@@ -452,9 +452,13 @@ def _dropping_unbound(document: Json, array: str, member: str) -> Json:
     forgiven[array] = copy.deepcopy(kept)
     if array == "analyses":
         known = {e.get("analysis_id") for e in kept}
-        conclusion = forgiven.get("conclusion")
-        if isinstance(conclusion, dict) and isinstance(conclusion.get("analysis_ids"), list):
-            conclusion["analysis_ids"] = [a for a in conclusion["analysis_ids"] if a in known]
+        naming = [forgiven.get("conclusion")]
+        for section in ("action_plan", "recommendations"):
+            entries = forgiven.get(section)
+            naming += entries if isinstance(entries, list) else []
+        for entry in naming:
+            if isinstance(entry, dict) and isinstance(entry.get("analysis_ids"), list):
+                entry["analysis_ids"] = [a for a in entry["analysis_ids"] if a in known]
     return forgiven
 
 
