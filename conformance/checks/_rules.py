@@ -135,7 +135,7 @@ _RULES: Final = (
         ("Harness as deterministic execution control",),
         (
             ContractQuote("docs/contracts.md", "max_steps?: int>=1 (default 8)"),
-            ContractQuote("docs/contracts.md", "Agent steps: each `tool_calls` turn is one step."),
+            ContractQuote("docs/contracts.md", "Agent steps: each `tool_calls` turn is one step"),
         ),
     ),
     Rule(
