@@ -26,6 +26,9 @@ class MutantVerdict:
         error: why the mutant could not be run at all (``""`` when it ran); such a mutant is
             not killed.
         seconds: wall time spent on it.
+        rule_id: the check rule id a kill must name (``""``: any failure is a kill). A mutant
+            whose failures name other rules only is not killed: it failed through a side
+            effect of its fault, not through the check of the rule it breaks.
     """
 
     name: str
@@ -37,11 +40,13 @@ class MutantVerdict:
     error: str = ""
     seconds: float = 0.0
     killing_rules: tuple[str, ...] = ()
+    rule_id: str = ""
 
     @property
     def killed(self) -> bool:
-        """Whether at least one scenario or property failed on the mutant."""
-        return bool(self.killing_scenarios or self.killing_properties)
+        """Whether a scenario or property failed on the mutant, naming its ``rule_id``."""
+        failed = bool(self.killing_scenarios or self.killing_properties)
+        return failed and (not self.rule_id or self.rule_id in self.killing_rules)
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict."""
@@ -50,6 +55,7 @@ class MutantVerdict:
             "kind": self.kind,
             "requirement_id": self.requirement_id,
             "rule": self.rule,
+            "rule_id": self.rule_id,
             "killed": self.killed,
             "killing_scenarios": list(self.killing_scenarios),
             "killing_properties": list(self.killing_properties),

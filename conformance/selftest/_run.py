@@ -74,6 +74,7 @@ def _verdict(judge: Judge, result: UnitResult) -> MutantVerdict:
         result.error,
         result.seconds,
         tuple(dict.fromkeys(rule for r in failed for rule in r.rules)),
+        judge.rule_id,
     )
 
 
@@ -197,6 +198,7 @@ def _judge_contract(mutant: ContractMutant) -> MutantVerdict:
         () if verdict.passed else (mutant.scenario_id,),
         seconds=time.perf_counter() - started,
         killing_rules=verdict.rules,
+        rule_id=mutant.rule_id,
     )
 
 
