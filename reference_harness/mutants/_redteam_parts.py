@@ -218,9 +218,9 @@ class DraftInEndFrameHarness(Harness):
     Used with :class:`RememberingLoop` as the Run's agent loop.
     """
 
-    def _finish(
+    async def _finish(
         self, ctx: RunContext, outcome: Outcome | None
-    ) -> tuple[DiagnosisRun, dict[str, Any] | None]:
+    ) -> tuple[DiagnosisRun | None, dict[str, Any] | None, Any]:
         draft = getattr(ctx, "first_submission", None)
         conclusion = draft.get("conclusion") if isinstance(draft, dict) else None
         summary = conclusion.get("summary") if isinstance(conclusion, dict) else None
@@ -233,7 +233,7 @@ class DraftInEndFrameHarness(Harness):
                 deliver(frame)
 
             ctx.trace.deliver = leaking  # type: ignore[method-assign]
-        return super()._finish(ctx, outcome)
+        return await super()._finish(ctx, outcome)
 
 
 # --------------------------------------------------------------------------- cancellation order

@@ -224,12 +224,12 @@ class FixedOutputsBypassGateHarness(Harness):
     A Safe Fallback or a public error skips the release gate: only agent bodies pass it.
     """
 
-    def _finish(
+    async def _finish(
         self, ctx: RunContext, outcome: Outcome | None
-    ) -> tuple[DiagnosisRun, dict[str, Any] | None]:
+    ) -> tuple[DiagnosisRun | None, dict[str, Any] | None, Any]:
         if outcome is not None and outcome.kind in {"SAFE_FALLBACK", "PUBLIC_ERROR"}:
             ctx._gate_closed = False  # noqa: SLF001 - the mutant's fault: it reopens the gate
-        return super()._finish(ctx, outcome)
+        return await super()._finish(ctx, outcome)
 
 
 # --------------------------------------------------------------------------- S19: terminal writes
@@ -277,11 +277,11 @@ class CancelAfterFinishHarness(Harness):
 
     _last: RunContext | None = None
 
-    def _finish(
+    async def _finish(
         self, ctx: RunContext, outcome: Outcome | None
-    ) -> tuple[DiagnosisRun, dict[str, Any] | None]:
+    ) -> tuple[DiagnosisRun | None, dict[str, Any] | None, Any]:
         self._last = ctx
-        return super()._finish(ctx, outcome)
+        return await super()._finish(ctx, outcome)
 
     async def run(self, session_id: str, user_message: str, **kwargs: Any) -> DiagnosisRun:  # noqa: ANN401
         """Run as the reference, then let a late cancel run on the finished Run's trace."""
