@@ -45,6 +45,7 @@ from conformance.cli._errors import (
 from conformance.cli._gate import gate
 from conformance.cli._replay import replay
 from conformance.cli._run import run
+from conformance.cli._scenario import scenario_app
 from conformance.cli._selftest import selftest
 from conformance.cli._serve import serve
 from conformance.cli._spec import spec_app
@@ -129,6 +130,7 @@ app.command("serve")(serve)
 app.command("validate")(validate)
 app.add_typer(spec_app)
 app.add_typer(contract_app)
+app.add_typer(scenario_app)
 app.command("trace")(trace)
 
 

@@ -70,6 +70,7 @@ LAZY_FAMILIES = (
     ("contracts", "ContractError"),
     ("conformance.gate", "GateSetupError"),
     ("conformance.evolution", "EvolutionError"),
+    ("conformance.scaffold", "ScaffoldError"),
     ("conformance.adapters", "AdapterError"),
     ("conformance.adapters", "RecordingError"),
     ("conformance.suite", "SuiteSetupError"),

@@ -11,7 +11,7 @@ from conformance.cli._errors import EXIT_FAILED, require_openspec
 from conformance.cli._output import Output, announce, kit_line
 
 if TYPE_CHECKING:
-    from conformance.openspec import SpecTree
+    from conformance.openspec import Scenario, SpecTree
 
 __all__ = ["spec_app", "tree_to_dict"]
 
@@ -94,24 +94,63 @@ def show(
     repo: _Repo = Path(),
     *,
     as_json: Annotated[bool, typer.Option("--json", help="Print the tree as JSON.")] = False,
+    preview: Annotated[
+        bool,
+        typer.Option(
+            "--preview",
+            help="Show the spec as it will be once the active changes are archived.",
+        ),
+    ] = False,
 ) -> None:
-    """Show the requirements and scenarios of REPO/openspec (ids, levels, names)."""
+    """Show the requirements and scenarios of REPO/openspec (ids, levels, names).
+
+    With --preview, the active (unarchived) changes' deltas are merged into the main spec as
+    `openspec archive` will merge them, so a scenario still being written is listed (its
+    origin column names the change).
+    """
     out = Output()
-    from conformance.openspec import load_tree  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+    from conformance.openspec import load_tree, preview_requirements  # noqa: PLC0415 - lazy
 
     require_openspec(repo)
     announce(out, (kit_line(), f"spec: {repo.resolve() / 'openspec'}"), machine=as_json)
     tree = load_tree(repo)
     if as_json:
-        out.json(tree_to_dict(tree))
+        document = tree_to_dict(tree)
+        if preview:
+            document["preview"] = {
+                cap: [
+                    {"id": r.id, "name": r.name, "scenarios": [s.id for s in r.scenarios]}
+                    for r in reqs
+                ]
+                for cap, reqs in preview_requirements(tree).items()
+            }
+        out.json(document)
         return
-    rows = [
-        [req.id, req.level or "-", sc.id]
-        for doc in tree.specs.values()
-        for req in doc.requirements
-        for sc in req.scenarios
-    ]
-    out.table("requirements and scenarios", ["requirement", "level", "scenario"], rows)
+    if preview:
+        main = {s.id for doc in tree.specs.values() for r in doc.requirements for s in r.scenarios}
+        rows = [
+            [req.id, req.level or "-", sc.id, "main spec" if sc.id in main else _origin(sc)]
+            for reqs in preview_requirements(tree).values()
+            for req in reqs
+            for sc in req.scenarios
+        ]
+        headers = ["requirement", "level", "scenario", "from"]
+        out.table("requirements and scenarios (preview)", headers, rows)
+    else:
+        rows = [
+            [req.id, req.level or "-", sc.id]
+            for doc in tree.specs.values()
+            for req in doc.requirements
+            for sc in req.scenarios
+        ]
+        out.table("requirements and scenarios", ["requirement", "level", "scenario"], rows)
     for change in tree.changes:
         state = f"archived {change.archive_date}" if change.archived else "active"
         out.line(f"change {change.id}: {state}")
+
+
+def _origin(scenario: Scenario) -> str:
+    """The change folder a previewed scenario comes from (``openspec/changes/<id>``)."""
+    parts = scenario.location.path.parts
+    index = parts.index("changes") if "changes" in parts else -1
+    return f"change {parts[index + 1]}" if 0 <= index < len(parts) - 1 else "change"

@@ -45,8 +45,17 @@ def trace(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print both matrices, issues and notes as JSON.")
     ] = False,
+    preview: Annotated[
+        bool,
+        typer.Option(
+            "--preview", help="Trace the spec as it will be once the active changes are archived."
+        ),
+    ] = False,
 ) -> None:
     """Print the traceability matrices of REPO and every drift problem.
+
+    With --preview, the scenarios of active (unarchived) changes are traced too: their deltas
+    are merged into the main spec as `openspec archive` will merge them.
 
     Drift is a scenario renamed, reworded, missing, unimplemented or failing; a MUST/SHALL
     sentence no check rule tests; a rule fragment that matches no sentence or several; two
@@ -59,7 +68,7 @@ def trace(
     out = Output()
     require_openspec(repo)
     announce(out, (kit_line(), *repo_spec_lines(repo)), machine=as_json)
-    matrix = build_matrix_rows(repo, features=features_for(repo))
+    matrix = build_matrix_rows(repo, features=features_for(repo), preview=preview)
     if as_json:
         out.line(json.dumps(matrix.document, indent=2))
         if matrix.problems:
@@ -117,11 +126,16 @@ class MatrixView:
 
 
 def build_matrix_rows(
-    repo: Path, results: SuiteResult | None = None, *, features: Path | None = None
+    repo: Path,
+    results: SuiteResult | None = None,
+    *,
+    features: Path | None = None,
+    preview: bool = False,
 ) -> MatrixView:
     """Build the matrix of ``repo`` (with the suite's ``results`` when given).
 
-    ``features`` is the Gherkin mirror folder (default ``repo/features``).
+    ``features`` is the Gherkin mirror folder (default ``repo/features``); ``preview`` merges
+    the active changes' deltas first (``srdh trace --preview``).
 
     Raises:
         CliSetupError: a part of the kit the matrix reads is not installed.
@@ -135,9 +149,9 @@ def build_matrix_rows(
 
     try:
         if features is None:
-            matrix = build_matrix(repo, results=results)
+            matrix = build_matrix(repo, results=results, preview=preview)
         else:
-            matrix = build_matrix(repo, results=results, features=str(features))
+            matrix = build_matrix(repo, results=results, features=str(features), preview=preview)
     except ImportError as exc:
         msg = f"the traceability matrix is not available: {exc}"
         raise CliSetupError(msg) from None

@@ -21,6 +21,7 @@ from conformance.openspec._model import (
     Step,
 )
 from conformance.openspec._parser import parse_delta, parse_spec
+from conformance.openspec._preview import preview_requirements
 from conformance.openspec._slug import slugify
 from conformance.openspec._tree import load_tree
 
@@ -43,5 +44,6 @@ __all__ = [
     "load_tree",
     "parse_delta",
     "parse_spec",
+    "preview_requirements",
     "slugify",
 ]

@@ -15,7 +15,7 @@ from difflib import SequenceMatcher
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from conformance.openspec import Requirement, Scenario, load_tree
+from conformance.openspec import Requirement, Scenario, load_tree, preview_requirements
 from conformance.traceability._features import FeatureScenario, read_features
 from conformance.traceability._issues import TraceIssue
 from conformance.traceability._model import Matrix, MirrorRef, StepBinding, TraceRow
@@ -316,6 +316,7 @@ def build_matrix(  # noqa: PLR0913 - keyword-only inputs, each defaulting to the
     features: str = "features",
     rules: Mapping[str, Rule] | None = None,
     mutants: Mapping[str, tuple[str, ...]] | None = None,
+    preview: bool = False,
 ) -> Matrix:
     """Build the traceability matrix of ``repo`` (a folder with ``openspec/`` and ``features/``).
 
@@ -332,6 +333,9 @@ def build_matrix(  # noqa: PLR0913 - keyword-only inputs, each defaulting to the
         rules: the check rule registry whose fragments map spec sentences to checks; defaults
             to :data:`conformance.checks.RULES` (see :mod:`conformance.traceability._sentences`).
         mutants: rule id -> mutant names; defaults to the mutant catalogue.
+        preview: read the spec as it will be once the active changes are archived
+            (:func:`conformance.openspec.preview_requirements`), so that a scenario still in a
+            change is traced too.
 
     Returns:
         One row per spec Scenario and every issue found (codes in
@@ -348,7 +352,11 @@ def build_matrix(  # noqa: PLR0913 - keyword-only inputs, each defaulting to the
     modules = default_step_modules() if step_modules is None else tuple(step_modules)
     builder = _Builder(root, step_definitions(modules), properties)
     tree = load_tree(root)
-    requirements = [r for spec in tree.specs.values() for r in spec.requirements]
+    requirements = (
+        [r for reqs in preview_requirements(tree).values() for r in reqs]
+        if preview
+        else [r for spec in tree.specs.values() for r in spec.requirements]
+    )
     builder.spec_ids = frozenset(s.id for r in requirements for s in r.scenarios)
     builder.spec_names = frozenset(s.name for r in requirements for s in r.scenarios)
     if not requirements:
