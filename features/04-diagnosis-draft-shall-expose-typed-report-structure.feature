@@ -87,6 +87,8 @@ Feature: Diagnosis Draft SHALL expose typed report structure
       | 3     | 100   | 5    | 3000   |
       | 3     | 100   | 13   | 4096   |
       | 3     | 10    | 2    | 12 astral |
+      | 0     | 2000  | 2    | 40     |
+      | 3     | 0     | 2    | 40     |
 
   @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure @capability:STRUCTURAL_REPAIR
   Scenario Outline: A missing Tool Call ID binding is reported with the contract's violation code

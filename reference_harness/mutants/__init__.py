@@ -169,6 +169,7 @@ __all__ = [
     "user_message_stripped_in_row",
     "validation_kind_mislabelled",
     "verdict_naming_unknown_analysis_taken",
+    "zero_limits_read_as_unset",
 ]
 
 
@@ -925,3 +926,11 @@ def failed_review_attempt_unrecorded() -> MutantIUT:
 def step_budget_plus_one() -> MutantIUT:
     """IUT factory of mutant ``step_budget_plus_one`` (see :data:`MUTANTS`)."""
     return create("step_budget_plus_one")
+
+
+# -- red team, limits at their bounds --
+
+
+def zero_limits_read_as_unset() -> MutantIUT:
+    """IUT factory of mutant ``zero_limits_read_as_unset`` (see :data:`MUTANTS`)."""
+    return create("zero_limits_read_as_unset")

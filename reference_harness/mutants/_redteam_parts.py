@@ -60,6 +60,7 @@ __all__ = [
     "truncated_at_char_bound",
     "truncated_at_item_bound",
     "unknown_verdict_ids_accepted",
+    "zero_limits_unset",
 ]
 
 Json = Any
@@ -96,6 +97,18 @@ def truncated_at_char_bound(original: Callable[..., dict[str, Any]]) -> Callable
         return projection
 
     return project
+
+
+def zero_limits_unset(original: type[Limits]) -> Callable[..., Limits]:
+    """Replace ``Limits``: a limit of 0 is read as unset (``value or default``).
+
+    So ``max_items`` 0 keeps 20 items and ``max_item_chars`` 0 keeps 2,000 characters.
+    """
+
+    def limits(**values: int) -> Limits:
+        return original(**{name: value for name, value in values.items() if value != 0})
+
+    return limits
 
 
 # --------------------------------------------------------------------------- the durable row

@@ -26,6 +26,7 @@ from reference_harness.mutants._redteam_parts import (
     truncated_at_char_bound,
     truncated_at_item_bound,
     unknown_verdict_ids_accepted,
+    zero_limits_unset,
 )
 from reference_harness.mutants._round3_parts import forgiving_check, loop_class, run_context_class
 
@@ -58,6 +59,14 @@ REDTEAM_SPECS: Final = (
         "is marked truncated",
         rule_id="R4.bounded-projection",
         patches=(Patch(_TOOLS, "project", truncated_at_char_bound),),
+    ),
+    MutantSpec(
+        "zero_limits_read_as_unset",
+        _R4,
+        "a projection keeps at most max_items items of at most max_item_chars characters: a "
+        "limit of 0 (in range) is read as unset and the defaults apply",
+        rule_id="R4.bounded-projection",
+        patches=(Patch("reference_harness.iut", "Limits", zero_limits_unset),),
     ),
     MutantSpec(
         "user_message_stripped_in_row",
