@@ -25,6 +25,7 @@ import json
 import signal
 from typing import TYPE_CHECKING, Any
 
+from conformance._inert import shown_path
 from conformance.adapters._errors import AdapterError
 from conformance.adapters._protocol import message_problems
 
@@ -78,7 +79,7 @@ class ExchangeRecorder:
             (directory / RUN_FILE).write_text(json.dumps(options, indent=2) + "\n", "utf-8")
             self._file = (directory / EXCHANGE_FILE).open("w", encoding="utf-8")
         except OSError as exc:
-            msg = f"recording folder {directory}: cannot write ({exc.strerror or exc})"
+            msg = f"recording folder {shown_path(directory)}: cannot write ({exc.strerror or exc})"
             raise RecordingError(msg) from None
 
     def __getattr__(self, name: str) -> Any:  # noqa: ANN401 - whatever the wrapped adapter has
@@ -146,14 +147,17 @@ def read_run_options(directory: Path) -> dict[str, Any]:
 
     path = directory / RUN_FILE
     if not path.is_file():
-        msg = f"{path}: no such file; expected a recording folder written by srdh run --record"
+        msg = (
+            f"{shown_path(path)}: no such file; expected a recording folder written by "
+            "srdh run --record"
+        )
         raise RecordingError(msg)
     try:
         options = load_json_file(path)
     except ContractError as error:
         raise RecordingError(str(error)) from None
     if not isinstance(options, dict):
-        msg = f"{path}: expected a JSON object"
+        msg = f"{shown_path(path)}: expected a JSON object"
         raise RecordingError(msg)
     return options
 
@@ -175,15 +179,18 @@ class ReplayAdapter:
 
         path = directory / EXCHANGE_FILE
         if not path.is_file():  # a FIFO or device could block: only a regular file is read
-            msg = f"{path}: no such regular file; expected a recording of srdh run --record"
+            msg = (
+                f"{shown_path(path)}: no such regular file; expected a recording of "
+                "srdh run --record"
+            )
             raise RecordingError(msg)
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
-            msg = f"{path}: cannot read ({exc.strerror or exc})"
+            msg = f"{shown_path(path)}: cannot read ({exc.strerror or exc})"
             raise RecordingError(msg) from None
         except UnicodeDecodeError:
-            msg = f"{path}: not UTF-8"
+            msg = f"{shown_path(path)}: not UTF-8"
             raise RecordingError(msg) from None
         self.directory = directory
         self.interrupted: str | None = None
@@ -198,9 +205,9 @@ class ReplayAdapter:
                 record = loads_strict(line, source=str(path), first_line=number)
             except ContractError as error:
                 raise RecordingError(str(error)) from None
-            self._take(record, requests, f"{path}:{number}")
+            self._take(record, requests, f"{shown_path(path)}:{number}")
         if self._hello is None:
-            msg = f"{path}: the recording holds no hello message"
+            msg = f"{shown_path(path)}: the recording holds no hello message"
             raise RecordingError(msg)
 
     def _take(self, record: Any, requests: dict[str, dict[str, Any]], where: str) -> None:  # noqa: ANN401, C901 - one branch per record kind

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from conformance._inert import shown_path
 from conformance.reports._html import render_html
 from conformance.reports._json import render_json
 from conformance.reports._junit import render_junit
@@ -60,14 +61,14 @@ def check_report_dir(directory: Path) -> None:
         ReportDirError: it is a file, cannot be created, or cannot be written.
     """
     if directory.exists() and not directory.is_dir():
-        msg = f"report directory {directory} is a file, expected a directory"
+        msg = f"{_named(directory)} is a file, expected a directory"
         raise ReportDirError(msg)
     try:
         directory.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=directory, prefix=".srdh-probe-"):
             pass
     except OSError as exc:
-        msg = f"report directory {directory} is not writable ({exc.strerror or exc})"
+        msg = f"{_named(directory)} is not writable ({exc.strerror or exc})"
         raise ReportDirError(msg) from None
 
 
@@ -119,7 +120,7 @@ def write_reports(report: Report, directory: Path, schemas_dir: Path) -> list[Pa
     try:
         folder = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
     except OSError as exc:
-        msg = f"report directory {directory}: cannot open ({exc.strerror or exc})"
+        msg = f"{_named(directory)}: cannot open ({exc.strerror or exc})"
         raise ReportDirError(msg) from None
     try:
         with _locked(folder, directory):
@@ -135,7 +136,7 @@ def _locked(folder: int, directory: Path) -> Iterator[None]:
     try:
         fd = os.open(LOCK_FILE, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644, dir_fd=folder)
     except OSError as exc:
-        msg = f"report directory {directory}: cannot create {LOCK_FILE} ({exc.strerror or exc})"
+        msg = f"{_named(directory)}: cannot create {LOCK_FILE} ({exc.strerror or exc})"
         raise ReportDirError(msg) from None
     try:
         deadline = time.monotonic() + LOCK_WAIT_S
@@ -146,7 +147,7 @@ def _locked(folder: int, directory: Path) -> Iterator[None]:
             except BlockingIOError:
                 if time.monotonic() > deadline:
                     msg = (
-                        f"report directory {directory} is being written by another srdh run "
+                        f"{_named(directory)} is being written by another srdh run "
                         f"({LOCK_FILE} held for more than {LOCK_WAIT_S:g} s); choose another "
                         "--report folder"
                     )
@@ -171,7 +172,7 @@ def _fixtures_folder(folder: int, directory: Path) -> int:
     except FileExistsError:
         pass
     except OSError as exc:
-        msg = f"report directory {directory}: cannot create {FIXTURES_DIR}/ ({exc.strerror or exc})"
+        msg = f"{_named(directory)}: cannot create {FIXTURES_DIR}/ ({exc.strerror or exc})"
         raise ReportDirError(msg) from None
     return os.open(FIXTURES_DIR, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=folder)
 
@@ -198,7 +199,7 @@ def _write_set(
                 with os.fdopen(fd, "w", encoding="utf-8") as handle:
                     handle.write(text)
             except OSError as exc:
-                msg = f"report directory {directory}: cannot write {shown} ({exc.strerror or exc})"
+                msg = f"{_named(directory)}: cannot write {shown} ({exc.strerror or exc})"
                 raise ReportDirError(msg) from None
         for where, tmp, name in staged:
             os.rename(tmp, name, src_dir_fd=where, dst_dir_fd=where)
@@ -211,7 +212,7 @@ def _write_set(
             with contextlib.suppress(OSError):
                 os.rmdir(FIXTURES_DIR, dir_fd=folder)  # only when nothing else is in it
     except OSError as exc:
-        msg = f"report directory {directory}: cannot write ({exc.strerror or exc})"
+        msg = f"{_named(directory)}: cannot write ({exc.strerror or exc})"
         raise ReportDirError(msg) from None
     finally:
         for where, tmp, _ in staged:
@@ -226,6 +227,11 @@ def _remove_temporaries(folder: int) -> None:
         if name.startswith(_TEMP_PREFIX):
             with contextlib.suppress(OSError):
                 os.unlink(name, dir_fd=folder)
+
+
+def _named(directory: Path) -> str:
+    """``report directory NAME``, the name's control characters escaped."""
+    return f"report directory {shown_path(directory)}"
 
 
 def _file_mode() -> int:

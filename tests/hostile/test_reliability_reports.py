@@ -208,3 +208,13 @@ def test_a_refused_lock_names_the_folder(tmp_path: Path, monkeypatch: pytest.Mon
     finally:
         os.close(fd)
     assert _files(folder) == set()
+
+
+def test_a_report_folder_name_with_a_newline_is_shown_escaped(tmp_path: Path) -> None:
+    """D16: the writer's errors name the folder on one line (``\\x0a`` for a newline)."""
+    folder = tmp_path / "a-file\nnamed"
+    folder.write_text("", encoding="utf-8")
+    with pytest.raises(ReportDirError) as caught:
+        write_reports(_report("x"), folder, SCHEMAS)
+    assert "\n" not in str(caught.value)
+    assert "a-file\\x0anamed is a file" in str(caught.value)
