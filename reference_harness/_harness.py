@@ -182,14 +182,18 @@ class Harness:
         scope = cancel if cancel is not None else CancelScope()
         run_id = self._run_ids()
         store = self._store
-        row = await self._stored(
-            lambda: store.create_run(
-                run_id=run_id,
-                session_id=session_id,
-                user_message=user_message,
-                now_ms=self._clock(),
+        try:
+            row = await self._stored(
+                lambda: store.create_run(
+                    run_id=run_id,
+                    session_id=session_id,
+                    user_message=user_message,
+                    now_ms=self._clock(),
+                )
             )
-        )
+        except asyncio.CancelledError:
+            store.abandon(run_id)  # created or not: recovery finishes it, or forgets it
+            raise
         trace = TraceRecorder(run_id, self._clock, sink)
         ctx = RunContext(run_id=run_id, limits=self._limits, trace=trace)
         trace.emit("RUN_STARTED", {"session_id": session_id, "run_seq": row.seq})
