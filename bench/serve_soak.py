@@ -42,6 +42,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Final
 
+from contracts import loads_strict
 from reference_harness.store import BUSY_TIMEOUT_S
 
 TOOL_DELAY_S: Final = 1.5
@@ -128,7 +129,7 @@ def _chat(base_url: str, index: int) -> str:
                 if line.startswith("event:"):
                     event = line[6:].strip()
                 elif line.startswith("data:") and event == "end":
-                    last = json.loads(line[5:])
+                    last = loads_strict(line[5:], source="the soak server's end frame")
     except httpx.HTTPError as error:
         return f"error:{type(error).__name__}"
     return f"ended:{last['state']}" if last is not None else "no-end"

@@ -31,7 +31,6 @@ from conformance.reports._model import (
 from conformance.reports._svg import render_svg
 from conformance.reports._writer import (
     FIXTURES_DIR,
-    LOCK_FILE,
     REPORT_FILES,
     ReportDirError,
     check_report_dir,
@@ -42,7 +41,6 @@ from conformance.reports._writer import (
 __all__ = [
     "FIXTURES_DIR",
     "LEVELS",
-    "LOCK_FILE",
     "REPORT_FILES",
     "Diagram",
     "Edge",

@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FIXTURES_DIR",
-    "LOCK_FILE",
     "REPORT_FILES",
     "ReportDirError",
     "check_report_dir",
@@ -72,8 +71,6 @@ def check_report_dir(directory: Path) -> None:
         raise ReportDirError(msg) from None
 
 
-LOCK_FILE = ".srdh-report.lock"
-"""Lock file in the report directory: one run writes its reports there at a time."""
 LOCK_WAIT_S = 30.0
 """How long a run waits for another run writing the same report directory, in seconds."""
 _TEMP_PREFIX = ".srdh-tmp-"
@@ -89,9 +86,9 @@ def write_reports(report: Report, directory: Path, schemas_dir: Path) -> list[Pa
 
     The folder holds one run's files only:
 
-    * the set is written under an exclusive lock (:data:`LOCK_FILE`, ``flock``): a second run
-      writing the same folder waits for the first (at most :data:`LOCK_WAIT_S`, then refused),
-      so the folder ends with one run's complete set, never a mix;
+    * the set is written under an exclusive ``flock`` on the folder itself (no lock file): a
+      second run writing the same folder waits for the first (at most :data:`LOCK_WAIT_S`, then
+      refused), so the folder ends with one run's complete set, never a mix;
     * fixtures of an earlier run that this run did not write are removed (a passing run leaves
       no stale ``fixtures/``), as are temporary files an interrupted writer left;
     * nothing is written through a symbolic link: a ``fixtures`` link planted in the folder is
@@ -132,30 +129,24 @@ def write_reports(report: Report, directory: Path, schemas_dir: Path) -> list[Pa
 
 @contextlib.contextmanager
 def _locked(folder: int, directory: Path) -> Iterator[None]:
-    """Hold the folder's exclusive report lock (waiting at most :data:`LOCK_WAIT_S`)."""
+    """Hold an exclusive ``flock`` on the folder itself (waiting at most :data:`LOCK_WAIT_S`)."""
+    deadline = time.monotonic() + LOCK_WAIT_S
+    while True:
+        try:
+            fcntl.flock(folder, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                msg = (
+                    f"{_named(directory)} is being written by another srdh run (locked for "
+                    f"more than {LOCK_WAIT_S:g} s); choose another --report folder"
+                )
+                raise ReportDirError(msg) from None
+            time.sleep(0.05)
     try:
-        fd = os.open(LOCK_FILE, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644, dir_fd=folder)
-    except OSError as exc:
-        msg = f"{_named(directory)}: cannot create {LOCK_FILE} ({exc.strerror or exc})"
-        raise ReportDirError(msg) from None
-    try:
-        deadline = time.monotonic() + LOCK_WAIT_S
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    msg = (
-                        f"{_named(directory)} is being written by another srdh run "
-                        f"({LOCK_FILE} held for more than {LOCK_WAIT_S:g} s); choose another "
-                        "--report folder"
-                    )
-                    raise ReportDirError(msg) from None
-                time.sleep(0.05)
         yield
     finally:
-        os.close(fd)  # releases the lock
+        fcntl.flock(folder, fcntl.LOCK_UN)
 
 
 def _fixtures_folder(folder: int, directory: Path) -> int:

@@ -21,7 +21,6 @@ from pathlib import Path
 import pytest
 
 from conformance.reports import (
-    LOCK_FILE,
     REPORT_FILES,
     Failure,
     Report,
@@ -100,7 +99,7 @@ def test_junit_keeps_well_formed_and_json_keeps_the_exact_text() -> None:
 
 
 def _files(folder: Path) -> set[str]:
-    return {str(p.relative_to(folder)) for p in folder.rglob("*") if p.name != LOCK_FILE}
+    return {str(p.relative_to(folder)) for p in folder.rglob("*")}
 
 
 def test_planted_fixtures_symlink_is_replaced_never_written_through(tmp_path: Path) -> None:
@@ -186,7 +185,7 @@ def test_file_size_limit_leaves_no_temporary_file_and_names_the_file(tmp_path: P
         r"cannot write (report\.json|junit\.xml|summary\.md|report\.html)", done.stdout
     )
     assert "File too large" in done.stdout
-    leftovers = [p.name for p in folder.rglob(".*") if p.name != LOCK_FILE]
+    leftovers = [p.name for p in folder.rglob(".*")]
     assert leftovers == []
     assert not (folder / "report.json").exists()
 
@@ -200,8 +199,8 @@ def test_a_refused_lock_names_the_folder(tmp_path: Path, monkeypatch: pytest.Mon
     folder = tmp_path / "reports"
     folder.mkdir()
     monkeypatch.setattr(_writer, "LOCK_WAIT_S", 0.2)
-    fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT)
-    fcntl.flock(fd, fcntl.LOCK_EX)
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # another run writing this folder
     try:
         with pytest.raises(ReportDirError, match="being written by another srdh run"):
             write_reports(_report("x"), folder, SCHEMAS)
