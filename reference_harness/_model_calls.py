@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -89,7 +90,15 @@ async def _attempt(  # noqa: PLR0913 - the Attempt Record has exactly these part
         loop = asyncio.get_running_loop()
         timeout = ctx.limits.model_call_timeout_ms / 1000
         deadline = loop.time() + timeout
-        future = start_blocking(lambda: invoke(interrupt), name=f"srdh-{component.lower()}")
+        ended: list[float] = []
+
+        def timed() -> A:
+            try:
+                return invoke(interrupt)
+            finally:
+                ended.append(time.monotonic())  # the loop's clock (asyncio uses monotonic)
+
+        future = start_blocking(timed, name=f"srdh-{component.lower()}")
         ctx.trace.emit("MODEL_CALL_STARTED", {**head, "snapshot_digest": snapshot_digest})
         await _wait_first(future, ctx.cancelled_event, timeout)
         if ctx.gate_closed:
@@ -99,7 +108,9 @@ async def _attempt(  # noqa: PLR0913 - the Attempt Record has exactly these part
             if future.done():
                 ctx.trace.emit("LATE_RESULT_DISCARDED", head)
             raise RunCancelledError
-        if not future.done():
+        # An answer that came after the deadline is late even when the loop sees it only now
+        # (a 1 ms timeout and a busy loop): it is dropped like one still running.
+        if not future.done() or (ended and ended[0] > deadline):
             interrupt.set()  # tell the port to give up; its late answer is dropped
             finished("TIMEOUT")
             return "TIMEOUT", None

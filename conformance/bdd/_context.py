@@ -51,6 +51,7 @@ class ScenarioContext:
     where: str = ""
     companions: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
     timeout_scale: int = 1
+    property_result: Any = None
 
     @property
     def capabilities(self) -> frozenset[str] | None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from conformance.adapters import DEFAULT_TIMEOUT_S, AdapterError, adapter_from_options
-from conformance.bdd import _given, _given_runtime, _then, _then_runtime, _when
+from conformance.bdd import _any_fixture, _given, _given_runtime, _then, _then_runtime, _when
 from conformance.bdd._context import ScenarioContext
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ def pytest_configure(config: pytest.Config) -> None:
     """Register the markers and the step definitions."""
     for marker, text in MARKERS.items():
         config.addinivalue_line("markers", f"{marker}: {text}")
-    for module in (_given, _given_runtime, _when, _then, _then_runtime):
+    for module in (_given, _given_runtime, _when, _then, _then_runtime, _any_fixture):
         if not config.pluginmanager.is_registered(module):
             config.pluginmanager.register(module, f"srdh-steps-{module.__name__}")
 

@@ -27,10 +27,11 @@ from conformance.checks._runtime import (
     model_call_findings,
     previous_turn_findings,
 )
-from conformance.checks._runtime_oracle import attempt_policy
+from conformance.checks._runtime_oracle import attempt_policy, disconnect_index
 from conformance.checks._schema import contract_problems
 from conformance.checks._trace_fields import record_trace_fields
 from conformance.checks._view import canonical, current_run, events
+from contracts import ToolName
 
 if TYPE_CHECKING:
     from collections.abc import Collection
@@ -68,7 +69,7 @@ def check_global_invariants(
     _fallback_is_clean(found, observation, fixture)
     _internal_errors_excluded(found, observation, fixture)
     _bounded_attempts(found, observation, attempt_policy(capabilities))
-    _outcome_agrees(found, observation)
+    _outcome_agrees(found, observation, fixture)
     _prior_runs_untouched(found, observation, fixture)
     model_call_findings(found, observation, fixture, capabilities)
     disconnect_findings(found, observation, fixture)
@@ -232,6 +233,9 @@ def _fallback_is_clean(
     )
 
 
+_TOOL_NAMES = tuple(str(name.value) for name in ToolName)
+"""The ToolName vocabulary (``query-scope.schema.json``): names any record may carry."""
+
 _PREFIX = 16
 """A longer raised message is also looked for by its first and its last this many characters
 (a Harness that keeps a cut copy, or the part after the last colon)."""
@@ -246,7 +250,18 @@ def _internal_errors_excluded(
         needles.append(message)
         if len(message) > _PREFIX:
             needles.extend((message[:_PREFIX], message[-_PREFIX:]))
-    needles = [n for n in dict.fromkeys(needles) if n.strip() and len(n) >= _PREFIX // 2]
+    # Text the Run legitimately carries is no leak, even when a raised message begins with it
+    # (e.g. "lookup_documents backend exploded": its opening is the tool's name): the tool names
+    # and whatever the fixture scripts for the model side.
+    scripted = {key: value for key, value in fixture.items() if key != "tools"}
+    allowed = "\n".join(
+        [*_TOOL_NAMES, *fixture.get("tools", {}), json.dumps(scripted, ensure_ascii=False)]
+    )
+    needles = [
+        n
+        for n in dict.fromkeys(needles)
+        if n.strip() and len(n) >= _PREFIX // 2 and n.strip() not in allowed
+    ]
     if not needles:
         return
     places = {
@@ -313,7 +328,7 @@ def _bounded_attempts(found: Findings, observation: dict[str, Any], policy: dict
             )
 
 
-def _outcome_agrees(found: Findings, observation: dict[str, Any]) -> None:
+def _outcome_agrees(found: Findings, observation: dict[str, Any], fixture: dict[str, Any]) -> None:
     row = current_run(observation)
     if not found.expect(
         row is not None, "no diagnosis_run row for the observed Run", rule="R7.durable-run-outcome"
@@ -347,8 +362,11 @@ def _outcome_agrees(found: Findings, observation: dict[str, Any]) -> None:
             rule="R7.durable-run-outcome",
         )
     else:
+        # A client that disconnected on an event before the `result` frame (RESULT_RELEASED, the
+        # last one sent before it) is gone: it receives nothing more, the row holds the result.
+        left = disconnect_index(observation, fixture) is not None and not results
         found.expect(
-            results == [observation["published_result"]],
+            left or results == [observation["published_result"]],
             "the client's result frames differ from the published result",
             rule="R7.durable-run-outcome",
         )

@@ -436,7 +436,14 @@ def _raw_needles(fixture: dict[str, Any]) -> list[str]:
             json.dumps(scripted, ensure_ascii=False),
         ]
     )
-    return [c for c in candidates if len(c) >= _MIN_NEEDLE and c not in allowed]
+    # A needle whose text is allowed once its surrounding whitespace goes (a tool name and the
+    # space after it) carries no payload character: only text the model could not otherwise get
+    # shows a raw payload.
+    return [
+        c
+        for c in candidates
+        if len(c) >= _MIN_NEEDLE and c not in allowed and c.strip() not in allowed
+    ]
 
 
 def _chain_of_thought(found: Findings, call: _Input) -> None:

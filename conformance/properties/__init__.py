@@ -3,9 +3,16 @@
 Every spec Scenario has a property (:data:`PROPERTIES`): Hypothesis generates many Scenario
 Fixtures satisfying its WHEN (:mod:`conformance.strategies`) and checks its THEN with the same
 function the Gherkin Then step runs. :func:`run_invariants` checks the global invariants over a mix
-of every generator plus random faults, each fixture run twice. DESIGN section 9, "Properties".
+of every generator plus random faults, each fixture run twice; :func:`run_any_fixture` judges any
+valid Scenario Fixture (:mod:`conformance.hypothesis`) with every check. DESIGN section 9, "Properties".
 """
 
+from conformance.properties._any_fixture import (
+    ANY_FIXTURE,
+    judge_any_fixture,
+    pinned_any_fixtures,
+    run_any_fixture,
+)
 from conformance.properties._check import (
     INVARIANTS,
     PropertyResult,
@@ -21,13 +28,17 @@ from conformance.properties._registry import (
 )
 
 __all__ = [
+    "ANY_FIXTURE",
     "INVARIANTS",
     "PROPERTIES",
     "PROPERTY_TESTS",
     "PropertyResult",
     "ScenarioProperty",
     "property_settings",
+    "judge_any_fixture",
+    "pinned_any_fixtures",
     "property_test_id",
+    "run_any_fixture",
     "run_invariants",
     "run_property",
 ]

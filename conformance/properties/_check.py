@@ -33,7 +33,15 @@ if TYPE_CHECKING:
     from conformance.adapters import Adapter
     from conformance.properties._registry import ScenarioProperty
 
-__all__ = ["INVARIANTS", "PropertyResult", "property_settings", "run_invariants", "run_property"]
+__all__ = [
+    "INVARIANTS",
+    "PropertyResult",
+    "drive",
+    "observe",
+    "property_settings",
+    "run_invariants",
+    "run_property",
+]
 
 INVARIANTS = "global-invariants"
 """The name of the global invariants property in results."""
@@ -92,13 +100,18 @@ class _Recorder:
         self.failing: dict[str, Any] | None = None
 
 
-def _drive(
+def drive(
     name: str,
     strategy: st.SearchStrategy[Any],
     body: Callable[[Any], None],
     config: settings,
     explicit: Sequence[Any] = (),
 ) -> PropertyResult:
+    """Run ``body`` on every value of ``strategy`` (after the ``explicit`` ones) under ``config``.
+
+    Never raises for a failing value: the result says ``failed`` with the exception's message
+    and the failing fixture (shrunk unless ``config`` has no shrink phase) as one line of JSON.
+    """
     recorder = _Recorder()
 
     def test(value: Any) -> None:  # noqa: ANN401 - a drawn fixture or contract variant
@@ -121,7 +134,8 @@ def _drive(
         if recorder.failing is not None:
             replay = json.dumps(recorder.failing, ensure_ascii=True, sort_keys=True)
             message += (
-                f"\nfailing fixture (JSON; save it and replay with `srdh demo FILE`):\n{replay}"
+                "\nfailing fixture (JSON; save it and replay with `srdh run --fixture FILE` or "
+                f"`srdh demo FILE`):\n{replay}"
             )
         return PropertyResult(
             name,
@@ -159,7 +173,7 @@ def run_property(
                 message = f"{prop.contract} variant ({variant.change}) {expected} the rule but "
                 raise AssertionError(message + f"the check says: {verdict.message}")
 
-        return _drive(prop.scenario_id, prop.strategy(), contract_body, config)
+        return drive(prop.scenario_id, prop.strategy(), contract_body, config)
     if adapter is None:
         message = f"property {prop.scenario_id} runs fixtures and needs an adapter"
         raise ValueError(message)
@@ -170,14 +184,14 @@ def run_property(
 
     def run_body(drawn: dict[str, Any]) -> None:
         fixture = fit_to_capabilities(drawn, adapter.capabilities)
-        (observation,) = _observe(adapter, fixture, 1)
+        (observation,) = observe(adapter, fixture, 1)
         context = ScenarioContext(iut=adapter, fixture=fixture, observations=[observation])
         check(context).require()
 
-    return _drive(prop.scenario_id, prop.strategy(), run_body, config)
+    return drive(prop.scenario_id, prop.strategy(), run_body, config)
 
 
-def _observe(adapter: Adapter, fixture: dict[str, Any], times: int) -> list[dict[str, Any]]:
+def observe(adapter: Adapter, fixture: dict[str, Any], times: int) -> list[dict[str, Any]]:
     """Run ``fixture`` ``times`` times; an observation breaking its contract fails by rule.
 
     Raises:
@@ -212,7 +226,7 @@ def run_invariants(adapter: Adapter, *, config: settings | None = None) -> Prope
 
     def body(drawn: dict[str, Any]) -> None:
         fixture = fit_to_capabilities(drawn, capabilities)
-        first, second = _observe(adapter, fixture, 2)
+        first, second = observe(adapter, fixture, 2)
         for result in (
             check_global_invariants(first, fixture, capabilities),
             check_global_invariants(second, fixture, capabilities),
@@ -223,7 +237,7 @@ def run_invariants(adapter: Adapter, *, config: settings | None = None) -> Prope
             result.require()
 
     pinned = [f for f in pinned_fixtures() if _capable(f, adapter.capabilities)]
-    return _drive(INVARIANTS, any_fixtures(usable), body, config or property_settings(), pinned)
+    return drive(INVARIANTS, any_fixtures(usable), body, config or property_settings(), pinned)
 
 
 def _capable(fixture: dict[str, Any], capabilities: frozenset[str]) -> bool:

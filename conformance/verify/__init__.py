@@ -1,7 +1,8 @@
 """``srdh verify``: the main job on a repository with ``openspec/``.
 
 Steps, in order (:data:`STEP_NAMES`): spec lint, schemas + examples, freeze lock, codegen drift,
-traceability, conformance suite (reference harness, in process), mutant self-test, gate status.
+traceability, conformance suite (reference harness, in process), vocabulary coverage (the suite's
+Runs reach every element of the fixture vocabulary), mutant self-test, gate status.
 Kit-internal data (schemas, examples, freeze lock, codegen) is the kit's own contract set; the
 spec side (lint, traceability, gate) is the repository's ``openspec/``. :func:`plan_sources`
 refuses a repository whose own ``schemas/`` or ``features/`` differ from the kit's

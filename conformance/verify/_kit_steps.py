@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from conformance.adapters import AdapterError, InProcessAdapter
+from conformance.adapters import AdapterError, InProcessAdapter, RecordingAdapter
 from conformance.openspec import ParseError
 from conformance.reports import Status, normalize_level
 from conformance.selftest import CACHE_DIR, PendingSelftest, SelftestResult, start_selftest
@@ -18,6 +18,7 @@ from conformance.traceability import build_matrix
 from conformance.verify._outcome import Outcome, failed, passed
 from conformance.verify._sources import features_for
 from conformance.verify._suite_results import describe_error, requirements_from_suite
+from conformance.verify._vocabulary_step import RUNS_KEY
 
 if TYPE_CHECKING:
     from conformance.verify._outcome import VerifyContext
@@ -69,12 +70,14 @@ def conformance_suite(ctx: VerifyContext) -> Outcome:
     """Run the conformance suite against the reference harness, in process.
 
     PASSED when every MUST requirement passed (a MUST scenario not run is a failure). The payload
-    is the suite's result, for the reports.
+    is the suite's result, for the reports; every Run it made is left in ``ctx.shared`` under
+    :data:`~conformance.verify._vocabulary_step.RUNS_KEY` for the vocabulary coverage step.
     """
-    adapter = InProcessAdapter(REFERENCE_IUT)
+    adapter = RecordingAdapter(InProcessAdapter(REFERENCE_IUT))
     try:
         result = run_suite(adapter)
         ctx.shared[_REFERENCE_SUITE] = result
+        ctx.shared[RUNS_KEY] = adapter.runs  # for the vocabulary coverage step
     except (AdapterError, SuiteSetupError, CatalogueError) as exc:
         return failed(describe_error(exc))
     finally:

@@ -1,4 +1,4 @@
-"""The orchestration of ``srdh verify``: eight steps in order, each timed, none skipped."""
+"""The orchestration of ``srdh verify``: nine steps in order, each timed, none skipped."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from conformance.verify._kit_steps import (
     traceability,
 )
 from conformance.verify._outcome import Outcome, VerifyContext, failed
+from conformance.verify._vocabulary_step import vocabulary_coverage
 from contracts import SchemaSetError
 
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ DEFAULT_STEPS: tuple[tuple[str, Callable[[VerifyContext], Outcome]], ...] = (
     ("codegen drift", partial(check_module_tool, "contracts.codegen")),
     ("traceability", traceability),
     ("conformance suite", conformance_suite),
+    ("vocabulary coverage", vocabulary_coverage),
     ("mutant self-test", mutant_selftest),
     ("gate status", gate_status),
 )

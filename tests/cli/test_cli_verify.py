@@ -66,8 +66,8 @@ def test_steps_run_in_order_are_timed_and_reported(tmp_path: Path) -> None:
     assert not result.passed
 
 
-def test_the_default_steps_are_the_eight_of_the_brief() -> None:
-    """The main job runs exactly these steps, in this order."""
+def test_the_default_steps_are_the_nine_of_the_brief() -> None:
+    """The main job runs exactly these steps, in this order (issue 19 added vocabulary coverage)."""
     assert STEP_NAMES == (
         "spec lint",
         "schemas + examples",
@@ -75,6 +75,7 @@ def test_the_default_steps_are_the_eight_of_the_brief() -> None:
         "codegen drift",
         "traceability",
         "conformance suite",
+        "vocabulary coverage",
         "mutant self-test",
         "gate status",
     )

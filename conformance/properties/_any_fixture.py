@@ -1,0 +1,259 @@
+"""The any-fixture property: every valid Scenario Fixture is judged with every check the kit has.
+
+For each fixture of :func:`conformance.hypothesis.scenario_fixtures` (fitted to the IUT's
+capabilities) the IUT runs it twice, and both observations must keep every global invariant
+(which include the outcome oracle and the runtime oracle: invocation table, EvidenceGuard
+verdicts, release outcome, attempts, disconnects, previous turn, durable rows, frames) and every
+model-input rule, and give the same normalized trace. The run starts with
+:func:`pinned_any_fixtures`: one fixture per element of the fixture vocabulary
+(:mod:`conformance.vocabulary`), so that every element is reached by every run, then draws random
+ones. Issue 19 item 2.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from typing import TYPE_CHECKING, Any, Final
+
+from hypothesis import Phase, find, settings
+
+from conformance.checks import (
+    check_global_invariants,
+    check_model_inputs,
+    check_same_normalized_trace,
+    fit_to_capabilities,
+)
+from conformance.hypothesis import ALL_CAPABILITIES, scenario_fixtures
+
+if TYPE_CHECKING:
+    from collections.abc import Collection, Mapping
+
+    from conformance.adapters import Adapter
+    from conformance.properties._check import PropertyResult
+
+__all__ = [
+    "ANY_FIXTURE",
+    "PINS",
+    "judge_any_fixture",
+    "pinned_any_fixtures",
+    "run_any_fixture",
+]
+
+ANY_FIXTURE: Final = "any-valid-scenario-fixture"
+"""The name of the any-fixture property in results."""
+
+_EVENTS_AFTER_REVIEW: Final = ("SEMANTIC_VERDICT", "RESULT_RELEASED", "RUN_FINISHED")
+
+
+_REPAIR: Final = {
+    "tool_calls": "tool_calls",
+    "draft": "valid",
+    "knowledge_answer": "other_intent",
+    "raw": "raw",
+    "error": "error",
+    "block_until_cancelled": "block",
+    "ignore_cancellation": "ignore",
+    "draft_and_tool_calls": "mixed",
+}
+_PRESETS: Final = (
+    "one_step",
+    "projection_zero",
+    "projection_max",
+    "tiny_model_timeout",
+    "tiny_tool_timeout",
+)
+_VALID: Final = {"submission": "valid", "review": ["supported"], "router": ["intent"]}
+_STATUSES: Final = (429, 500, 502, 503, 504)
+_TURN_PINS: Final[dict[str, dict[str, Any]]] = {
+    **{
+        f"router:{kind}": {**_VALID, "router": [kind, "intent"], "calls": 2}
+        for kind in ("raw", "block")
+    },
+    **{
+        f"status:{status}": {
+            "router": ["error", "intent"],
+            "router_error": "UNAVAILABLE",
+            "http_status": status,
+            "submission": "broken",
+            "repair": "error",
+            "agent_error": "UNAVAILABLE",
+        }
+        for status in _STATUSES
+    },
+    **{
+        f"review-status:{status}": {
+            "submission": "valid",
+            "review": ["error", "supported"],
+            "review_error": "UNAVAILABLE",
+            "http_status": status,
+            "calls": 2,
+            "history": "every",
+        }
+        for status in _STATUSES
+    },
+    "router:timeout": {**_VALID, "router": ["error"], "router_error": "TIMEOUT"},
+    "agent:timeout": {"submission": "error", "agent_error": "TIMEOUT", "calls": 1},
+    "review:timeout": {
+        "submission": "valid",
+        "review": ["error"],
+        "review_error": "TIMEOUT",
+        "calls": 2,
+    },
+    **{
+        f"submission:{how}": {"intent": "DIAGNOSIS", "submission": how, "repair": "valid"}
+        for how in ("broken", "wrong_case", "empty_ids", "junk", "other_intent", "block", "ignore")
+    },
+    **{
+        f"review:{word}": {"submission": "valid", "review": [word, "supported"], "calls": 2}
+        for word in ("unsupported", "unknown_id", "invalid", "raw", "block")
+    },
+    **{
+        f"tool:{kind}": {**_VALID, "calls": 3, "tool_kinds": ["found", kind, "empty"]}
+        for kind in ("in_band", "raise", "long", "oversize", "block", "block_late")
+    },
+    "tool:invalid-arguments": {**_VALID, "calls": 3, "invalid_arguments": True},
+    "agent:mixed-step": {**_VALID, "calls": 2, "mixed_step": True},
+    **{
+        f"knowledge:{how}": {
+            "intent": "KNOWLEDGE_QUERY",
+            "submission": how,
+            "repair": "valid",
+            "calls": 1,
+            "tool_kinds": ["found", "found"],
+            "review": ["supported"],
+        }
+        for how in ("valid", "broken", "wrong_case", "empty_ids", "other_intent")
+    },
+    "perturbations": {
+        **_VALID,
+        "perturbations": [
+            "DUPLICATE_FIRST_TOOL_CALL_ID",
+            "STRIP_DRAFT_BINDINGS",
+            "INVALID_FIRST_REVIEW",
+            "FABRICATE_DOCUMENT_ID",
+            "DISCONNECT_DURING_MODEL_CALL",
+        ],
+    },
+}
+
+
+def _pins() -> dict[str, dict[str, Any]]:
+    """Pin name -> the forced choices of one pinned fixture.
+
+    Together the pins reach every reachable element of the vocabulary (the tests prove it): one
+    pin per disconnect point and per repair answer kind, one per limit preset, per error status
+    and per submission, review and tool result kind, one per group of Tool Call ID classes.
+    """
+    from conformance.vocabulary import ID_CLASSES  # noqa: PLC0415 - heavy
+
+    pins: dict[str, dict[str, Any]] = {}
+    for event in _enum("TraceEventType"):
+        recipe: dict[str, Any] = {**_VALID, "calls": 2, "tool_kinds": ["found", "found"]}
+        if event == "TOOL_CALL_REJECTED":
+            recipe["id_classes"] = ["padded"]
+        elif event == "STRUCTURAL_REPAIR_REQUESTED":
+            recipe.update(submission="broken", repair="valid")
+        elif event == "PREVIOUS_TURN_SELECTED":
+            recipe["history"] = "drawn"
+        pins[f"disconnect:{event}"] = {**recipe, "disconnect": (event, 1)}
+    for kind, how in _REPAIR.items():
+        pins[f"repair:{kind}"] = {"intent": "DIAGNOSIS", "submission": "broken", "repair": how}
+    classes = list(ID_CLASSES)
+    for start in range(0, len(classes), 5):
+        group = classes[start : start + 5]
+        pins[f"id:{','.join(group)}"] = {**_VALID, "calls": 2, "id_classes": group}
+    pins["id:reused-from-prior-run"] = {**_VALID, "calls": 2, "history": "every"}
+    for preset in _PRESETS:
+        pins[f"limits:{preset}"] = {**_VALID, "limits": preset, "calls": 3, "steps": 3}
+    return pins | _TURN_PINS
+
+
+@functools.cache
+def _enum(name: str) -> tuple[str, ...]:
+    from conformance.vocabulary import elements  # noqa: PLC0415 - heavy
+
+    prefix = f"fixture:{name}="
+    return tuple(e.name.removeprefix(prefix) for e in elements() if e.name.startswith(prefix))
+
+
+PINS: Final = _pins
+"""Returns the pinned recipes: pin name -> the forced choices (:data:`~conformance.hypothesis.CHOICES`)."""
+
+_PIN_SETTINGS: Final = settings(
+    database=None,
+    derandomize=True,
+    deadline=None,
+    max_examples=1,
+    phases=[Phase.generate],
+)
+
+
+@functools.cache
+def _pinned(capabilities: frozenset[str]) -> tuple[dict[str, Any], ...]:
+    fixtures: list[dict[str, Any]] = []
+    for index, (name, force) in enumerate(sorted(_pins().items())):
+        strategy = scenario_fixtures(
+            capabilities=capabilities, force=force, fixture_id=f"any-fixture-pin-{index + 1}"
+        )
+        fixture = find(
+            strategy, lambda _: True, settings=_PIN_SETTINGS, random=random.Random(index)
+        )
+        fixture["description"] = f"pinned for {name}: {fixture.get('description', '')}"
+        fixtures.append(fixture)
+    return tuple(fixtures)
+
+
+def pinned_any_fixtures(capabilities: Collection[str] | None = None) -> list[dict[str, Any]]:
+    """One fixture per pinned recipe (:data:`PINS`), drawn deterministically, fitted to nothing.
+
+    ``capabilities`` keeps the pins to what an IUT declares (``None``: all).
+    """
+    caps = ALL_CAPABILITIES if capabilities is None else frozenset(capabilities)
+    return [dict(f) for f in _pinned(frozenset(caps))]
+
+
+def judge_any_fixture(
+    adapter: Adapter, fixture: Mapping[str, Any]
+) -> tuple[list[dict[str, Any]], list[Any]]:
+    """Run ``fixture`` twice through ``adapter``; return the observations and the check results.
+
+    Raises:
+        AssertionError: an observation broke its RunObservation contract (names its rule).
+        AdapterError: any other protocol failure of the IUT.
+    """
+    from conformance.properties._check import observe  # noqa: PLC0415 - import cycle
+
+    fitted = fit_to_capabilities(fixture, adapter.capabilities)
+    first, second = observe(adapter, fitted, 2)
+    capabilities = adapter.capabilities
+    results = [
+        check_global_invariants(first, fitted, capabilities),
+        check_global_invariants(second, fitted, capabilities),
+        check_model_inputs(first, fitted),
+        check_model_inputs(second, fitted),
+        check_same_normalized_trace(first, second),
+    ]
+    return [first, second], results
+
+
+def run_any_fixture(
+    adapter: Adapter, *, config: settings | None = None, pinned: bool = True
+) -> PropertyResult:
+    """Run the any-fixture property through ``adapter``; see the module docstring.
+
+    ``config`` defaults to :func:`~conformance.properties.property_settings`; ``pinned`` starts
+    with :func:`pinned_any_fixtures` (explicit examples, not counted in ``max_examples``).
+    """
+    from conformance.properties._check import drive, property_settings  # noqa: PLC0415 - cycle
+
+    capabilities = adapter.capabilities
+
+    def body(fixture: dict[str, Any]) -> None:
+        _, results = judge_any_fixture(adapter, fixture)
+        for result in results:
+            result.require()
+
+    strategy = scenario_fixtures(capabilities=capabilities & ALL_CAPABILITIES)
+    explicit = pinned_any_fixtures(capabilities & ALL_CAPABILITIES) if pinned else []
+    return drive(ANY_FIXTURE, strategy, body, config or property_settings(), explicit)

@@ -1,0 +1,292 @@
+"""The fixture vocabulary and a meter of which of its elements a set of Runs reaches.
+
+Every element is read from the contracts where one says it, never from a hand list:
+
+* ``fixture:<name>`` / ``observation:<name>``: every enum value and every branch of a
+  discriminated union of the scenario-fixture and run-observation contracts
+  (:mod:`conformance.vocabulary._schema_walk`): turn kinds per component (``RouterTurn:``,
+  ``AgentTurn:``, ``ReviewTurn:``), tool response kinds (``ToolResponse:``), trace event types,
+  codes, states. Reached when a fixture (or an observation) uses it.
+* ``disconnect:<event type>``: each ``TraceEventType`` as the client's disconnect point; reached
+  when the observed trace holds the scripted occurrence (the disconnect really happened there;
+  for the :data:`AFTER_CANCEL` types, which only a cancellation emits, when the Run ends
+  uncancelled).
+* ``repair:<agent turn kind>``: each ``AgentTurn`` kind as the structural repair answer; reached
+  when the Run requested a repair and the fixture's repair turn is of that kind.
+* ``limit:<member>=<bound>``: each bound (``minimum``/``maximum``) of the fixture's ``Limits``,
+  and ``limit:max_steps-exhausted`` (the agent asks for tools past ``max_steps``).
+* ``history:<intent>/<state>``: each ``Intent`` x ``RunState`` of an earlier Run of the session,
+  ``history:unrouted`` (intent null) and ``history:other-session``.
+* ``id:<class>``: each Tool Call ID class of :data:`~conformance.vocabulary.ID_CLASSES`.
+
+:data:`UNREACHABLE` names the few observation values no fixture can make a conforming Harness
+report, each with the reason; they are listed, never counted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Final
+
+from conformance.vocabulary._id_classes import ID_CLASSES, id_classes_of
+from conformance.vocabulary._schema_walk import contract_vocabulary
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
+__all__ = [
+    "AFTER_CANCEL",
+    "UNREACHABLE", "Coverage", "Element", "VocabularyMeter", "elements", "reached_by"]
+
+_FIXTURE: Final = "scenario-fixture"
+_OBSERVATION: Final = "run-observation"
+_KIT_ONLY: Final = (
+    "filled in by the kit's model endpoint, never by a Harness; absent from an in-process run"
+)
+_NOT_CONFORMING: Final = "an IUT reports it only when it disagrees with the fixture"
+
+UNREACHABLE: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        **{
+            f"observation:ObservationError/code={code}": _NOT_CONFORMING
+            for code in ("SCRIPT_EXHAUSTED", "SCRIPT_UNCONSUMED", "IUT_ERROR")
+        },
+        **{
+            f"observation:ModelRequest/answer={answer}": _KIT_ONLY
+            for answer in ("ANSWERED", "HTTP_ERROR", "CLIENT_CLOSED", "NOT_ANSWERED")
+        },
+        "observation:CancelCause=RUN_DEADLINE": "no fixture member scripts a Run deadline",
+        "observation:CancelCause=OPERATOR": "no fixture member scripts an operator's cancel",
+        "observation:PublicErrorCode=INTERNAL_ERROR": (
+            "the Harness's own fault (its store refused a result); no fixture scripts one"
+        ),
+        "observation:ViolationCode=INVOCATION_NOT_READY": (
+            "a sequential Harness ends every invocation before the next model call; for a failed"
+            " lookup the contract also allows LOOKUP_CALL_COUNT, which the reference reports"
+        ),
+    }
+)
+"""Element name -> why no fixture makes a conforming Harness report it (listed, not counted)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Element:
+    """One element of the fixture vocabulary.
+
+    Attributes:
+        name: ``<family>:<value>`` (see the module docstring).
+        family: ``fixture``, ``observation``, ``disconnect``, ``repair``, ``limit``, ``history``
+            or ``id``.
+        unreachable: why no fixture can reach it (``""``: reachable, counted).
+    """
+
+    name: str
+    family: str
+    unreachable: str = ""
+
+
+def _enum_values(contract: str, name: str) -> list[str]:
+    prefix = f"{name}="
+    return [
+        e.name.removeprefix(prefix)
+        for e in contract_vocabulary(contract).elements
+        if e.name.startswith(prefix)
+    ]
+
+
+def _limit_bounds() -> list[str]:
+    from contracts import bundle_schema  # noqa: PLC0415 - loads the schema files
+
+    limits = bundle_schema(_FIXTURE)["$defs"][f"{_FIXTURE}.Limits"]["properties"]
+    bounds = [
+        f"{member}={schema[key]}"
+        for member, schema in limits.items()
+        for key in ("minimum", "maximum")
+        if key in schema
+    ]
+    return [*bounds, "max_steps-exhausted"]
+
+
+def _agent_kinds() -> list[str]:
+    return [
+        e.name.removeprefix("AgentTurn:")
+        for e in contract_vocabulary(_FIXTURE).elements
+        if e.name.startswith("AgentTurn:")
+    ]
+
+
+def elements() -> tuple[Element, ...]:
+    """Return every element of the fixture vocabulary, in a stable order."""
+    found: list[Element] = []
+    for family, contract in (("fixture", _FIXTURE), ("observation", _OBSERVATION)):
+        for element in contract_vocabulary(contract).elements:
+            name = f"{family}:{element.name}"
+            found.append(Element(name, family, UNREACHABLE.get(name, "")))
+    found.extend(
+        Element(f"disconnect:{event}", "disconnect")
+        for event in _enum_values(_FIXTURE, "TraceEventType")
+    )
+    found.extend(Element(f"repair:{kind}", "repair") for kind in _agent_kinds())
+    found.extend(Element(f"limit:{bound}", "limit") for bound in _limit_bounds())
+    states = _enum_values(_FIXTURE, "RunState")
+    found.extend(
+        Element(f"history:{intent}/{state}", "history")
+        for intent in _enum_values(_FIXTURE, "Intent")
+        for state in states
+    )
+    found.extend(Element(f"history:{h}", "history") for h in ("unrouted", "other-session"))
+    found.extend(Element(f"id:{name}", "id") for name in ID_CLASSES)
+    return tuple(found)
+
+
+AFTER_CANCEL: Final = frozenset(
+    {
+        "CANCEL_REQUESTED",
+        "NEW_WORK_PREVENTED",
+        "INTERRUPT_REQUESTED",
+        "TOOL_WORK_CANCELLED",
+        "LATE_RESULT_DISCARDED",
+    }
+)
+"""Event types a Harness emits only once a cancellation has started: a disconnect on one of
+them can never fire (nothing cancels a fixture's Run but the client). Such a disconnect point is
+reached when a Run that scripts it ends without any cancellation: the Harness did not invent one."""
+
+
+def _disconnects(fixture: Mapping[str, Any], observation: Mapping[str, Any] | None) -> set[str]:
+    from conformance.checks import disconnect_index  # noqa: PLC0415 - checks import heavily
+
+    target = (fixture.get("client") or {}).get("disconnect_on")
+    if not target or observation is None:
+        return set()
+    fired = disconnect_index(observation, fixture) is not None
+    if target["event_type"] in AFTER_CANCEL:
+        trace = observation.get("trace", [])
+        fired = not any(e.get("type") == "CANCEL_REQUESTED" for e in trace) and bool(trace)
+    return {f"disconnect:{target['event_type']}"} if fired else set()
+
+
+def _repair(fixture: Mapping[str, Any], observation: Mapping[str, Any] | None) -> set[str]:
+    trace = (observation or {}).get("trace", [])
+    if not any(e.get("type") == "STRUCTURAL_REPAIR_REQUESTED" for e in trace):
+        return set()
+    agent = list(fixture.get("agent", []))
+    index = next((i for i, t in enumerate(agent) if t.get("kind") != "tool_calls"), None)
+    if index is None:
+        return set()
+    repair = agent[index + 1] if index + 1 < len(agent) else None
+    repair = repair or next(iter(fixture.get("decoy_agent_turns", [])), None)
+    return {f"repair:{repair['kind']}"} if repair else set()
+
+
+def _limits(fixture: Mapping[str, Any]) -> set[str]:
+    limits = fixture.get("limits", {})
+    found = {
+        f"limit:{bound}"
+        for bound in _limit_bounds()
+        if "=" in bound and str(limits.get(bound.split("=")[0])) == bound.split("=")[1]
+    }
+    steps = 0
+    for turn in fixture.get("agent", []):
+        if turn.get("kind") not in {"tool_calls", "draft_and_tool_calls"}:
+            break
+        steps += 1
+    if steps > limits.get("max_steps", 8):
+        found.add("limit:max_steps-exhausted")
+    return found
+
+
+def _history(fixture: Mapping[str, Any]) -> set[str]:
+    found = set()
+    for run in fixture.get("prior_runs", []):
+        if run.get("session_id") != fixture.get("session_id"):
+            found.add("history:other-session")
+        elif run.get("intent") is None:
+            found.add("history:unrouted")
+        else:
+            found.add(f"history:{run['intent']}/{run['state']}")
+    return found
+
+
+def reached_by(
+    fixture: Mapping[str, Any], observation: Mapping[str, Any] | None = None
+) -> set[str]:
+    """Return the names of the elements one Run reaches (``observation`` may be unknown)."""
+    found = {f"fixture:{n}" for n in contract_vocabulary(_FIXTURE).used_by(fixture)}
+    if observation is not None:
+        found |= {f"observation:{n}" for n in contract_vocabulary(_OBSERVATION).used_by(observation)}
+    found |= _disconnects(fixture, observation) | _repair(fixture, observation)
+    found |= _limits(fixture) | _history(fixture)
+    found |= {f"id:{name}" for name in id_classes_of(fixture)}
+    return found
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """Which elements were reached.
+
+    Attributes:
+        elements: every element (:func:`elements`).
+        reached: the names of the reached elements.
+        runs: how many Runs were measured.
+    """
+
+    elements: tuple[Element, ...]
+    reached: frozenset[str]
+    runs: int
+
+    @property
+    def counted(self) -> tuple[Element, ...]:
+        """The reachable elements (those :data:`UNREACHABLE` does not name)."""
+        return tuple(e for e in self.elements if not e.unreachable)
+
+    @property
+    def missing(self) -> tuple[Element, ...]:
+        """The reachable elements no measured Run reached."""
+        return tuple(e for e in self.counted if e.name not in self.reached)
+
+    @property
+    def percent(self) -> float:
+        """Reached reachable elements, in percent of all reachable ones."""
+        counted = self.counted
+        return 100.0 * (len(counted) - len(self.missing)) / len(counted) if counted else 100.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready summary: per family, and the missing and unreachable names."""
+        families: dict[str, dict[str, int]] = {}
+        for element in self.counted:
+            row = families.setdefault(element.family, {"elements": 0, "reached": 0})
+            row["elements"] += 1
+            row["reached"] += element.name in self.reached
+        return {
+            "runs": self.runs,
+            "percent": round(self.percent, 2),
+            "families": families,
+            "missing": [e.name for e in self.missing],
+            "unreachable": {e.name: e.unreachable for e in self.elements if e.unreachable},
+        }
+
+
+@dataclass
+class VocabularyMeter:
+    """Collects the elements reached by the Runs it is shown (:meth:`add`)."""
+
+    reached: set[str] = field(default_factory=set)
+    runs: int = 0
+
+    def add(
+        self, fixture: Mapping[str, Any], observation: Mapping[str, Any] | None = None
+    ) -> None:
+        """Count one Run of ``fixture`` (and what it was observed to do)."""
+        self.reached |= reached_by(fixture, observation)
+        self.runs += 1
+
+    def add_all(self, runs: Iterable[tuple[Mapping[str, Any], Mapping[str, Any] | None]]) -> None:
+        """Count every ``(fixture, observation)`` pair of ``runs``."""
+        for fixture, observation in runs:
+            self.add(fixture, observation)
+
+    def coverage(self) -> Coverage:
+        """Return the :class:`Coverage` of what was added so far."""
+        return Coverage(elements(), frozenset(self.reached), self.runs)
