@@ -60,7 +60,7 @@ async def _wait_first(future: asyncio.Future[Any], event: asyncio.Event, bound_s
         await asyncio.wait({waiter})
 
 
-async def _attempt(  # noqa: PLR0913 - the Attempt Record has exactly these parts
+async def _attempt(  # noqa: C901, PLR0913 - the Attempt Record has exactly these parts
     ctx: RunContext,
     *,
     component: Component,

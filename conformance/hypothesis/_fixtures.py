@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import itertools
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
@@ -137,7 +138,15 @@ _SUBMISSIONS: Final = (
     "ignore",
 )
 _REPAIRS: Final = (*_SUBMISSIONS, "tool_calls", "mixed")
-_REVIEW_WORDS: Final = ("supported", "unsupported", "unknown_id", "invalid", "raw", "error", "block")
+_REVIEW_WORDS: Final = (
+    "supported",
+    "unsupported",
+    "unknown_id",
+    "invalid",
+    "raw",
+    "error",
+    "block",
+)
 _TOOL_KINDS: Final = (
     "found",
     "found",
@@ -265,7 +274,7 @@ def _router(pick: _Picker, intent: str, limit: int, *, tiny: bool) -> tuple[list
     return turns, False
 
 
-def _review_word_turn(pick: _Picker, word: str, ids: list[str]) -> dict[str, object]:
+def _review_word_turn(pick: _Picker, word: str, ids: list[str]) -> dict[str, object]:  # noqa: PLR0911 - one turn per word
     if word == "supported":
         return verdict_turn({"verdict": "SUPPORTED", "unsupported_analysis_ids": []})
     if word == "unsupported":
@@ -279,7 +288,9 @@ def _review_word_turn(pick: _Picker, word: str, ids: list[str]) -> dict[str, obj
         return raw_turn(pick.draw(st.sampled_from(_REVIEW_RAW)))
     if word == "error":
         return _error(pick, "review_error")
-    return blocks_until_cancelled(verdict_turn({"verdict": "SUPPORTED", "unsupported_analysis_ids": []}))
+    return blocks_until_cancelled(
+        verdict_turn({"verdict": "SUPPORTED", "unsupported_analysis_ids": []})
+    )
 
 
 def _reviews(pick: _Picker, ids: list[str], limit: int) -> list[dict[str, object]]:
@@ -322,10 +333,10 @@ def _inject_ids(
             if value is None:
                 continue
             taken.add(value)
-            source = accepted[0] if accepted and id_class == "equal-arguments" else None
+            twin = accepted[0] if accepted and id_class == "equal-arguments" else None
             call = (
-                tool_call(value, str(source["name"]), copy.deepcopy(source["arguments"]))  # type: ignore[arg-type]
-                if source is not None
+                tool_call(value, str(twin["name"]), copy.deepcopy(twin["arguments"]))  # type: ignore[arg-type]
+                if twin is not None
                 else tool_call(value, tool, pick.draw(arguments()))
             )
             accepted.append(call)
@@ -357,23 +368,27 @@ def _late(kind: str, tool: str) -> dict[str, object]:
 
 
 def _tool_plan(pick: _Picker, *, intent: str) -> tuple[ToolPlan, set[str]]:
-    """Draw the agent's steps and their backend results; return the plan and the ids of calls
-    whose result blocks (no draft may cite those).
+    """Draw the agent's steps and their backend results.
 
-    A KNOWLEDGE_QUERY plan starts with one lookup (maybe a second one, maybe another tool).
+    Returns the plan and the ids of the calls whose result blocks (no draft may cite those). A
+    KNOWLEDGE_QUERY plan starts with one lookup (maybe a second one, maybe another tool).
     """
     count = pick("calls", st.integers(0, 6))
     ids = pick.draw(st.lists(conforming_ids(), min_size=count, max_size=count, unique=True))
     lookups = 0
     if intent == "KNOWLEDGE_QUERY":
         lookups = 1 + (pick.draw(st.integers(0, 5)) == 0)
-        extra = pick.draw(st.lists(conforming_ids(), min_size=lookups, max_size=lookups, unique=True))
+        extra = pick.draw(
+            st.lists(conforming_ids(), min_size=lookups, max_size=lookups, unique=True)
+        )
         ids = [i for i in extra if i not in ids] + ids
         lookups = min(lookups, len(ids))
     classes = pick(
         "id_classes",
         st.lists(
-            st.sampled_from((*REJECTED_ID_CLASSES, *_CONFORMING_ID_CLASSES)), max_size=3, unique=True
+            st.sampled_from((*REJECTED_ID_CLASSES, *_CONFORMING_ID_CLASSES)),
+            max_size=3,
+            unique=True,
         ),
     )
     if not ids and not classes:
@@ -387,12 +402,14 @@ def _tool_plan(pick: _Picker, *, intent: str) -> tuple[ToolPlan, set[str]]:
     )
     bounds = [0, *[c for c in cuts if c < len(ids)], len(ids)]
     steps: list[list[dict[str, object]]] = []
-    for a, b in zip(bounds, bounds[1:], strict=False):
+    for a, b in itertools.pairwise(bounds):
         steps.append(
             [
                 tool_call(
                     ids[n],
-                    "lookup_documents" if n < lookups else pick.draw(st.sampled_from(DIAGNOSIS_TOOLS)),
+                    "lookup_documents"
+                    if n < lookups
+                    else pick.draw(st.sampled_from(DIAGNOSIS_TOOLS)),
                     pick.draw(arguments()),
                 )
                 for n in range(a, b)
@@ -401,11 +418,21 @@ def _tool_plan(pick: _Picker, *, intent: str) -> tuple[ToolPlan, set[str]]:
     steps = [s for s in steps if s] or [[]]
     _inject_ids(pick, steps, classes)
     steps = [s for s in steps if s]
-    documents = pick.draw(st.lists(st.sampled_from(_DOCUMENTS), min_size=1, max_size=4, unique=True))
+    documents = pick.draw(
+        st.lists(st.sampled_from(_DOCUMENTS), min_size=1, max_size=4, unique=True)
+    )
     probe = plan_from_steps(steps, {}, documents)
-    kinds = pick("tool_kinds", st.lists(st.sampled_from(_TOOL_KINDS), min_size=len(probe.evidence), max_size=len(probe.evidence)))
+    kinds = pick(
+        "tool_kinds",
+        st.lists(
+            st.sampled_from(_TOOL_KINDS), min_size=len(probe.evidence), max_size=len(probe.evidence)
+        ),
+    )
     kinds = (list(kinds) + ["found"] * len(probe.evidence))[: len(probe.evidence)]
-    base = {i: k if k in {"found", "empty", "in_band", "raise", "long"} else "found" for i, k in enumerate(kinds)}
+    base = {
+        i: k if k in {"found", "empty", "in_band", "raise", "long"} else "found"
+        for i, k in enumerate(kinds)
+    }
     plan = plan_from_steps(steps, base, documents)
     tools = copy.deepcopy(plan.tools)
     nth: dict[str, int] = {}
@@ -448,7 +475,14 @@ def _invalid_arguments(pick: _Picker, plan: ToolPlan) -> ToolPlan:
         )
     )
     steps = [
-        tuple({**c, "arguments": copy.deepcopy(junk)} if c.get("id") == victim.call_id and c.get("name") == victim.tool and c is _first(plan, victim) else c for c in step)
+        tuple(
+            {**c, "arguments": copy.deepcopy(junk)}
+            if c.get("id") == victim.call_id
+            and c.get("name") == victim.tool
+            and c is _first(plan, victim)
+            else c
+            for c in step
+        )
         for step in plan.steps
     ]
     tools = copy.deepcopy(plan.tools)
@@ -520,7 +554,7 @@ def _knowledge_document(pick: _Picker, how: str, plan: ToolPlan) -> object:
     return knowledge_answer(name, [answer_item("i1", name, ["d404"])])
 
 
-def _submission(
+def _submission(  # noqa: PLR0911 - one turn per kind
     pick: _Picker, key: str, intent: str, plan: ToolPlan, *, repair: bool
 ) -> dict[str, object]:
     """The agent turn of a submission (``key`` ``submission``) or a repair answer."""
@@ -546,7 +580,9 @@ def _submission(
     if how == "block":
         return blocks_until_cancelled(wrap(own(pick, "valid", plan)))
     if how == "ignore":
-        return ignores_cancellation(wrap(own(pick, pick.draw(st.sampled_from(["valid", "broken"])), plan)))
+        return ignores_cancellation(
+            wrap(own(pick, pick.draw(st.sampled_from(["valid", "broken"])), plan))
+        )
     if how == "tool_calls":
         return tool_calls_turn([tool_call("call_in_repair", "search_logs")])
     if how == "mixed":
@@ -581,7 +617,7 @@ def _reviewed_ids(turn: dict[str, Any]) -> list[str]:
     return [str(i["item_id"]) for i in document["items"]]
 
 
-def _agent_and_reviews(
+def _agent_and_reviews(  # noqa: PLR0913, PLR0917 - the parts of the pipeline it continues
     pick: _Picker,
     intent: str,
     plan: ToolPlan,
@@ -701,8 +737,11 @@ def _published(pick: _Picker, run: dict[str, Any], cited: Sequence[str]) -> None
 
 
 def _every_run(ids: Sequence[str]) -> list[dict[str, Any]]:
-    """One earlier Run per intent x state (and unrouted), another session's, and one per value of
-    every enum an earlier Run's row or published result holds."""
+    """Earlier Runs of every intent x state, unrouted, another session's, every enum value.
+
+    One Run per intent x state (and unrouted ones), one of another session, and one per value of
+    every enum an earlier Run's row or published result holds.
+    """
     cited = tuple(ids[:2]) or ("prior_call",)
     runs: list[dict[str, Any]] = []
 
@@ -721,13 +760,20 @@ def _every_run(ids: Sequence[str]) -> list[dict[str, Any]]:
     kinds = _enum("diagnosis-draft.AnalysisKind")
     for confidence in _enum("diagnosis-draft.Confidence"):
         draft = _success_draft(kinds, cited, confidence)
-        _set_result(add("DIAGNOSIS", "SUCCESS"), {"kind": "DIAGNOSIS_DRAFT", "diagnosis_draft": draft})
+        _set_result(
+            add("DIAGNOSIS", "SUCCESS"), {"kind": "DIAGNOSIS_DRAFT", "diagnosis_draft": draft}
+        )
     statuses = _enum("tool-invocation.EvidenceStatus")
     for fallback_type in _enum("safe-fallback.FallbackType"):
         fallback = _fallback(fallback_type, statuses)
-        _set_result(add("DIAGNOSIS", "FALLBACK"), {"kind": "SAFE_FALLBACK", "safe_fallback": fallback})
+        _set_result(
+            add("DIAGNOSIS", "FALLBACK"), {"kind": "SAFE_FALLBACK", "safe_fallback": fallback}
+        )
     for code in _enum("public-error.PublicErrorCode"):
-        _set_result(add("DIAGNOSIS", "FAILED"), {"kind": "PUBLIC_ERROR", "public_error": {"error_code": code}})
+        _set_result(
+            add("DIAGNOSIS", "FAILED"),
+            {"kind": "PUBLIC_ERROR", "public_error": {"error_code": code}},
+        )
     return runs
 
 
@@ -759,7 +805,7 @@ def _timeouts(fixture: Fixture, preset: str) -> None:
 
 
 @st.composite
-def scenario_fixtures(  # noqa: PLR0913 - the strategy's documented parameters
+def scenario_fixtures(  # noqa: C901, PLR0915 - one pipeline, stage by stage
     draw: st.DrawFn,
     *,
     capabilities: Collection[str] | None = None,
@@ -770,6 +816,7 @@ def scenario_fixtures(  # noqa: PLR0913 - the strategy's documented parameters
     """Draw any valid, runnable Scenario Fixture (see the module docstring).
 
     Args:
+        draw: Hypothesis's draw function (given by ``st.composite``; callers omit it).
         capabilities: the IUT's declared capabilities; ``None`` means all of them. A fixture
             never needs one the IUT lacks (no KNOWLEDGE_QUERY intent without it, no history
             without PREVIOUS_TURN, no disconnect or cancellation turn without CANCELLATION, no
@@ -808,7 +855,9 @@ def scenario_fixtures(  # noqa: PLR0913 - the strategy's documented parameters
         if steps and pick("mixed_step", st.booleans()):
             where = pick.draw(st.integers(0, len(steps) - 1))
             agent_steps: list[dict[str, object]] = [tool_calls_turn(s) for s in steps]
-            agent_steps[where] = draft_and_tool_calls_turn({"thoughts": "calling tools"}, steps[where])
+            agent_steps[where] = draft_and_tool_calls_turn(
+                {"thoughts": "calling tools"}, steps[where]
+            )
         else:
             agent_steps = [tool_calls_turn(s) for s in steps]
         tools = plan.tools
@@ -825,7 +874,9 @@ def scenario_fixtures(  # noqa: PLR0913 - the strategy's documented parameters
                 tools=tools,
                 limits=limits,
             )
-            submitted, reviews, decoys = _agent_and_reviews(pick, intent, plan, blocked, probe, policy)
+            submitted, reviews, decoys = _agent_and_reviews(
+                pick, intent, plan, blocked, probe, policy
+            )
             if "STRUCTURAL_REPAIR" not in caps and len(submitted) > 1:
                 submitted = submitted[:1]
                 submitted[0] = error_turn("UNAVAILABLE")
@@ -863,7 +914,9 @@ def scenario_fixtures(  # noqa: PLR0913 - the strategy's documented parameters
     if pick.draw(st.integers(0, 9)) == 0 or "perturbations" in pinned:
         fixture["perturbations"] = pick(
             "perturbations",
-            st.lists(st.sampled_from(_enum("scenario-fixture.Perturbation")), max_size=2, unique=True),
+            st.lists(
+                st.sampled_from(_enum("scenario-fixture.Perturbation")), max_size=2, unique=True
+            ),
         )
     _timeouts(fixture, preset)
     return fixture
@@ -871,12 +924,17 @@ def scenario_fixtures(  # noqa: PLR0913 - the strategy's documented parameters
 
 def _all_blocking(plan: ToolPlan) -> tuple[ToolPlan, set[str]]:
     """Every executed call's backend blocks (with a tool timeout of 1 ms, each one times out)."""
-    tools = {
-        name: {"responses": [{"kind": "block_until_cancelled"} for _ in script["responses"]]}
+    tools: dict[str, dict[str, object]] = {
+        name: {"responses": [{"kind": "block_until_cancelled"} for _ in _responses(script)]}
         for name, script in plan.tools.items()
     }
     evidence = tuple(replace(e, status="ERROR", document_ids=()) for e in plan.evidence)
     return ToolPlan(plan.steps, tools, evidence), {e.call_id for e in evidence}
+
+
+def _responses(script: Mapping[str, object]) -> list[object]:
+    responses = script.get("responses")
+    return list(responses) if isinstance(responses, list) else []
 
 
 def _trim_tools(plan: ToolPlan, executed: ToolPlan) -> dict[str, Any]:
@@ -886,7 +944,7 @@ def _trim_tools(plan: ToolPlan, executed: ToolPlan) -> dict[str, Any]:
         counts[item.tool] = counts.get(item.tool, 0) + 1
     trimmed: dict[str, Any] = {}
     for name, script in plan.tools.items():
-        responses = list(script["responses"])[: counts.get(name, 0)]
+        responses = _responses(script)[: counts.get(name, 0)]
         if responses or "default" in script:
             trimmed[name] = {**copy.deepcopy(script), "responses": copy.deepcopy(responses)}
     return trimmed
@@ -900,7 +958,8 @@ def _no_cancellation_turns(fixture: Fixture) -> None:
     """
     for part in ("router", "agent", "semantic_guard"):
         turns = []
-        for turn in fixture[part]:
+        for scripted in fixture[part]:
+            turn = scripted
             while turn.get("kind") == "ignore_cancellation":
                 turn = turn["then"]
             blocks = turn.get("kind") == "block_until_cancelled"

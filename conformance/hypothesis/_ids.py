@@ -35,6 +35,9 @@ _REJECTED: Final[dict[str, tuple[object, ...]]] = {
 }
 """Rejected id class -> presented values of that class (:data:`ABSENT` is a missing member)."""
 
+_SHORT: Final = 40
+"""Longest id drawn from the contract (the grammar's bounds are drawn on purpose)."""
+
 REJECTED_ID_CLASSES: Final = tuple(_REJECTED)
 """The classes of presented ids a conforming Harness rejects (MISSING_ID or INVALID_ID)."""
 
@@ -61,5 +64,6 @@ def conforming_ids() -> st.SearchStrategy[str]:
     from contracts import bundle_schema  # noqa: PLC0415 - loads the schema files
 
     bounds = st.sampled_from(["a", "7", "Z" * 128, "call_" + "9" * 123])
-    contract = from_schema(bundle_schema("tool-call-id")).filter(lambda v: len(v) <= 40)
+    contract: st.SearchStrategy[str] = from_schema(bundle_schema("tool-call-id")).map(str)
+    contract = contract.filter(lambda v: len(v) <= _SHORT)
     return st.one_of(tool_call_ids(), bounds, contract)

@@ -4,7 +4,8 @@ Every spec Scenario has a property (:data:`PROPERTIES`): Hypothesis generates ma
 Fixtures satisfying its WHEN (:mod:`conformance.strategies`) and checks its THEN with the same
 function the Gherkin Then step runs. :func:`run_invariants` checks the global invariants over a mix
 of every generator plus random faults, each fixture run twice; :func:`run_any_fixture` judges any
-valid Scenario Fixture (:mod:`conformance.hypothesis`) with every check. DESIGN section 9, "Properties".
+valid Scenario Fixture (:mod:`conformance.hypothesis`) with every check. DESIGN section 9,
+"Properties".
 """
 
 from conformance.properties._any_fixture import (
@@ -34,9 +35,9 @@ __all__ = [
     "PROPERTY_TESTS",
     "PropertyResult",
     "ScenarioProperty",
-    "property_settings",
     "judge_any_fixture",
     "pinned_any_fixtures",
+    "property_settings",
     "property_test_id",
     "run_any_fixture",
     "run_invariants",

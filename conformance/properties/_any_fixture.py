@@ -12,8 +12,10 @@ ones. Issue 19 item 2.
 
 from __future__ import annotations
 
+import copy
 import functools
 import random
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from hypothesis import Phase, find, settings
@@ -35,6 +37,8 @@ if TYPE_CHECKING:
 __all__ = [
     "ANY_FIXTURE",
     "PINS",
+    "PINS_FILE",
+    "generate_pins",
     "judge_any_fixture",
     "pinned_any_fixtures",
     "run_any_fixture",
@@ -178,7 +182,10 @@ def _enum(name: str) -> tuple[str, ...]:
 
 
 PINS: Final = _pins
-"""Returns the pinned recipes: pin name -> the forced choices (:data:`~conformance.hypothesis.CHOICES`)."""
+"""Returns the pinned recipes: pin name -> the forced choices.
+
+The keys of each recipe are :data:`~conformance.hypothesis.CHOICES`.
+"""
 
 _PIN_SETTINGS: Final = settings(
     database=None,
@@ -189,28 +196,46 @@ _PIN_SETTINGS: Final = settings(
 )
 
 
-@functools.cache
-def _pinned(capabilities: frozenset[str]) -> tuple[dict[str, Any], ...]:
+PINS_FILE: Final = Path(__file__).with_name("any_fixture_pins.json")
+"""The committed corpus of pinned fixtures (:func:`generate_pins`; a test keeps it in sync)."""
+
+
+def generate_pins() -> list[dict[str, Any]]:
+    """Draw one fixture per pin (:data:`PINS`), deterministically, for every capability.
+
+    Each is the first fixture :func:`~conformance.hypothesis.scenario_fixtures` draws with the
+    pin's choices forced (a seeded Hypothesis ``find``, no shrinking): the same list on every
+    machine for one kit version. Slow (a Hypothesis run per pin): the suite reads
+    :data:`PINS_FILE` instead; ``python -m conformance.properties.pins`` rewrites it.
+    """
     fixtures: list[dict[str, Any]] = []
     for index, (name, force) in enumerate(sorted(_pins().items())):
-        strategy = scenario_fixtures(
-            capabilities=capabilities, force=force, fixture_id=f"any-fixture-pin-{index + 1}"
-        )
-        fixture = find(
-            strategy, lambda _: True, settings=_PIN_SETTINGS, random=random.Random(index)
-        )
+        strategy = scenario_fixtures(force=force, fixture_id=f"any-fixture-pin-{index + 1}")
+        seeded = random.Random(index)  # noqa: S311 - a reproducible draw, not a secret
+        fixture = find(strategy, lambda _: True, settings=_PIN_SETTINGS, random=seeded)
         fixture["description"] = f"pinned for {name}: {fixture.get('description', '')}"
         fixtures.append(fixture)
-    return tuple(fixtures)
+    return fixtures
+
+
+@functools.cache
+def _corpus() -> tuple[dict[str, Any], ...]:
+    from contracts import load_json_file  # noqa: PLC0415 - loads on first use
+
+    loaded: list[dict[str, Any]] = load_json_file(PINS_FILE)
+    return tuple(loaded)
 
 
 def pinned_any_fixtures(capabilities: Collection[str] | None = None) -> list[dict[str, Any]]:
-    """One fixture per pinned recipe (:data:`PINS`), drawn deterministically, fitted to nothing.
+    """The pinned fixtures (:data:`PINS_FILE`) an IUT with ``capabilities`` can run (``None``: all).
 
-    ``capabilities`` keeps the pins to what an IUT declares (``None``: all).
+    A pin needing a capability the IUT lacks is left out (its optional retries are fitted away
+    when it runs, :func:`~conformance.checks.fit_to_capabilities`).
     """
+    from conformance.properties._check import capable  # noqa: PLC0415 - import cycle
+
     caps = ALL_CAPABILITIES if capabilities is None else frozenset(capabilities)
-    return [dict(f) for f in _pinned(frozenset(caps))]
+    return [copy.deepcopy(f) for f in _corpus() if capable(f, caps)]
 
 
 def judge_any_fixture(

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 __all__ = [
     "INVARIANTS",
     "PropertyResult",
+    "capable",
     "drive",
     "observe",
     "property_settings",
@@ -236,11 +237,12 @@ def run_invariants(adapter: Adapter, *, config: settings | None = None) -> Prope
         ):
             result.require()
 
-    pinned = [f for f in pinned_fixtures() if _capable(f, adapter.capabilities)]
+    pinned = [f for f in pinned_fixtures() if capable(f, adapter.capabilities)]
     return drive(INVARIANTS, any_fixtures(usable), body, config or property_settings(), pinned)
 
 
-def _capable(fixture: dict[str, Any], capabilities: frozenset[str]) -> bool:
+def capable(fixture: dict[str, Any], capabilities: frozenset[str]) -> bool:
+    """Whether an IUT with ``capabilities`` can run ``fixture`` (optional retries aside)."""
     needed = {"DIAGNOSIS"}
     if fixture["client"]:
         needed.add("CANCELLATION")

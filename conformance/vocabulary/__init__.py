@@ -18,7 +18,11 @@ from conformance.vocabulary._meter import (
     elements,
     reached_by,
 )
-from conformance.vocabulary._schema_walk import ContractVocabulary, SchemaElement, contract_vocabulary
+from conformance.vocabulary._schema_walk import (
+    ContractVocabulary,
+    SchemaElement,
+    contract_vocabulary,
+)
 
 __all__ = [
     "ID_CLASSES",

@@ -115,7 +115,8 @@ def id_classes_of(fixture: Mapping[str, Any]) -> set[str]:
     found: set[str] = set()
     accepted: dict[str, tuple[str, str]] = {}
     prior = _prior_ids(fixture)
-    for turn in fixture.get("agent", []):
+    for scripted in fixture.get("agent", []):
+        turn = scripted
         while turn.get("kind") in {"block_until_cancelled", "ignore_cancellation"}:
             turn = turn.get("then") or {}
         for call in turn.get("tool_calls", []) or []:

@@ -37,7 +37,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AFTER_CANCEL",
-    "UNREACHABLE", "Coverage", "Element", "VocabularyMeter", "elements", "reached_by"]
+    "UNREACHABLE",
+    "Coverage",
+    "Element",
+    "VocabularyMeter",
+    "elements",
+    "reached_by",
+]
 
 _FIXTURE: Final = "scenario-fixture"
 _OBSERVATION: Final = "run-observation"
@@ -215,7 +221,9 @@ def reached_by(
     """Return the names of the elements one Run reaches (``observation`` may be unknown)."""
     found = {f"fixture:{n}" for n in contract_vocabulary(_FIXTURE).used_by(fixture)}
     if observation is not None:
-        found |= {f"observation:{n}" for n in contract_vocabulary(_OBSERVATION).used_by(observation)}
+        found |= {
+            f"observation:{n}" for n in contract_vocabulary(_OBSERVATION).used_by(observation)
+        }
     found |= _disconnects(fixture, observation) | _repair(fixture, observation)
     found |= _limits(fixture) | _history(fixture)
     found |= {f"id:{name}" for name in id_classes_of(fixture)}
@@ -275,9 +283,7 @@ class VocabularyMeter:
     reached: set[str] = field(default_factory=set)
     runs: int = 0
 
-    def add(
-        self, fixture: Mapping[str, Any], observation: Mapping[str, Any] | None = None
-    ) -> None:
+    def add(self, fixture: Mapping[str, Any], observation: Mapping[str, Any] | None = None) -> None:
         """Count one Run of ``fixture`` (and what it was observed to do)."""
         self.reached |= reached_by(fixture, observation)
         self.runs += 1

@@ -87,7 +87,7 @@ class ContractVocabulary:
 
     # ------------------------------------------------------------------ listing
 
-    def _list(
+    def _list(  # noqa: C901, PLR0912 - one schema keyword per branch
         self,
         node: Any,  # noqa: ANN401 - any schema node
         label: str,
@@ -189,11 +189,15 @@ class ContractVocabulary:
         if not isinstance(resolved, dict):
             return bool(resolved)
         wanted = resolved.get("type")
-        if isinstance(wanted, str) and wanted in _JSON_TYPES:
-            if not isinstance(value, _JSON_TYPES[wanted]) or (
-                wanted != "boolean" and isinstance(value, bool)
-            ):
-                return False
+        if (
+            isinstance(wanted, str)
+            and wanted in _JSON_TYPES
+            and (
+                not isinstance(value, _JSON_TYPES[wanted])
+                or (wanted != "boolean" and isinstance(value, bool))
+            )
+        ):
+            return False
         if isinstance(value, dict):
             consts = [
                 (name, member["const"])
@@ -202,7 +206,7 @@ class ContractVocabulary:
             ]
             if consts and any(not _same(value.get(n), c) for n, c in consts if n in value):
                 return False
-        return self._validator(id(branch), branch).is_valid(value)
+        return bool(self._validator(id(branch), branch).is_valid(value))
 
     def _validator(self, key: int, branch: Any) -> Any:  # noqa: ANN401 - schema node, a validator
         del key
