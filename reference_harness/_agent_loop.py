@@ -18,6 +18,7 @@ gets no further tools; the loop ends with :data:`BUDGET_EXHAUSTED`.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, final
 
@@ -165,6 +166,9 @@ class AgentLoop:
         done: list[dict[str, Any]] = []
         notices: list[dict[str, Any]] = []
         for position, call in enumerate(calls):
+            # a disconnect noticed on the last event runs on the loop: let it close the gate
+            # before the next call is accepted (a call refused for its arguments never waits)
+            await asyncio.sleep(0)
             ctx.check_open()
             reason = classify_tool_call_id(call.id, ctx.ledger.accepted_ids)
             if reason is not None:

@@ -329,7 +329,13 @@ def _check_tools_after(found: Findings, observation: dict[str, Any], start: int)
             "in flight is cancelled and its late result never accepted",
             rule="R8.tool-work-cancelled",
         )
-        if after and after[-1] == "ERROR":
+        ended = [index for index, status in changes if index > start and status != "PROJECTING"]
+        noticed = next(
+            (i for i, e in enumerate(trace) if e.get("type") == "CANCEL_REQUESTED"), len(trace)
+        )
+        # ended (e.g. refused for its arguments) before the Harness noticed the disconnect at its
+        # next wait: no tool work was in flight when the Run was cancelled
+        if after and after[-1] == "ERROR" and not (ended and ended[0] < noticed):
             found.expect(
                 tool_call_id in cancelled,
                 f"invocation {tool_call_id!r} was in flight when the Run was cancelled, but no "

@@ -198,6 +198,9 @@ CHOICES: Final[Mapping[str, str]] = {
     "submission": f"the first submission, one of {list(dict.fromkeys(_SUBMISSIONS))}",
     "repair": f"the structural repair answer, one of {list(dict.fromkeys(_REPAIRS))}",
     "agent_error": "UNAVAILABLE or TIMEOUT, for an agent error answer",
+    "review_error": "UNAVAILABLE or TIMEOUT, for a SemanticGuard error answer",
+    "knowledge_breakage": "how a broken Knowledge Answer breaks (duplicate_item, other_call,"
+    " no_items)",
     "review": f"the SemanticGuard's answer words, in order, from {list(_REVIEW_WORDS)}",
     "history": "none, drawn (session_histories) or every (one earlier Run per intent x state)",
     "disconnect": "None or (trace event type, occurrence)",
@@ -541,7 +544,9 @@ def _knowledge_document(pick: _Picker, how: str, plan: ToolPlan) -> object:
         if how == "empty_ids":
             answer["items"].append(answer_item("i_empty", lookup.call_id, []))
             return answer
-        breakage = pick.draw(st.sampled_from(["duplicate_item", "other_call", "no_items"]))
+        breakage = pick(
+            "knowledge_breakage", st.sampled_from(["duplicate_item", "other_call", "no_items"])
+        )
         others = [e for e in plan.evidence if e.call_id != lookup.call_id]
         if breakage == "other_call" and others:
             answer["items"][0]["references"][0]["tool_call_id"] = others[0].call_id
@@ -899,7 +904,8 @@ def scenario_fixtures(  # noqa: C901, PLR0915 - one pipeline, stage by stage
     cancellation = "CANCELLATION" in caps
     if not cancellation:
         _no_cancellation_turns(fixture)
-    if disconnects and cancellation:
+    # A 1 ms model-call timeout races a disconnect (open finding, docs/decisions/open-world.md)
+    if disconnects and cancellation and preset != "tiny_model_timeout":
         events = _enum("scenario-fixture.TraceEventType")
         where = pick(
             "disconnect",

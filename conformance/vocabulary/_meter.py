@@ -25,6 +25,7 @@ report, each with the reason; they are listed, never counted.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
@@ -92,16 +93,18 @@ class Element:
     unreachable: str = ""
 
 
-def _enum_values(contract: str, name: str) -> list[str]:
+@functools.cache
+def _enum_values(contract: str, name: str) -> tuple[str, ...]:
     prefix = f"{name}="
-    return [
+    return tuple(
         e.name.removeprefix(prefix)
         for e in contract_vocabulary(contract).elements
         if e.name.startswith(prefix)
-    ]
+    )
 
 
-def _limit_bounds() -> list[str]:
+@functools.cache
+def _limit_bounds() -> tuple[str, ...]:
     from contracts import bundle_schema  # noqa: PLC0415 - loads the schema files
 
     limits = bundle_schema(_FIXTURE)["$defs"][f"{_FIXTURE}.Limits"]["properties"]
@@ -111,7 +114,7 @@ def _limit_bounds() -> list[str]:
         for key in ("minimum", "maximum")
         if key in schema
     ]
-    return [*bounds, "max_steps-exhausted"]
+    return (*bounds, "max_steps-exhausted")
 
 
 def _agent_kinds() -> list[str]:

@@ -1,0 +1,122 @@
+"""The public strategy draws valid fixtures; the pinned corpus reaches every element; the
+reference Harness passes the any-fixture property (issue 19 items 1-2)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import Phase, find, given, settings
+
+from conformance.adapters import RecordingAdapter
+from conformance.fixtures import tool_call
+from conformance.hypothesis import CHOICES, REJECTED_ID_CLASSES, rejected_ids, scenario_fixtures
+from conformance.properties import property_settings, run_any_fixture
+from conformance.properties._any_fixture import (
+    PINS,
+    PINS_FILE,
+    generate_pins,
+    judge_any_fixture,
+    pinned_any_fixtures,
+)
+from conformance.vocabulary import ID_CLASSES, VocabularyMeter, id_classes_of
+from contracts import validate_document
+
+
+def test_prop_any_fixture_strategy_draws_valid_fixtures(property_config):
+    """Every drawn fixture is a valid ScenarioFixture (schema and invariants)."""
+
+    @property_config
+    @given(scenario_fixtures())
+    def check(fixture):
+        assert validate_document(fixture, "scenario-fixture") == []
+
+    check()
+
+
+def test_prop_any_fixture_strategy_keeps_to_the_declared_capabilities(property_config):
+    """An IUT declaring DIAGNOSIS alone gets no knowledge, history, disconnect or blocking turn."""
+
+    @property_config
+    @given(scenario_fixtures(capabilities={"DIAGNOSIS"}))
+    def check(fixture):
+        assert validate_document(fixture, "scenario-fixture") == []
+        assert fixture["prior_runs"] == []
+        assert fixture["client"] == {}
+        assert all(t.get("intent") != "KNOWLEDGE_QUERY" for t in fixture["router"])
+        text = json.dumps([fixture["router"], fixture["agent"], fixture["semantic_guard"]])
+        assert "block_until_cancelled" not in text
+        assert "ignore_cancellation" not in text
+        assert len(fixture["router"]) == 1  # no ROUTER_RETRY: one Router answer
+
+    check()
+
+
+@pytest.mark.parametrize("id_class", REJECTED_ID_CLASSES)
+def test_prop_rejected_ids_are_of_their_class(id_class, property_config):
+    """Each rejected class draws ids the meter classifies as that class."""
+
+    @property_config
+    @given(rejected_ids(id_class))
+    def check(value):
+        assert id_classes_of(
+            {"agent": [{"kind": "tool_calls", "tool_calls": [tool_call(value)]}]}
+        ) == {id_class}
+
+    check()
+
+
+def test_prop_any_fixture_force_pins_a_choice():
+    """A forced choice is honoured: a raw submission, a disconnect on SEMANTIC_VERDICT."""
+    force = {"submission": "raw", "disconnect": ("SEMANTIC_VERDICT", 1), "router": ["intent"]}
+    fixture = pinned_like(force)
+    assert fixture["agent"][-2]["kind"] == "raw" or fixture["agent"][-1]["kind"] in {
+        "raw",
+        "draft",
+    }
+    assert fixture["client"] == {
+        "disconnect_on": {"event_type": "SEMANTIC_VERDICT", "occurrence": 1}
+    }
+    assert PINS()
+    assert set(CHOICES) >= {k for recipe in PINS().values() for k in recipe}
+
+
+def pinned_like(force):
+    config = settings(database=None, max_examples=1, phases=[Phase.generate], deadline=None)
+    return find(scenario_fixtures(force=force), lambda _: True, settings=config)
+
+
+@pytest.mark.slow
+def test_prop_pins_corpus_is_the_strategy_s():
+    """The committed corpus is what the strategy draws for the pins (else: python -m
+    conformance.properties.pins)."""
+    committed = json.loads(PINS_FILE.read_text(encoding="utf-8"))
+    assert committed == json.loads(json.dumps(generate_pins())), (
+        "stale corpus: run `python -m conformance.properties.pins`"
+    )
+
+
+def test_prop_pinned_fixtures_are_valid_and_reach_every_fixture_element(reference_iut):
+    """Every pin is valid; run on the reference, the pins alone reach every fixture-side element
+    and every Tool Call ID class, disconnect point, repair kind, limit bound and history."""
+    pins = pinned_any_fixtures()
+    assert all(validate_document(f, "scenario-fixture") == [] for f in pins)
+    recording = RecordingAdapter(reference_iut)
+    meter = VocabularyMeter()
+    for fixture in pins:
+        observations, results = judge_any_fixture(recording, fixture, 1)
+        assert all(r.passed for r in results), (
+            fixture["description"],
+            [r.message for r in results if not r.passed],
+        )
+        meter.add(fixture, observations[0])
+    missing = [e.name for e in meter.coverage().missing if not e.name.startswith("observation:")]
+    assert missing == []
+    assert {f"id:{c}" for c in ID_CLASSES} <= meter.reached
+
+
+def test_prop_reference_passes_the_any_fixture_property(reference_iut):
+    """The reference Harness passes the property (pins and a few drawn fixtures)."""
+    result = run_any_fixture(reference_iut, config=property_settings(3, shrink=False))
+    assert result.passed, result.message
+    assert result.examples >= len(pinned_any_fixtures()) + 3
