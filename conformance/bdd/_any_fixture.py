@@ -1,6 +1,6 @@
 """Steps of the any-fixture scenario: every valid Scenario Fixture, judged by every check.
 
-The When step runs :func:`conformance.properties.run_any_fixture` through the suite's adapter:
+The When step runs :func:`conformance.anyfixture.run_any_fixture` through the suite's adapter:
 the pinned fixtures (one per vocabulary element) and then :data:`DEFAULT_EXAMPLES` drawn ones
 (``SRDH_ANY_FIXTURE_EXAMPLES`` sets how many, e.g. 2000 for a long hunt). The Then step fails with
 the check's message (its rule ids) and the shrunk failing fixture as JSON, to replay with
@@ -49,7 +49,7 @@ def _any_fixture(srdh_context: ScenarioContext) -> None:
 
 @when("each fixture is run twice through the IUT")
 def _run_each(srdh_context: ScenarioContext) -> None:
-    from conformance.properties import property_settings, run_any_fixture  # noqa: PLC0415 - cycle
+    from conformance.anyfixture import property_settings, run_any_fixture  # noqa: PLC0415 - heavy
 
     iut = srdh_context.iut
     assert iut is not None  # noqa: S101 - the srdh_context fixture always sets it

@@ -8,7 +8,7 @@ valid Scenario Fixture (:mod:`conformance.hypothesis`) with every check. DESIGN 
 "Properties".
 """
 
-from conformance.properties._any_fixture import (
+from conformance.anyfixture import (
     ANY_FIXTURE,
     judge_any_fixture,
     pinned_any_fixtures,

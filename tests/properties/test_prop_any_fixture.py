@@ -9,16 +9,16 @@ import pytest
 from hypothesis import Phase, find, given, settings
 
 from conformance.adapters import RecordingAdapter
-from conformance.fixtures import tool_call
-from conformance.hypothesis import CHOICES, REJECTED_ID_CLASSES, rejected_ids, scenario_fixtures
-from conformance.properties import property_settings, run_any_fixture
-from conformance.properties._any_fixture import (
+from conformance.anyfixture._property import (
     PINS,
     PINS_FILE,
     generate_pins,
     judge_any_fixture,
     pinned_any_fixtures,
 )
+from conformance.fixtures import tool_call
+from conformance.hypothesis import CHOICES, REJECTED_ID_CLASSES, rejected_ids, scenario_fixtures
+from conformance.properties import property_settings, run_any_fixture
 from conformance.vocabulary import ID_CLASSES, VocabularyMeter, id_classes_of
 from contracts import validate_document
 
@@ -89,10 +89,10 @@ def pinned_like(force):
 @pytest.mark.slow
 def test_prop_pins_corpus_is_the_strategy_s():
     """The committed corpus is what the strategy draws for the pins (else: python -m
-    conformance.properties.pins)."""
+    conformance.anyfixture.pins)."""
     committed = json.loads(PINS_FILE.read_text(encoding="utf-8"))
     assert committed == json.loads(json.dumps(generate_pins())), (
-        "stale corpus: run `python -m conformance.properties.pins`"
+        "stale corpus: run `python -m conformance.anyfixture.pins`"
     )
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from conformance.adapters import InProcessAdapter
+from conformance.anyfixture._property import judge_any_fixture, pinned_any_fixtures
 from conformance.fixtures import tool_call
-from conformance.properties._any_fixture import judge_any_fixture, pinned_any_fixtures
 from conformance.verify import VerifyContext
 from conformance.verify._vocabulary_step import RUNS_KEY, vocabulary_coverage
 from conformance.vocabulary import UNREACHABLE, VocabularyMeter, elements, id_classes_of

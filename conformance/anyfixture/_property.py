@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from hypothesis import Phase, find, settings
 
+from conformance.anyfixture._engine import capable, drive, observe, property_settings
 from conformance.checks import (
     check_global_invariants,
     check_model_inputs,
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from collections.abc import Collection, Mapping
 
     from conformance.adapters import Adapter
-    from conformance.properties._check import PropertyResult
+    from conformance.anyfixture._engine import PropertyResult
 
 __all__ = [
     "ANY_FIXTURE",
@@ -208,7 +209,7 @@ _PIN_SETTINGS: Final = settings(
 )
 
 
-PINS_FILE: Final = Path(__file__).with_name("any_fixture_pins.json")
+PINS_FILE: Final = Path(__file__).with_name("pins.json")
 """The committed corpus of pinned fixtures (:func:`generate_pins`; a test keeps it in sync)."""
 
 
@@ -218,7 +219,7 @@ def generate_pins() -> list[dict[str, Any]]:
     Each is the first fixture :func:`~conformance.hypothesis.scenario_fixtures` draws with the
     pin's choices forced (a seeded Hypothesis ``find``, no shrinking): the same list on every
     machine for one kit version. Slow (a Hypothesis run per pin): the suite reads
-    :data:`PINS_FILE` instead; ``python -m conformance.properties.pins`` rewrites it.
+    :data:`PINS_FILE` instead; ``python -m conformance.anyfixture.pins`` rewrites it.
     """
     fixtures: list[dict[str, Any]] = []
     for index, (name, force) in enumerate(sorted(_pins().items())):
@@ -244,8 +245,6 @@ def pinned_any_fixtures(capabilities: Collection[str] | None = None) -> list[dic
     A pin needing a capability the IUT lacks is left out (its optional retries are fitted away
     when it runs, :func:`~conformance.checks.fit_to_capabilities`).
     """
-    from conformance.properties._check import capable  # noqa: PLC0415 - import cycle
-
     caps = ALL_CAPABILITIES if capabilities is None else frozenset(capabilities)
     return [copy.deepcopy(f) for f in _corpus() if capable(f, caps)]
 
@@ -262,8 +261,6 @@ def judge_any_fixture(
         AssertionError: an observation broke its RunObservation contract (names its rule).
         AdapterError: any other protocol failure of the IUT.
     """
-    from conformance.properties._check import observe  # noqa: PLC0415 - import cycle
-
     fitted = fit_to_capabilities(fixture, adapter.capabilities)
     observations = observe(adapter, fitted, times)
     capabilities = adapter.capabilities
@@ -288,8 +285,6 @@ def run_any_fixture(
     ``config`` defaults to :func:`~conformance.properties.property_settings`; ``pinned`` starts
     with :func:`pinned_any_fixtures` (explicit examples, not counted in ``max_examples``).
     """
-    from conformance.properties._check import drive, property_settings  # noqa: PLC0415 - cycle
-
     capabilities = adapter.capabilities
 
     def body(fixture: dict[str, Any]) -> None:
