@@ -59,6 +59,7 @@ class EndpointSession:
         observed = dict(observation)
         observed["model_requests"] = self.endpoint.requests()
         exhausted, left = self.endpoint.script_problems()
+        left = {c: n for c, n in left.items() if not _timed_out_unsent(observed, str(c), n)}
         if "error" not in observed and exhausted:
             observed["error"] = {"code": "SCRIPT_EXHAUSTED", "message": exhausted[0][:_MESSAGE_MAX]}
         elif "error" not in observed and left and not _cancelled_run(observed):
@@ -66,6 +67,29 @@ class EndpointSession:
             message = f"model endpoint script not consumed: {detail}"
             observed["error"] = {"code": "SCRIPT_UNCONSUMED", "message": message[:_MESSAGE_MAX]}
         return observed
+
+
+def _timed_out_unsent(observation: dict[str, Any], component: str, left: int) -> bool:
+    """Whether ``left`` turns of ``component`` were asked for by attempts that timed out unsent.
+
+    A model-call timeout can end an attempt before its HTTP request reaches the endpoint (1 ms,
+    the contract's lower bound): each such attempt is recorded ``TIMEOUT`` and sends nothing, so
+    its turn stays unread though the Harness did ask for it ("your HTTP timeout must end the
+    call", contracts.md).
+    """
+    trace = observation.get("trace")
+    requests = observation.get("model_requests") or []
+    if not isinstance(trace, list):
+        return False
+    finished = [
+        (e.get("data") or {}).get("outcome")
+        for e in trace
+        if isinstance(e, dict)
+        and e.get("type") == "MODEL_CALL_FINISHED"
+        and (e.get("data") or {}).get("component") == component
+    ]
+    sent = sum(1 for r in requests if isinstance(r, dict) and r.get("component") == component)
+    return len(finished) - sent >= left and finished.count("TIMEOUT") >= left
 
 
 def _cancelled_run(observation: dict[str, Any]) -> bool:

@@ -573,7 +573,12 @@ def _submission(  # noqa: PLR0911 - one turn per kind
     if how == "junk":
         from hypothesis_jsonschema import from_schema  # noqa: PLC0415 - only when drawing
 
-        value = pick.draw(from_schema({"maxProperties": 3, "maxItems": 3, "maxLength": 20}))
+        from contracts import json_value_problem  # noqa: PLC0415 - only when drawing
+
+        # any JSON value, but an I-JSON one (RFC 7493; integers RFC 8785 can encode): what a
+        # fixture document can carry at all
+        anything = from_schema({"maxProperties": 3, "maxItems": 3, "maxLength": 20})
+        value = pick.draw(anything.filter(lambda v: json_value_problem(v) is None))
         return wrap(value)
     if how == "other_intent":
         other_wrap = knowledge_answer_turn if intent == "DIAGNOSIS" else draft_turn

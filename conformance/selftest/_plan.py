@@ -17,7 +17,11 @@ from conformance.properties import INVARIANTS, PROPERTIES
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 
+ANY_FIXTURE_SCENARIO = "any-valid-scenario-fixture-is-judged-by-every-check"
+"""The suite scenario running the any-fixture property (pins and drawn fixtures): the longest."""
+
 __all__ = [
+    "ANY_FIXTURE_SCENARIO",
     "Judge",
     "Probe",
     "ProbeResult",
@@ -148,7 +152,8 @@ def mutant_probes(  # noqa: PLR0913 - which parts run, and what the last run lea
     The set is what the slow path runs: every suite scenario (when ``suite``), the ``run``
     properties of the mutant's requirement and the global invariants (when ``examples > 0``).
     Order: the probes that killed it last time (``killers[name]``, probe keys), then the suite
-    scenarios of its requirement, its properties, the other scenarios, the invariants.
+    scenarios of its requirement, its properties, the other scenarios (the any-fixture scenario,
+    the longest, last of them), the invariants.
     """
     own = [Probe("scenario", s) for s, r in scenarios if r == judge.requirement_id] if suite else []
     others = (
@@ -160,6 +165,7 @@ def mutant_probes(  # noqa: PLR0913 - which parts run, and what the last run lea
         properties = [Probe("property", p) for p in _run_properties(judge.requirement_id)]
         if invariants:
             last = [Probe("property", INVARIANTS)]
+    others.sort(key=lambda probe: probe.name == ANY_FIXTURE_SCENARIO)
     ordered = [*own, *properties, *others, *last]
     return _killers_first(ordered, (killers or {}).get(judge.name, ()))
 

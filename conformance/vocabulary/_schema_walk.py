@@ -210,27 +210,20 @@ class ContractVocabulary:
 
     def _validator(self, key: int, branch: Any) -> Any:  # noqa: ANN401 - schema node, a validator
         del key
-        return _compiled(self.contract, _freeze(branch), self._defs)
+        return _compiled(self.contract, branch, self._defs)
 
 
-def _freeze(node: Any) -> str:  # noqa: ANN401 - a schema node
-    import json  # noqa: PLC0415 - only for the cache key
-
-    return json.dumps(node, sort_keys=True)
+_CACHE: dict[tuple[str, int], Any] = {}
 
 
-_CACHE: dict[tuple[str, str], Any] = {}
-
-
-def _compiled(contract: str, branch: str, defs: dict[str, Any]) -> Any:  # noqa: ANN401 - a validator
-    key = (contract, branch)
+def _compiled(contract: str, branch: Any, defs: dict[str, Any]) -> Any:  # noqa: ANN401 - a validator
+    """A validator of one branch of the bundled schema (cached by the branch's identity)."""
+    key = (contract, id(branch))
     if key not in _CACHE:
-        import json  # noqa: PLC0415 - only for compiling
-
         schema = {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "$defs": defs,
-            "allOf": [json.loads(branch)],
+            "allOf": [branch],
         }
         _CACHE[key] = jsonschema_rs.validator_for(schema)
     return _CACHE[key]

@@ -20,7 +20,7 @@ from conformance.fixtures import tool_call
 from conformance.hypothesis import CHOICES, REJECTED_ID_CLASSES, rejected_ids, scenario_fixtures
 from conformance.properties import property_settings, run_any_fixture
 from conformance.vocabulary import ID_CLASSES, VocabularyMeter, id_classes_of
-from contracts import validate_document
+from contracts import json_value_problem, validate_document
 
 
 def test_prop_any_fixture_strategy_draws_valid_fixtures(property_config):
@@ -30,6 +30,7 @@ def test_prop_any_fixture_strategy_draws_valid_fixtures(property_config):
     @given(scenario_fixtures())
     def check(fixture):
         assert validate_document(fixture, "scenario-fixture") == []
+        assert json_value_problem(fixture) is None  # an I-JSON document, as a fixture file is
 
     check()
 
