@@ -12,7 +12,10 @@
 Enums inside ``if``/``then``/``else``/``not`` only restrict other members and name no vocabulary of
 their own. :meth:`ContractVocabulary.used_by` walks a document along the schema (``$ref``,
 ``properties``, ``additionalProperties``, ``propertyNames``, ``items``, ``allOf``, and the
-``oneOf``/``anyOf`` branches the value matches) and returns the elements it uses.
+``oneOf``/``anyOf`` branches the value matches) and returns the elements it uses. The document
+is taken to be valid (the kit validates fixtures and observations elsewhere): a union branch that
+the value's type and ``const`` members leave alone is the one it matches; only when several remain
+is each one validated (jsonschema-rs).
 """
 
 from __future__ import annotations
@@ -178,13 +181,19 @@ class ContractVocabulary:
             self._walk(sub, value, used)
         union = self._unions.get(id(node))
         for key in ("oneOf", "anyOf"):
-            for branch in node.get(key, []):
-                if self._matches(branch, value):
-                    if union is not None and id(branch) in union[1]:
-                        used.add(f"{union[0]}:{union[1][id(branch)]}")
-                    self._walk(branch, value, used)
+            possible = [b for b in node.get(key, []) if self._may_match(b, value)]
+            if len(possible) > 1:  # only then is a full validation needed to tell them apart
+                possible = [b for b in possible if self._validator(b).is_valid(value)]
+            for branch in possible:
+                if union is not None and id(branch) in union[1]:
+                    used.add(f"{union[0]}:{union[1][id(branch)]}")
+                self._walk(branch, value, used)
 
-    def _matches(self, branch: Any, value: Any) -> bool:  # noqa: ANN401 - schema node, JSON
+    def _may_match(self, branch: Any, value: Any) -> bool:  # noqa: ANN401 - schema node, JSON
+        """Whether ``branch`` may hold ``value``: its type and its ``const`` members agree.
+
+        A walked document is a valid one, so a union with one such branch left holds it there.
+        """
         resolved = self._resolve(branch)
         if not isinstance(resolved, dict):
             return bool(resolved)
@@ -206,10 +215,9 @@ class ContractVocabulary:
             ]
             if consts and any(not _same(value.get(n), c) for n, c in consts if n in value):
                 return False
-        return bool(self._validator(id(branch), branch).is_valid(value))
+        return True
 
-    def _validator(self, key: int, branch: Any) -> Any:  # noqa: ANN401 - schema node, a validator
-        del key
+    def _validator(self, branch: Any) -> Any:  # noqa: ANN401 - schema node, a validator
         return _compiled(self.contract, branch, self._defs)
 
 
