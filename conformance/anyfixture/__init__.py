@@ -17,6 +17,7 @@ from conformance.anyfixture._engine import (
 )
 from conformance.anyfixture._property import (
     ANY_FIXTURE,
+    CORPUS,
     PINS,
     PINS_FILE,
     generate_pins,
@@ -27,6 +28,7 @@ from conformance.anyfixture._property import (
 
 __all__ = [
     "ANY_FIXTURE",
+    "CORPUS",
     "PINS",
     "PINS_FILE",
     "PropertyResult",
