@@ -51,6 +51,11 @@ class CallResult(Generic[R]):
     attempts: int
 
 
+def _in_time(ended: list[float], deadline: float) -> bool:
+    """Whether the port's answer ended by ``deadline`` (monotonic seconds); no answer: False."""
+    return bool(ended) and ended[0] <= deadline
+
+
 async def _wait_first(future: asyncio.Future[Any], event: asyncio.Event, bound_s: float) -> None:
     waiter = asyncio.ensure_future(event.wait())
     try:
@@ -110,7 +115,7 @@ async def _attempt(  # noqa: C901, PLR0913 - the Attempt Record has exactly thes
             raise RunCancelledError
         # An answer that came after the deadline is late even when the loop sees it only now
         # (a 1 ms timeout and a busy loop): it is dropped like one still running.
-        if not future.done() or (ended and ended[0] > deadline):
+        if not future.done() or not _in_time(ended, deadline):
             interrupt.set()  # tell the port to give up; its late answer is dropped
             finished("TIMEOUT")
             return "TIMEOUT", None

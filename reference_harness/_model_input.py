@@ -83,6 +83,10 @@ def _recorded(message: Message) -> Message:
     return out
 
 
+_SETTLE_S = 2.0
+"""Most seconds :meth:`ModelCallLog.model_calls` waits for started attempts to be recorded."""
+
+
 class ModelCallLog:
     """The inputs of every model-call attempt, in call order, and ports that record into it.
 
@@ -94,7 +98,7 @@ class ModelCallLog:
     def __init__(self) -> None:
         """Create an empty log."""
         self._calls: list[tuple[str, list[Message], list[str]]] = []
-        self._lock = threading.Lock()
+        self._lock = threading.Condition()
 
     def record(
         self, component: str, messages: Sequence[Message], tools: Sequence[ToolSpec]
@@ -103,6 +107,7 @@ class ModelCallLog:
         entry = (component, [_recorded(m) for m in messages], [t.name for t in tools])
         with self._lock:
             self._calls.append(entry)
+            self._lock.notify_all()
 
     def router(self, inner: RouterPort, system: str | None = None) -> RouterPort:
         """Return ``inner`` recording each input (after ``system``, if the port sends one)."""
@@ -119,10 +124,25 @@ class ModelCallLog:
     def model_calls(self, trace: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         """Return the observation's ``model_calls``: one per ``MODEL_CALL_STARTED``, trace order.
 
-        A started attempt whose port call was not recorded (it cannot happen on the reference
-        Harness) is left out; the kit then reports the gap.
+        Each started attempt calls its port in a worker thread; an attempt that timed out at
+        once (a 1 ms timeout) may end before its thread has run: the log waits (at most
+        :data:`_SETTLE_S`) until every started attempt is recorded. One still missing then is
+        left out; the kit reports the gap.
         """
+        started: dict[str, int] = {}
+        for event in trace:
+            if event.get("type") == "MODEL_CALL_STARTED":
+                component = str(event["data"]["component"])
+                started[component] = started.get(component, 0) + 1
+
+        def complete() -> bool:
+            recorded: dict[str, int] = {}
+            for component, _, _ in self._calls:
+                recorded[component] = recorded.get(component, 0) + 1
+            return all(recorded.get(c, 0) >= n for c, n in started.items())
+
         with self._lock:
+            self._lock.wait_for(complete, timeout=_SETTLE_S)
             pending: dict[str, list[tuple[list[Message], list[str]]]] = {}
             for component, messages, tools in self._calls:
                 pending.setdefault(component, []).append((messages, tools))

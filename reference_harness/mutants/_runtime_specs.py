@@ -20,6 +20,7 @@ from reference_harness.mutants._runtime_parts import (
     SetOrderingAgent,
     TimeOrderedStore,
     accepting_settle,
+    any_time,
     late_tool_context,
     recording_review_outcome,
     timeout_as_unsupported,
@@ -116,7 +117,10 @@ RUNTIME_SPECS: Final = (
         "HTTP timeout for already-blocking synchronous model calls: the Harness waits for a "
         "blocked model call past model_call_timeout_ms and uses its late answer",
         rule_id="R8.model-call-timeout",
-        patches=(Patch("reference_harness._model_calls", "_wait_first", unbounded_wait),),
+        patches=(
+            Patch("reference_harness._model_calls", "_wait_first", unbounded_wait),
+            Patch("reference_harness._model_calls", "_in_time", any_time),
+        ),
     ),
     MutantSpec(
         "disconnect_not_noticed",
