@@ -55,6 +55,7 @@ def test_suite_session_gives_run_suite_outcomes_for_several_iuts_in_one_session(
     assert set(seen[1].values()) == {"passed"}
 
 
+@pytest.mark.timeout(600)  # the reference runs the whole suite twice, the any-fixture scenario too
 def test_selftest_on_two_processes_equals_one_process(tmp_path):
     """Spreading the reference's probes and the mutants over two processes changes nothing."""
     names = ["harness_rewrites_draft", "three_review_attempts", "late_result_published"]
