@@ -202,9 +202,6 @@ class Harness:
         stopped: asyncio.CancelledError | None = None
         try:
             outcome = await self._work(ctx, session_id, user_message, row.seq)
-            # A disconnect the client noticed on the last event (e.g. SEMANTIC_VERDICT) is
-            # scheduled on the loop: let it run before the release gate, so that it closes it.
-            await asyncio.sleep(0)
         except RunCancelledError:
             outcome = None
         except asyncio.CancelledError as cancelled:
