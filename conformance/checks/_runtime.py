@@ -146,6 +146,14 @@ def _check_router(
     )
 
 
+_EMPTY_EVF: Final = {
+    "fallback_type": "EVIDENCE_VALIDATION_FAILED",
+    "message_code": "EVIDENCE_NOT_VERIFIED",
+    "verified_sources": [],
+}
+"""The Safe Fallback of a failed structural repair (contract sheet: fixed per fallback type)."""
+
+
 def _check_agent(found: Findings, observation: dict[str, Any], fixture: dict[str, Any]) -> None:
     turns = fixture.get("agent", [])
     cancel = _cancel_at(observation)
@@ -187,13 +195,25 @@ def _check_agent(found: Findings, observation: dict[str, Any], fixture: dict[str
         ):
             return
         if want != "VALID":
-            state, _, error_code = _terminal(observation)
-            found.expect(
-                (state, error_code) == ("FAILED", "AGENT_UNAVAILABLE")
+            state, fallback_type, error_code = _terminal(observation)
+            failed = (state, error_code) == ("FAILED", "AGENT_UNAVAILABLE") and observation.get(
+                "published_result"
+            ) == {"kind": "PUBLIC_ERROR", "public_error": {"error_code": "AGENT_UNAVAILABLE"}}
+            # The structural repair call that gives no answer is also "the single no-Tool
+            # structural repair" failing: "the fallback type is EVIDENCE_VALIDATION_FAILED and
+            # verified sources are empty" (Requirement 6's scenario) fits it as well.
+            repair_fallback = (
+                data.get("purpose") == "STRUCTURAL_REPAIR"
+                and (state, fallback_type) == ("FALLBACK", "EVIDENCE_VALIDATION_FAILED")
                 and observation.get("published_result")
-                == {"kind": "PUBLIC_ERROR", "public_error": {"error_code": "AGENT_UNAVAILABLE"}},
+                == {"kind": "SAFE_FALLBACK", "safe_fallback": _EMPTY_EVF}
+            )
+            found.expect(
+                failed or repair_fallback,
                 f"the Diagnosis Agent call ended {want}: the Run must fail with AGENT_UNAVAILABLE "
-                f"and publish nothing else, it ended {state} / {error_code}",
+                "(or, for the structural repair call, fall back EVIDENCE_VALIDATION_FAILED with "
+                f"no verified sources) and publish nothing else, it ended {state} / "
+                f"{fallback_type or error_code}",
                 rule="R8.model-call-timeout" if blocking else "R9.failed-run",
             )
             found.expect(

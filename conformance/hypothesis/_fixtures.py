@@ -874,7 +874,10 @@ def scenario_fixtures(  # noqa: C901, PLR0915 - one pipeline, stage by stage
         if len(agent_steps) > limits["max_steps"]:  # the budget runs out: no submission
             kept = limits["max_steps"]
             executed = plan_from_steps(steps[:kept], {}, ())
-            agent = agent_steps[: kept + 1]
+            agent = agent_steps[:kept]
+            # the step past the budget: a Harness may ask for it (and take none of its calls)
+            # or stop without asking, so it is a decoy, never reported unconsumed
+            decoys = [agent_steps[kept]]
             tools = _trim_tools(plan, executed)
         else:
             probe = scenario_fixture(

@@ -14,7 +14,8 @@ Every element is read from the contracts where one says it, never from a hand li
 * ``repair:<agent turn kind>``: each ``AgentTurn`` kind as the structural repair answer; reached
   when the Run requested a repair and the fixture's repair turn is of that kind.
 * ``limit:<member>=<bound>``: each bound (``minimum``/``maximum``) of the fixture's ``Limits``,
-  and ``limit:max_steps-exhausted`` (the agent asks for tools past ``max_steps``).
+  and ``limit:max_steps-exhausted`` (the agent script, its decoys included, holds more tool steps
+  than ``max_steps``).
 * ``history:<intent>/<state>``: each ``Intent`` x ``RunState`` of an earlier Run of the session,
   ``history:unrouted`` (intent null) and ``history:other-session``.
 * ``id:<class>``: each Tool Call ID class of :data:`~conformance.vocabulary.ID_CLASSES`.
@@ -197,7 +198,7 @@ def _limits(fixture: Mapping[str, Any]) -> set[str]:
         if "=" in bound and str(limits.get(bound.split("=")[0])) == bound.split("=")[1]
     }
     steps = 0
-    for turn in fixture.get("agent", []):
+    for turn in [*fixture.get("agent", []), *fixture.get("decoy_agent_turns", [])]:
         if turn.get("kind") not in {"tool_calls", "draft_and_tool_calls"}:
             break
         steps += 1
