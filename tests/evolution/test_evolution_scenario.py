@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 CAPABILITY = "single-react-diagnosis-harness"
 REQUIREMENT = "Cancellation SHALL be layered and observable"
 NAME = "Client disconnects during a tool call"
-WHEN = "an SSE client disconnects while a Tool call is in flight"
+WHEN = "the client disconnects while a Tool call is in flight"
 THEN = "the system cancels the Tool work and records an internal cancelled terminal state"
 
 
