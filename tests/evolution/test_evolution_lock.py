@@ -142,3 +142,16 @@ def test_an_unrecorded_lock_change_without_a_frozen_copy_counts_as_breaking(
     lock.write_text(json.dumps(document), encoding="utf-8")
     _edit(folder, "phase-plan", _add_optional)
     assert _state(folder, lock, "phase-plan") is ContractState.BREAKING
+
+
+def test_unresolvable_refs_are_named_by_file_and_pointer(tmp_path: Path) -> None:
+    """A $id changed by hand leaves references dangling: each is named (verify's schema step)."""
+    folder, _ = _copy(tmp_path)
+    _edit(folder, "tool-call-id", lambda s: s.update({"$id": s["$id"].replace("/v1/", "/v2/")}))
+    problems = contracts.unresolved_refs(folder)
+    assert problems
+    assert {p.file.rsplit("/", 1)[-1] for p in problems} >= {"tool-invocation.schema.json"}
+    assert all(p.pointer.endswith("/$ref") for p in problems)
+    assert all(p.resolved.endswith("/v1/tool-call-id.schema.json") for p in problems)
+    assert "no schema of the set has this $id" in str(problems[0])
+    assert contracts.unresolved_refs(contracts.schema_dir()) == []

@@ -146,7 +146,9 @@ def test_a_predecessor_on_an_unmerged_branch_is_not_merged_into_the_base(
     assert "main" in based.reasons[0].message
 
 
-@pytest.mark.parametrize("code", ["DUPLICATE_ARCHIVE", "BACK_DATED_ARCHIVE", "OUT_OF_ORDER"])
+@pytest.mark.parametrize(
+    "code", ["DUPLICATE_ARCHIVE", "BACK_DATED_ARCHIVE", "OUT_OF_ORDER", "STARTED_OUT_OF_ORDER"]
+)
 def test_every_mechanical_repair_gives_the_same_verdict_in_a_clone(
     spec_repo: Path, tmp_path: Path, code: str
 ) -> None:
@@ -159,8 +161,12 @@ def test_every_mechanical_repair_gives_the_same_verdict_in_a_clone(
         _run(spec_repo, "node_modules/.bin/openspec", "archive", IDS["1"], "--yes")
         (stage_one,) = [p for p in archive.iterdir() if p.name.endswith(IDS["1"])]
         stage_one.rename(archive / f"2026-07-01-{IDS['1']}")
-    else:
+    elif code == "OUT_OF_ORDER":
         shutil.copytree(zero, archive / f"2026-07-22-{IDS['2']}")
+    else:
+        started = spec_repo / "openspec" / "changes" / IDS["2"]
+        started.mkdir()
+        (started / "proposal.md").write_text(f"# {IDS['2']}\n")
     _git(spec_repo, "add", "-A")
     _git(spec_repo, "commit", "-q", "-m", "layout")
     stage = "3"
