@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from conformance.openspec import load_tree, preview_requirements
+from contracts import loads_strict
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -114,7 +115,7 @@ def _register_when(repo: Path, sentences: list[str]) -> bool:
 
 def _register_plan(repo: Path, name: str, stage: str) -> bool:
     path = repo / _PLAN_FILE
-    plan = json.loads(path.read_text(encoding="utf-8"))
+    plan = loads_strict(path.read_text(encoding="utf-8"), source=str(path))
     stages = [str(change["stage"]) for change in plan["changes"]]
     if stage not in stages:
         msg = f"unknown stage {stage!r}: expected one of {', '.join(stages)}"
