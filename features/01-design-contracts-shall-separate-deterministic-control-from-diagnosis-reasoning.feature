@@ -86,6 +86,6 @@ Feature: Design contracts SHALL separate deterministic control from diagnosis re
 
   @extension @requirement:design-contracts-shall-separate-deterministic-control-from-diagnosis-reasoning @capability:DIAGNOSIS
   Scenario: Any valid Scenario Fixture is judged by every check
-    Given any valid Scenario Fixture, starting with one pinned fixture per vocabulary element
+    Given any valid Scenario Fixture, starting with the pinned corpus
     When each fixture is run twice through the IUT
     Then every global invariant, the outcome and runtime oracles and every model-input rule hold on both Runs, and both give the same normalized trace

@@ -1,7 +1,7 @@
 """The any-fixture property: any valid Scenario Fixture, judged with every check (issue 19).
 
-:func:`run_any_fixture` runs the pinned corpus (:data:`PINS_FILE`, one fixture per group of
-vocabulary elements; :func:`generate_pins` redraws it, ``python -m conformance.anyfixture.pins``
+:func:`run_any_fixture` runs the pinned corpus (:data:`PINS_FILE`, one fixture per pin of
+:data:`CORPUS`; :func:`generate_pins` redraws it, ``python -m conformance.anyfixture.pins``
 rewrites it) and then fixtures drawn by :func:`conformance.hypothesis.scenario_fixtures` through
 an IUT adapter; :func:`judge_any_fixture` judges one. The engine (:func:`drive`,
 :func:`observe`, :class:`PropertyResult`, :func:`property_settings`) is shared with

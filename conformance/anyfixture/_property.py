@@ -5,9 +5,10 @@ capabilities) the IUT runs it twice, and both observations must keep every globa
 (which include the outcome oracle and the runtime oracle: invocation table, EvidenceGuard
 verdicts, release outcome, attempts, disconnects, previous turn, durable rows, frames) and every
 model-input rule, and give the same normalized trace. The run starts with
-:func:`pinned_any_fixtures`, pinned fixtures that together reach every element of the fixture
-vocabulary (:mod:`conformance.vocabulary`), each run once, so that every run of the suite reaches
-every element; then it draws random ones. Issue 19 item 2.
+:func:`pinned_any_fixtures` (each run once): with the curated scenarios they reach every element
+of the fixture vocabulary (:mod:`conformance.vocabulary`), so that every default run of the suite
+reaches every element, and they present the fault kinds the curated scenarios never did; then it
+draws random ones. Issue 19 item 2.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Steps of the any-fixture scenario: every valid Scenario Fixture, judged by every check.
 
 The When step runs :func:`conformance.anyfixture.run_any_fixture` through the suite's adapter:
-the pinned fixtures (one per vocabulary element) and then :data:`DEFAULT_EXAMPLES` drawn ones
+the pinned corpus and then :data:`DEFAULT_EXAMPLES` drawn ones
 (``SRDH_ANY_FIXTURE_EXAMPLES`` sets how many, e.g. 2000 for a long hunt). The Then step fails with
 the check's message (its rule ids) and the shrunk failing fixture as JSON, to replay with
 ``srdh run --fixture FILE`` or ``srdh demo FILE``. Issue 19 item 2.
@@ -42,7 +42,7 @@ def any_fixture_examples() -> int:
     return int(raw)
 
 
-@given("any valid Scenario Fixture, starting with one pinned fixture per vocabulary element")
+@given("any valid Scenario Fixture, starting with the pinned corpus")
 def _any_fixture(srdh_context: ScenarioContext) -> None:
     srdh_context.where = "any-fixture property"
 
