@@ -38,6 +38,18 @@ Feature: Diagnosis Draft SHALL expose typed report structure
     And every global invariant holds
 
   @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure
+  Scenario: Analysis IDs that differ only in case are two unique analysis IDs
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft whose analyses "a1", "A1" each observe "call_1"
+    And if the agent is asked again, it submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the released Diagnosis Draft is canonical-JSON-identical to the draft the agent submitted
+    And every global invariant holds
+
+  @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure
   Scenario: Raw rows beyond the bounded projection never reach a model
     Given a user asks "Why is checkout failing?"
     And in step 1 the agent calls search_logs with the Tool Call ID "call_1"

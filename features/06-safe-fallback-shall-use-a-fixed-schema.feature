@@ -68,6 +68,22 @@ Feature: Safe fallback SHALL use a fixed schema
       | finds the analysis "a1" unsupported | SEMANTIC_UNSUPPORTED |
       | is unavailable                      | SEMANTIC_UNAVAILABLE |
 
+  @extension @requirement:safe-fallback-shall-use-a-fixed-schema
+  Scenario Outline: A semantic fallback lists a narrowed NEGATIVE_OBSERVATION's call with the call's own query scope
+    Given a user asks "Did checkout log any errors in the last 15 minutes?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And search_logs finds nothing
+    And the agent then submits a draft with a NEGATIVE_OBSERVATION on "call_1" narrowed to one instant
+    And the SemanticGuard <review>
+    When the Run is executed
+    Then the Run falls back with <fallback>, listing only verified sources and no draft text
+    And every global invariant holds
+
+    Examples:
+      | review                              | fallback             |
+      | finds the analysis "a1" unsupported | SEMANTIC_UNSUPPORTED |
+      | is unavailable                      | SEMANTIC_UNAVAILABLE |
+
   @extension @requirement:safe-fallback-shall-use-a-fixed-schema @capability:STRUCTURAL_REPAIR
   Scenario: A semantic fallback after a repair lists the repaired draft's sources
     Given a user asks "Why is checkout failing?"

@@ -14,6 +14,23 @@ Feature: Retry attempts SHALL be owned by Harness
     And every global invariant holds
 
   @extension @requirement:retry-attempts-shall-be-owned-by-harness
+  Scenario Outline: A SemanticGuard answer breaking one rule of the verdict schema is an invalid structured result
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard's first answer is <answer>, then it supports the draft
+    When the Run is executed
+    Then Harness may execute one second attempt with the same verified snapshot and records both attempts
+    And every global invariant holds
+
+    Examples:
+      | answer                                             |
+      | a verdict with a member the schema does not define |
+      | an UNSUPPORTED verdict naming no analysis          |
+      | a SUPPORTED verdict naming the analysis "a1"       |
+
+  @extension @requirement:retry-attempts-shall-be-owned-by-harness
   Scenario: The SemanticGuard is unavailable once
     Given a user asks "Why is checkout failing?"
     And in step 1 the agent calls search_logs with the Tool Call ID "call_1"

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from pytest_bdd import given, parsers
 
-from conformance.bdd._shapes import document_for, presented_id, quoted
+from conformance.bdd._shapes import StepVocabularyError, document_for, presented_id, quoted
 from conformance.fixtures import (
     call_arguments,
     draft_and_tool_calls_turn,
@@ -200,6 +200,26 @@ def _supports(srdh_context: ScenarioContext) -> None:
 @given("the SemanticGuard first returns an invalid verdict, then supports the draft")
 def _invalid_then_supports(srdh_context: ScenarioContext) -> None:
     srdh_context.builder.review("invalid_then_supports")
+
+
+_ONE_RULE_BROKEN = {
+    "a verdict with a member the schema does not define": "extra_member_then_supports",
+    "an UNSUPPORTED verdict naming no analysis": "unsupported_naming_none_then_supports",
+    'a SUPPORTED verdict naming the analysis "a1"': "supported_naming_then_supports",
+}
+
+
+@given(
+    parsers.re(r"the SemanticGuard's first answer is (?P<answer>.+), then it supports the draft")
+)
+def _one_rule_broken_then_supports(srdh_context: ScenarioContext, answer: str) -> None:
+    script = _ONE_RULE_BROKEN.get(answer)
+    if script is None:
+        message = (
+            f"unknown SemanticGuard answer {answer!r}; expected one of {sorted(_ONE_RULE_BROKEN)}"
+        )
+        raise StepVocabularyError(message)
+    srdh_context.builder.review(script)
 
 
 @given("the SemanticGuard returns an invalid verdict twice")

@@ -199,6 +199,10 @@ _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
         ),
     ),
     (
+        re.compile(r'a draft whose analyses (".+") each observe (".+")'),
+        lambda b, g: b.analyses_draft(quoted(g[0]), quoted(g[1])[0]),
+    ),
+    (
         re.compile(r'a draft repeating the analysis ID (".+") for (".+")'),
         lambda b, g: b.duplicate_analysis_draft(quoted(g[0])[0], quoted(g[1])[0]),
     ),

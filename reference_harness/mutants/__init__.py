@@ -22,6 +22,7 @@ __all__ = [
     "Patch",
     "accepted_sequence_counts_rejected",
     "agent_call_retried",
+    "analysis_ids_case_folded",
     "analysis_kind_case_folded",
     "cancel_finishes_older_running_runs",
     "cancel_layers_after_finish",
@@ -43,6 +44,7 @@ __all__ = [
     "end_frame_missing",
     "error_evidence_cited_accepted",
     "evidence_failure_mistyped",
+    "extra_verdict_members_accepted",
     "fabricated_citation_published",
     "failed_lookup_counted",
     "failed_lookup_named_accepted",
@@ -51,6 +53,7 @@ __all__ = [
     "fallback_end_frame_carries_draft",
     "fallback_lists_failed_calls",
     "fallback_lists_uncited_calls",
+    "fallback_source_scope_from_draft",
     "fallback_sources_of_rejected_draft",
     "finished_names_another_fallback",
     "fixed_output_released_after_cancel",
@@ -934,3 +937,18 @@ def step_budget_plus_one() -> MutantIUT:
 def zero_limits_read_as_unset() -> MutantIUT:
     """IUT factory of mutant ``zero_limits_read_as_unset`` (see :data:`MUTANTS`)."""
     return create("zero_limits_read_as_unset")
+
+
+def fallback_source_scope_from_draft() -> MutantIUT:
+    """IUT factory of mutant ``fallback_source_scope_from_draft`` (see :data:`MUTANTS`)."""
+    return create("fallback_source_scope_from_draft")
+
+
+def analysis_ids_case_folded() -> MutantIUT:
+    """IUT factory of mutant ``analysis_ids_case_folded`` (see :data:`MUTANTS`)."""
+    return create("analysis_ids_case_folded")
+
+
+def extra_verdict_members_accepted() -> MutantIUT:
+    """IUT factory of mutant ``extra_verdict_members_accepted`` (see :data:`MUTANTS`)."""
+    return create("extra_verdict_members_accepted")

@@ -100,6 +100,7 @@ from reference_harness.mutants._reach_parts import (
     target_case_folded,
     utf16_cut,
 )
+from reference_harness.mutants._redteam2_specs import REDTEAM2_SPECS
 from reference_harness.mutants._redteam_specs import REDTEAM_SPECS
 from reference_harness.mutants._round3_specs import ROUND3_SPECS
 from reference_harness.mutants._runtime_specs import RUNTIME_SPECS
@@ -832,6 +833,7 @@ MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
             *_REACH_SPECS,
             *ROUND3_SPECS,
             *REDTEAM_SPECS,
+            *REDTEAM2_SPECS,
         )
     }
 )
