@@ -46,7 +46,10 @@ class EndpointSession:
         A script the IUT's requests exhausted is ``SCRIPT_EXHAUSTED``, turns left over are
         ``SCRIPT_UNCONSUMED`` (unless the IUT already reported an error, or the observed Run
         ended ``CANCELLED``: a cancellation stops the Run wherever it happens, so its later
-        turns are never asked for, as for the in-fixture scripted ports; contracts.md).
+        turns are never asked for, as for the in-fixture scripted ports; contracts.md). A request
+        the endpoint refused (malformed HTTP, a body that is not a JSON object, another path)
+        comes first: the error names each refusal and what was wrong with it
+        (``SCRIPT_UNCONSUMED`` when turns are left, else ``IUT_ERROR``).
 
         Raises:
             AdapterError: the IUT's observation carries ``model_requests`` (the kit's own field).
@@ -60,7 +63,13 @@ class EndpointSession:
         observed["model_requests"] = self.endpoint.requests()
         exhausted, left = self.endpoint.script_problems()
         left = {c: n for c, n in left.items() if not _timed_out_unsent(observed, str(c), n)}
-        if "error" not in observed and exhausted:
+        refused = self.endpoint.refusals()
+        if "error" not in observed and refused:
+            detail = "; ".join(refused)
+            message = f"the model endpoint refused {len(refused)} request(s): {detail}"
+            code = "SCRIPT_UNCONSUMED" if left else "IUT_ERROR"
+            observed["error"] = {"code": code, "message": message[:_MESSAGE_MAX]}
+        elif "error" not in observed and exhausted:
             observed["error"] = {"code": "SCRIPT_EXHAUSTED", "message": exhausted[0][:_MESSAGE_MAX]}
         elif "error" not in observed and left and not _cancelled_run(observed):
             detail = ", ".join(f"{component}: {n} turn(s) left" for component, n in left.items())

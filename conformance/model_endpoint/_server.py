@@ -1,8 +1,10 @@
 """``ModelEndpoint``: the kit plays the model over HTTP (an OpenAI-compatible server on loopback).
 
-A ``http.server.ThreadingHTTPServer`` bound to ``127.0.0.1`` port 0 (the OS picks a free port)
-serves one Run of one Scenario Fixture. Each model-backed component has its own path prefix, and
-the path alone tells them apart (model names are only echoed):
+A threading TCP server bound to ``127.0.0.1`` port 0 (the OS picks a free port), its requests
+parsed by ``h11`` (:mod:`reference_harness.http11`: ``Content-Length`` or chunked bodies,
+``Expect: 100-continue``, keep-alive), serves one Run of one Scenario Fixture. Each
+model-backed component has its own path prefix, and the path alone tells them apart (model
+names are only echoed):
 
 ==================  =========================================  ======================
 component           ``POST`` path                              model name handed out
@@ -18,7 +20,10 @@ up, its requests get the fixture's ``decoy_agent_turns`` in order, which are nev
 unconsumed) and is recorded (``ModelRequest``: messages, tool
 names, stream flag, what was answered), so SDK and HTTP retries are visible as extra requests.
 Answers are JSON or, when the request says ``"stream": true``, server-sent events
-(:mod:`~conformance.model_endpoint._bodies`); every response closes its connection.
+(:mod:`~conformance.model_endpoint._bodies`); a connection serves requests until the client
+closes it. A request the endpoint cannot take (malformed HTTP, a body that is not a JSON object,
+another path or method) is answered with an error status and kept, with what was wrong, in
+:meth:`ModelEndpoint.refusals` (the adapters put it in the observation's error).
 
 Bounds: a request body is at most :data:`MAX_BODY_BYTES`; a held request is answered or dropped
 within :attr:`ModelEndpoint.max_hold_s`; :meth:`ModelEndpoint.stop` ends every hold at once and
@@ -31,16 +36,17 @@ import contextlib
 import json
 import select
 import socket
+import socketserver
 import threading
 import time
 from collections import deque
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
 
 from conformance.model_endpoint._bodies import completion_body, error_body, stream_chunks
 from conformance.model_endpoint._record import chat_messages, offered_tools
 from conformance.model_endpoint._replies import COT_CANARY, Hold, Message, Reply, Status, render
 from contracts import loads_strict
+from reference_harness.http11 import Http11Connection, Received, Refusal
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
@@ -110,7 +116,8 @@ class ModelEndpoint:
         self._exhausted: list[str] = []
         self._lock = threading.Lock()
         self._stopping = threading.Event()
-        self._httpd: ThreadingHTTPServer | None = None
+        self._httpd: _Server | None = None
+        self._refusals: list[str] = []
         self._thread: threading.Thread | None = None
 
     # ----------------------------------------------------------------- lifecycle
@@ -118,9 +125,7 @@ class ModelEndpoint:
     def start(self) -> Self:
         """Bind ``127.0.0.1:0`` and serve in a background thread; return ``self``."""
         handler = type("_BoundHandler", (_Handler,), {"endpoint": self})
-        httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        httpd.daemon_threads = False
-        httpd.block_on_close = True  # server_close() joins every handler thread
+        httpd = _Server(("127.0.0.1", 0), handler)
         self._httpd = httpd
         self._thread = threading.Thread(
             target=httpd.serve_forever,
@@ -190,7 +195,22 @@ class ModelEndpoint:
             left = {c: len(q) for c, q in self._scripts.items() if q}
             return list(self._exhausted), left
 
+    def refusals(self) -> list[str]:
+        """Every request the endpoint refused, in arrival order, each with what was wrong.
+
+        One line each: ``"POST /router/v1/chat/completions: HTTP 400 the request body is not
+        JSON: ..."`` (method and target are empty when the request head never parsed). A refused
+        request consumes no fixture turn and is not in :meth:`requests`.
+        """
+        with self._lock:
+            return list(self._refusals)
+
     # ----------------------------------------------------------------- handler side
+
+    def _refused(self, refusal: Refusal) -> None:
+        where = f"{refusal.method} {refusal.target[:200]}".strip() or "a request"
+        with self._lock:
+            self._refusals.append(f"{where}: HTTP {refusal.status} {refusal.reason}")
 
     def _take(self, component: str, body: Mapping[str, Any]) -> tuple[int, Reply | None]:
         """Record the request; return its index and reply (``None``: the script is exhausted)."""
@@ -222,46 +242,73 @@ class ModelEndpoint:
             self._requests[index]["answer"] = answer
 
 
-class _Handler(BaseHTTPRequestHandler):
-    """One request: route by path, record, take the next turn, answer (then close)."""
+class _Server(socketserver.ThreadingTCPServer):
+    """The loopback TCP server; each connection is one :class:`_Handler` thread."""
 
-    protocol_version = "HTTP/1.1"
-    timeout = _SOCKET_TIMEOUT_S
+    daemon_threads = False
+    block_on_close = True  # server_close() joins every handler thread
+    allow_reuse_address = True
+
+
+class _Handler(socketserver.BaseRequestHandler):
+    """One connection: its requests (keep-alive), each routed by path, recorded and answered."""
+
     endpoint: ClassVar[ModelEndpoint]
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
-        """Stay quiet: the kit reads the recorded requests, not logs."""
+    http: Http11Connection
 
     def handle(self) -> None:
-        """Handle one request; a client that hung up (its timeout) is not an error."""
+        """Serve requests until the client closes, a request is refused, or the endpoint stops.
+
+        A client that hung up (its timeout) is not an error.
+        """
+        endpoint = self.endpoint
+        self.http = Http11Connection(
+            self.request,
+            max_body=MAX_BODY_BYTES,
+            stopping=endpoint._stopping,  # noqa: SLF001 - the endpoint's own handler
+            stall_s=_SOCKET_TIMEOUT_S,
+        )
+        self.close_connection = False
         with contextlib.suppress(ConnectionError, TimeoutError, OSError):
-            super().handle()
+            while not self.close_connection:
+                received = self.http.receive()
+                if received is None:
+                    return
+                if isinstance(received, Refusal):
+                    self._refuse(received)
+                    return
+                self._serve(received)
+                if not self.http.next_cycle():
+                    return
 
-    def do_GET(self) -> None:
-        """Only ``POST`` is served."""
-        self._plain(405, "only POST {base_url}/chat/completions is served")
+    def _refuse(self, refusal: Refusal) -> None:
+        """Record a request the endpoint cannot take, with what was wrong; answer it; close."""
+        self.endpoint._refused(refusal)  # noqa: SLF001 - the endpoint's own handler
+        payload = json.dumps(error_body(refusal.reason), ensure_ascii=False).encode()
+        self.http.refuse(refusal, [("Content-Type", "application/json")], payload)
+        self.close_connection = True
 
-    def do_POST(self) -> None:
-        """Serve ``POST /<component>/v1/chat/completions``; anything else is 404."""
-        component = _PATHS.get(self.path.split("?", 1)[0].rstrip("/"))
-        raw_length = self.headers.get("Content-Length")
-        if raw_length is None or not raw_length.isdigit():
-            self._plain(411, "a Content-Length header is required")
+    def _serve(self, received: Received) -> None:
+        """Serve ``POST /<component>/v1/chat/completions``; anything else is refused."""
+        self.path = received.target
+        component = _PATHS.get(received.target.split("?", 1)[0].rstrip("/"))
+        if received.method != "POST":
+            reason = "only POST {base_url}/chat/completions is served"
+            self._refuse(Refusal(405, reason, received.method, received.target))
             return
-        length = int(raw_length)
-        if length > MAX_BODY_BYTES:
-            self._plain(413, f"request body over {MAX_BODY_BYTES} bytes")
-            return
-        raw = self.rfile.read(length)
         if component is None:
-            self._plain(404, f"no model endpoint at {self.path[:200]!r}")
+            reason = f"no model endpoint at {received.target[:200]!r}"
+            self._refuse(Refusal(404, reason, received.method, received.target))
             return
         try:
-            body = loads_strict(raw, source="a model request body")
-        except ValueError:
-            body = None
+            body = loads_strict(received.body, source="a model request body")
+        except ValueError as error:
+            reason = f"the request body is not JSON: {str(error)[:300]}"
+            self._refuse(Refusal(400, reason, received.method, received.target))
+            return
         if not isinstance(body, dict):
-            self._plain(400, "the request body is not a JSON object")
+            reason = "the request body is not a JSON object"
+            self._refuse(Refusal(400, reason, received.method, received.target))
             return
         endpoint = self.endpoint
         index, reply = endpoint._take(component, body)  # noqa: SLF001 - the endpoint's own handler
@@ -322,10 +369,10 @@ class _Handler(BaseHTTPRequestHandler):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return "ELAPSED"
-            readable, _, _ = select.select([self.connection], [], [], min(_POLL_S, remaining))
+            readable, _, _ = select.select([self.request], [], [], min(_POLL_S, remaining))
             if readable:
                 try:
-                    peeked = self.connection.recv(1, socket.MSG_PEEK)
+                    peeked = self.request.recv(1, socket.MSG_PEEK)
                 except OSError:
                     return "CLOSED"
                 if not peeked:
@@ -340,26 +387,12 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _send_json(self, status: int, body: object, *, retry_after_ms: int | None = None) -> None:
         payload = json.dumps(body, ensure_ascii=False).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
+        headers = [("Content-Type", "application/json")]
         if retry_after_ms is not None:  # as OpenAI sends it; a client that retries does so at once
-            self.send_header("retry-after-ms", str(retry_after_ms))
-        self.send_header("Content-Length", str(len(payload)))
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.wfile.write(payload)
-        self.close_connection = True
+            headers.append(("retry-after-ms", str(retry_after_ms)))
+        self.http.respond(status, headers, payload)
 
     def _send_stream(self, chunks: Iterable[bytes]) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("Transfer-Encoding", "chunked")
-        self.send_header("Connection", "close")
-        self.end_headers()
-        for chunk in [*chunks, b"[DONE]"]:
-            frame = b"data: " + chunk + b"\n\n"
-            self.wfile.write(f"{len(frame):x}\r\n".encode() + frame + b"\r\n")
-            self.wfile.flush()
-        self.wfile.write(b"0\r\n\r\n")
-        self.close_connection = True
+        headers = [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")]
+        frames = (b"data: " + chunk + b"\n\n" for chunk in [*chunks, b"[DONE]"])
+        self.http.respond_stream(200, headers, frames)
