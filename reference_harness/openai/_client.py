@@ -51,6 +51,7 @@ MAX_SSE_LINE_BYTES: Final = 16 * 1024 * 1024
 """Longest SSE line read (bytes); a longer one makes the answer unusable (ModelUnavailable)."""
 
 _LINE_END: Final = re.compile(rb"\r\n|\r|\n")
+_BOM: Final = b"\xef\xbb\xbf"
 
 
 def _transport_errors() -> tuple[tuple[type[Exception], ...], tuple[type[Exception], ...]]:
@@ -186,12 +187,15 @@ def sse_lines(chunks: Iterable[bytes]) -> Iterator[str]:
     The SSE grammar (WHATWG HTML, "server-sent events") ends lines only there; U+2028, U+2029,
     U+0085 and other characters ``str.splitlines`` (and so ``httpx``'s ``iter_lines``) breaks
     at are data. A CR at the end of one chunk and an LF at the start of the next are one CRLF.
+    One UTF-8 byte order mark at the very start of the stream is dropped (the grammar's
+    ``stream = [ bom ] *event``), even when it is split across chunks.
 
     Raises:
         ValueError: a line is longer than :data:`MAX_SSE_LINE_BYTES` or not UTF-8.
     """
     buffer = bytearray()
     skip_lf = False
+    at_start = True
     for chunk in chunks:
         if not chunk:
             continue
@@ -199,6 +203,12 @@ def sse_lines(chunks: Iterable[bytes]) -> Iterator[str]:
             chunk = chunk[1:]  # noqa: PLW2901 - the LF of a CRLF split across two chunks
         skip_lf = False
         buffer += chunk
+        if at_start:
+            if len(buffer) < len(_BOM) and _BOM.startswith(buffer):
+                continue  # maybe a BOM split across chunks: wait for its other bytes
+            if buffer.startswith(_BOM):
+                del buffer[: len(_BOM)]
+            at_start = False
         start = 0
         for end in _LINE_END.finditer(buffer):
             yield buffer[start : end.start()].decode("utf-8")
@@ -208,14 +218,19 @@ def sse_lines(chunks: Iterable[bytes]) -> Iterator[str]:
         if len(buffer) > MAX_SSE_LINE_BYTES:
             message = f"an SSE line longer than {MAX_SSE_LINE_BYTES} bytes"
             raise ValueError(message)
-    if buffer:
+    if buffer and not (at_start and _BOM.startswith(buffer)):
         yield buffer.decode("utf-8")
 
 
 def _sse_json(lines: Iterator[str], deadline: float) -> Iterator[object]:
     """Yield the JSON of each SSE ``data`` event until ``[DONE]``; bound the stream by ``deadline``.
 
-    Each event's data is read by the kit's strict reader (:func:`contracts.loads_strict`).
+    Fields as the WHATWG event-stream interpretation reads them: a line starting with ``:`` is a
+    comment; ``data:value`` (one leading space dropped) and a bare ``data`` line (empty value)
+    add to the event's data; other fields are ignored; a blank line dispatches the event. An
+    event the stream ends in the middle of (no blank line after it) is discarded, as the
+    standard says, so a cut last chunk never counts. Each event's data is read by the kit's
+    strict reader (:func:`contracts.loads_strict`).
 
     Raises:
         ValueError: an event's data is not (I-)JSON.
@@ -226,15 +241,15 @@ def _sse_json(lines: Iterator[str], deadline: float) -> Iterator[object]:
         if time.monotonic() > deadline:
             message = "the stream did not finish within the call timeout"
             raise ModelTimeout(message)
-        if line.startswith("data:"):
-            data.append(line[5:].removeprefix(" "))
-            continue
-        if line or not data:
-            continue  # comments, other fields, or a blank line with nothing buffered
+        if line:
+            name, colon, value = line.partition(":")
+            if name == "data":
+                data.append(value.removeprefix(" ") if colon else "")
+            continue  # a comment (empty name), another field, or a data line
+        if not data:
+            continue  # a blank line with nothing buffered
         payload = "\n".join(data)
         data = []
         if payload == _DONE:
             return
-        yield loads_strict(payload, source="an SSE event")
-    if data and (payload := "\n".join(data)) != _DONE:
         yield loads_strict(payload, source="an SSE event")

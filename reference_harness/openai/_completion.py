@@ -135,17 +135,23 @@ class _Partial:
 def _starts_new_call(current: _Partial, delta: Mapping[str, object]) -> bool:
     """Whether ``delta`` opens another call than ``current`` (same index, or no index at all).
 
-    It does when it carries a non-null id and ``current`` already has a different one (servers
-    that reuse index 0 for every call), or when it carries no id but a function name while
-    ``current`` already has a name and complete arguments (index-less streams that send the id
-    of a call only in a later chunk).
+    The index names the call (OpenAI keys deltas by ``index``), so a delta continues
+    ``current`` unless ``current`` is already whole. It opens a new call when ``current`` has
+    a name and complete arguments, and the delta names a function or carries a different
+    non-null id (servers that reuse index 0 for every call; index-less streams). A different id
+    while ``current``'s arguments are still arriving is the same call under a changed id (some
+    providers change it mid-call): the first id stays. A different id with a function name
+    on a call that has a name but no argument text yet also opens a new call (a call without
+    arguments, then the next one).
     """
     sent_id = delta.get("id")
-    if sent_id is not None and current.id is not MISSING:
-        return bool(sent_id != current.id)
     function = delta.get("function")
     names_one = isinstance(function, dict) and function.get("name") is not None
-    return sent_id is None and names_one and current.name is not None and current.complete()
+    other_id = sent_id is not None and current.id is not MISSING and sent_id != current.id
+    if current.name is not None and current.complete():
+        return other_id or (sent_id is None and names_one)
+    no_arguments_yet = not current.text and current.obj is _NO_OBJECT
+    return other_id and names_one and current.name is not None and no_arguments_yet
 
 
 def from_chunks(chunks: Iterable[object]) -> Completion:
@@ -153,8 +159,9 @@ def from_chunks(chunks: Iterable[object]) -> Completion:
 
     Content deltas are concatenated. A tool-call delta belongs to the call its ``index`` names;
     a delta without ``index`` continues the call of the previous tool-call delta. Either way a
-    delta opens a new call instead when :func:`_starts_new_call` says so (a new id on an index
-    in use; a new name after complete arguments). Per call: the id is the first non-null one
+    delta opens a new call instead when :func:`_starts_new_call` says so (a new id or a new
+    name once the call's arguments are complete; an id that changes while the arguments are
+    still arriving keeps the call). Per call: the id is the first non-null one
     sent (``""`` counts; ``MISSING`` if no delta had an ``id`` key, ``None`` if only ``null``
     was sent), wherever it came; the name is the first one sent; argument fragments are joined
     and parsed as JSON (kept as text if they do not parse), or an object sent as ``arguments``
@@ -162,7 +169,8 @@ def from_chunks(chunks: Iterable[object]) -> Completion:
     :func:`from_body` reads from the same completion sent whole.
 
     Raises:
-        MalformedCompletionError: the stream ended without a ``finish_reason`` (it was cut).
+        MalformedCompletionError: the stream ended without a real ``finish_reason`` (a non-empty
+            string; it was cut).
     """
     content: list[str] = []
     saw_content = False
@@ -174,7 +182,7 @@ def from_chunks(chunks: Iterable[object]) -> Completion:
         delta = _choice(chunk, "delta")
         choices = chunk.get("choices")
         if isinstance(choices, list) and choices and isinstance(choices[0], dict):
-            finished = finished or choices[0].get("finish_reason") is not None
+            finished = finished or _real_finish_reason(choices[0].get("finish_reason"))
         if delta is None:
             continue
         piece = delta.get("content")
@@ -191,6 +199,14 @@ def from_chunks(chunks: Iterable[object]) -> Completion:
     calls_out = tuple(RawToolCall(p.presented_id(), p.name, p.arguments()) for p in calls.opened)
     text = "".join(content) if saw_content or not calls.opened else None
     return Completion(text, calls_out)
+
+
+def _real_finish_reason(value: object) -> bool:
+    """A finish reason that ends the message: a non-empty string (``"stop"``, ``"tool_calls"``...).
+
+    Some servers send ``""`` (or ``null``) on every chunk before the last; neither ends it.
+    """
+    return isinstance(value, str) and bool(value.strip())
 
 
 class _Calls:

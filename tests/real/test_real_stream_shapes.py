@@ -19,7 +19,12 @@ from hypothesis import strategies as st
 
 from reference_harness.openai import OpenAIConfig
 from reference_harness.openai._client import ChatClient, _sse_json, sse_lines
-from reference_harness.openai._completion import Completion, from_body, from_chunks
+from reference_harness.openai._completion import (
+    Completion,
+    MalformedCompletionError,
+    from_body,
+    from_chunks,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -37,6 +42,46 @@ def test_f8_f9_field_streams_assemble_to_the_expected_calls(case: str) -> None:
     recorded = json.loads(CASES.read_text(encoding="utf-8"))[case]
     expected = [(c["id"], c["name"], c["arguments"]) for c in recorded["expected_calls"]]
     assert _calls(from_chunks(recorded["chunks"])) == expected
+
+
+ROUND3 = Path(__file__).parents[1] / "field_inputs" / "round3"
+
+
+@pytest.mark.parametrize("case", ["stream-unstable-tool-call-id", "stream-leading-bom"])
+@pytest.mark.parametrize("split", [None, 1, 2, 7], ids=["whole", "by-1", "by-2", "by-7"])
+def test_g7_g8_field_streams_read_as_one_complete_call(case: str, split: int | None) -> None:
+    """G7: an id changed mid-call keeps the call (its index names it; the first id stays).
+    G8: a leading UTF-8 BOM is ignored (WHATWG), even split across network chunks."""
+    raw = (ROUND3 / case / "stream.sse").read_bytes()
+    expected = json.loads((ROUND3 / case / "expected.json").read_text(encoding="utf-8"))
+    pieces = [raw] if split is None else [raw[i : i + split] for i in range(0, len(raw), split)]
+    completion = from_chunks(_sse_json(sse_lines(pieces), float("inf")))
+    want = [(c["id"], c["name"], c["arguments"]) for c in expected["expected_calls"]]
+    assert _calls(completion) == want
+    assert completion.content is None
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        b'data: {"choices": [{"index": 0, "delta": {}, "finish_reason": ""}]}\n\ndata: [DONE]\n\n',
+        b'data: {"choices": [{"index": 0, "delta": {}, "finish_reason": null}]}\n\n',
+        b'data: {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}',
+    ],
+    ids=["empty-finish-reason", "null-then-eof", "last-event-cut-before-its-blank-line"],
+)
+def test_a_stream_without_a_real_finish_reason_is_a_cut_stream(tail: bytes) -> None:
+    """Only a non-empty finish_reason in a whole event ends a message; anything else is cut."""
+    head = (ROUND3 / "stream-unstable-tool-call-id" / "stream.sse").read_bytes()
+    opening = head.split(b"\n\n")[0] + b"\n\n"
+    with pytest.raises(MalformedCompletionError, match="finish_reason"):
+        from_chunks(_sse_json(sse_lines([opening + tail]), float("inf")))
+
+
+def test_a_bom_inside_the_stream_is_data_not_dropped() -> None:
+    """Only the stream's first bytes may be a BOM; a later one is kept as text."""
+    body = b'data: "a"\n\n' + b'data: "\xef\xbb\xbfb"\n\n'
+    assert list(_sse_json(sse_lines([body]), float("inf"))) == ["a", "\ufeffb"]
 
 
 # --- the property: streamed == non-streamed --------------------------------------------------
@@ -96,12 +141,14 @@ def _streams(draw: st.DrawFn, calls: list[dict[str, Any]]) -> list[dict[str, obj
     """The chunks of ``calls`` in one of the delta shapes servers are seen to send."""
     indexing = draw(st.sampled_from(["per-call", "none", "all-zero"]))
     as_object = draw(st.booleans())
+    empty_finish = draw(st.booleans())  # servers that send "" before the real finish_reason
     chunks = [_chunk({"role": "assistant", "content": None})]
     for position, call in enumerate(calls):
         text = json.dumps(call["arguments"], ensure_ascii=draw(st.booleans()))
         cuts = sorted(draw(st.sets(st.integers(0, len(text)), max_size=4)))
         pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
         id_later = draw(st.booleans()) and len(pieces) > 1
+        unstable_id = draw(st.booleans())  # G7: the provider changes the id mid-call
         deltas: list[dict[str, Any]] = []
         for number, piece in enumerate(pieces):
             function: dict[str, object] = {"arguments": piece}
@@ -111,6 +158,10 @@ def _streams(draw: st.DrawFn, calls: list[dict[str, Any]]) -> list[dict[str, obj
                 delta["type"] = "function"
             if number == (1 if id_later else 0):
                 delta["id"] = call["id"]
+            elif (
+                unstable_id and number > (1 if id_later else 0) and "".join(pieces[:number]) != text
+            ):
+                delta["id"] = f"{call['id']}_changed_{number}"
             deltas.append(delta)
         if as_object:  # arguments sent whole, as an object, in the opening delta
             deltas = [
@@ -124,7 +175,7 @@ def _streams(draw: st.DrawFn, calls: list[dict[str, Any]]) -> list[dict[str, obj
                 delta["index"] = position
             elif indexing == "all-zero":
                 delta["index"] = 0
-            chunks.append(_chunk({"tool_calls": [delta]}))
+            chunks.append(_chunk({"tool_calls": [delta]}, "" if empty_finish else None))
     chunks.append(_chunk({}, "tool_calls"))
     return chunks
 
@@ -133,8 +184,9 @@ def _streams(draw: st.DrawFn, calls: list[dict[str, Any]]) -> list[dict[str, obj
 def test_streamed_calls_equal_the_non_streamed_ones(
     data: st.DataObject, calls: list[dict[str, Any]]
 ) -> None:
-    """For any splitting and delta shape (index per call, none, all 0; id first or later; object
-    arguments), the assembled calls equal what the completion sent whole gives."""
+    """For any splitting and delta shape (index per call, none, all 0; id first or later, or
+    changed mid-call; object arguments; ``""`` finish reasons before the real one), the
+    assembled calls equal what the completion sent whole gives."""
     chunks = data.draw(_streams(calls))
     assert _calls(from_chunks(chunks)) == _calls(from_body(_body(calls)))
 
@@ -167,12 +219,15 @@ def _sse_body(chunks: list[dict[str, object]], endings: list[str]) -> bytes:
 def test_sse_lines_end_only_at_cr_lf_or_crlf(
     data: st.DataObject, calls: list[dict[str, Any]]
 ) -> None:
-    """An SSE body with raw U+2028/U+2029/U+0085 in its data, any of the three line ends, cut into
-    random byte chunks (a CRLF may be split), reads as the non-streamed completion."""
+    """An SSE body with raw U+2028/U+2029/U+0085 in its data, any of the three line ends, maybe a
+    leading BOM, cut into random byte chunks (a CRLF or the BOM may be split), reads as the
+    non-streamed completion."""
     calls[0]["arguments"]["note"] = "a\u2028b\u2029c\u0085d\x0be"
     chunks = data.draw(_streams(calls))
     endings = data.draw(st.lists(st.sampled_from(["\n", "\r", "\r\n"]), min_size=1, max_size=3))
     body = _sse_body(chunks, endings)
+    if data.draw(st.booleans()):  # G8: one leading byte order mark is ignored
+        body = b"\xef\xbb\xbf" + body
     cuts = sorted(data.draw(st.sets(st.integers(0, len(body)), max_size=8)))
     pieces = [body[a:b] for a, b in zip([0, *cuts], [*cuts, len(body)], strict=True)]
     events = _sse_json(sse_lines(iter(pieces)), float("inf"))
