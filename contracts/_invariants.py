@@ -24,6 +24,7 @@ from typing import Any
 
 from contracts._canonical import digest
 from contracts._errors import ContractViolation
+from contracts._strict_json import json_value_problem
 
 __all__ = ["HARNESS_FORBIDDEN", "INVARIANTS", "check_invariants"]
 
@@ -145,7 +146,17 @@ def _verified_snapshot(doc: Any, at: str) -> Iterator[ContractViolation]:  # noq
     yield from _BODY_CHECKS[kind](doc, at)
     for index, entry in enumerate(doc["evidence"]):
         yield from _bounded_projection(entry["projection"], f"{at}/evidence/{index}/projection")
-    expected = digest({key: value for key, value in doc.items() if key != "digest"})
+    unsigned = {key: value for key, value in doc.items() if key != "digest"}
+    problem = json_value_problem(unsigned, canonical=True)
+    if problem is not None:  # the digest is over the RFC 8785 form, which cannot hold it
+        yield _v(
+            f"{at}{problem.pointer}",
+            problem.rule,
+            f"expected a value the RFC 8785 canonical form (the snapshot digest) can hold:"
+            f" {problem.message}",
+        )
+        return
+    expected = digest(unsigned)
     if doc["digest"] != expected:
         yield _v(
             f"{at}/digest",

@@ -14,6 +14,9 @@ rule                       what                                                 
 ``json-duplicate-member``  an object names the same member twice                RFC 7493 §2.3
 ``json-lone-surrogate``    a string holds an unpaired UTF-16 surrogate          RFC 7493 §2.1
 ``json-number-overflow``   a number beyond the IEEE 754 double range            RFC 7493 §2.2
+``json-number-precision``  a number a double holds only rounded (more digits    RFC 7493 §2.2
+                           than it keeps, or under its range: ``1e-400``), so
+                           ``1764400000000.00001`` never reads as an integer
 ``json-unsafe-integer``    with ``canonical=True``: an integer outside          RFC 8785 §3.2.2.3
                            ±(2^53 - 1), which RFC 8785 cannot encode
 ``json-depth``             arrays/objects nested deeper than :data:`MAX_DEPTH`  kit limit
@@ -38,6 +41,7 @@ import os
 import re
 import stat
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
@@ -131,9 +135,16 @@ def _number_problem(token: str, *, canonical: bool) -> JsonProblem | None:
             f"a number of {len(token)} characters (the limit is {MAX_NUMBER_CHARS})",
         )
     if any(mark in token for mark in ".eE"):
-        if math.isinf(float(token)):
+        double = float(token)
+        if math.isinf(double):
             return JsonProblem(
                 "json-number-overflow", f"the number {token} is beyond the IEEE 754 double range"
+            )
+        if Decimal(repr(double)) != Decimal(token):
+            return JsonProblem(
+                "json-number-precision",
+                f"the number {token} has more precision than an IEEE 754 double holds (it would"
+                f" be read as {double!r}; RFC 7493 section 2.2)",
             )
         return None
     if canonical and abs(int(token)) > MAX_SAFE_INTEGER:
@@ -514,6 +525,7 @@ def json_value_problem(value: object, *, canonical: bool = True) -> JsonProblem 
         problem = _value_problem(item, len(path), canonical=canonical)
         if problem is not None:
             return JsonProblem(problem.rule, problem.message, _safe_pointer(path), path)
+        children: list[tuple[object, tuple[object, ...]]] = []
         if isinstance(item, dict):
             for key, child in item.items():
                 if not isinstance(key, str) or _has_surrogate(key):
@@ -523,9 +535,10 @@ def json_value_problem(value: object, *, canonical: bool = True) -> JsonProblem 
                         _safe_pointer(path),
                         path,
                     )
-                stack.append((child, (*path, key)))
+                children.append((child, (*path, key)))
         elif isinstance(item, list):
-            stack.extend((child, (*path, index)) for index, child in enumerate(item))
+            children.extend((child, (*path, index)) for index, child in enumerate(item))
+        stack.extend(reversed(children))  # popped in document order
     return None
 
 
