@@ -8,8 +8,10 @@ rendered step list per example row, exactly as pytest-bdd renders it before matc
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from gherkin.parser import Parser as GherkinParser
+from gherkin.pickles.compiler import Compiler as PickleCompiler
 from pytest_bdd.exceptions import GherkinParseError
 from pytest_bdd.gherkin_parser import get_gherkin_document
 from pytest_bdd.parser import FeatureParser, ScenarioTemplate
@@ -42,7 +44,9 @@ class FeatureScenario:
         line: the line of its ``Scenario:`` keyword.
         name: the scenario name.
         feature_name: the name of its Feature.
-        tags: its tags without ``@``, sorted.
+        tags: its tags without ``@``, sorted: its own and those it inherits from its Feature,
+            its Rule and (an outline) its Examples blocks, as the official pickle compiler
+            (``gherkin-official``) gives them.
         steps: its steps as written (an outline's ``<placeholders>`` kept).
         variants: the steps pytest-bdd runs: one rendered list per example (one list when the
             scenario is not an outline).
@@ -115,6 +119,40 @@ def _duplicates(document: GherkinDocument, relative: str) -> list[TraceIssue]:
     return issues
 
 
+def _inherited_tags(file: Path) -> dict[int, frozenset[str]]:
+    """Tags per scenario line as the official pickle compiler gives them (without ``@``).
+
+    ``gherkin-official``'s compiler gives each pickle the tags of its Feature, its Rule, the
+    scenario itself and (for an outline row) its Examples block; a scenario's tags are the union
+    over its pickles. An outline without rows has no pickle; its tags are then read from the
+    tree (Feature, Rule, scenario) the same way.
+    """
+    document: Any = GherkinParser().parse(file.read_text(encoding="utf-8"))  # plain dicts
+    document["uri"] = file.name
+    lines: dict[str, int] = {}
+    tree_tags: dict[int, frozenset[str]] = {}
+    feature = document.get("feature") or {}
+    feature_tags = [t["name"] for t in feature.get("tags", [])]
+    for child in feature.get("children", []):
+        rule = child.get("rule")
+        blocks = rule.get("children", []) if rule else [child]
+        rule_tags = [t["name"] for t in rule.get("tags", [])] if rule else []
+        for block in blocks:
+            scenario = block.get("scenario")
+            if scenario is None:
+                continue
+            line = scenario["location"]["line"]
+            lines[scenario["id"]] = line
+            own = [t["name"] for t in scenario.get("tags", [])]
+            tree_tags[line] = frozenset(t.lstrip("@") for t in (*feature_tags, *rule_tags, *own))
+    compiled: dict[int, set[str]] = {}
+    for pickle in PickleCompiler().compile(document):
+        line = lines.get(pickle["astNodeIds"][0])
+        if line is not None:
+            compiled.setdefault(line, set()).update(t["name"].lstrip("@") for t in pickle["tags"])
+    return {line: frozenset(compiled.get(line, tags)) for line, tags in tree_tags.items()}
+
+
 def read_features(features_dir: Path, repo: Path) -> tuple[list[FeatureScenario], list[TraceIssue]]:
     """Parse every ``*.feature`` under ``features_dir`` (sorted by path).
 
@@ -146,13 +184,14 @@ def read_features(features_dir: Path, repo: Path) -> tuple[list[FeatureScenario]
             )
             continue
         issues.extend(_duplicates(document, relative))
+        inherited = _inherited_tags(file)
         scenarios.extend(
             FeatureScenario(
                 path=relative,
                 line=template.line_number,
                 name=template.name,
                 feature_name=feature.name,
-                tags=tuple(sorted(template.tags)),
+                tags=tuple(sorted(inherited.get(template.line_number, template.tags))),
                 steps=_steps(template),
                 variants=_variants(template),
             )

@@ -320,3 +320,79 @@ def test_trace_features_outside_the_repository(tmp_path):
     matrix = build_matrix(tmp_path, features=str(REPO / "features"))
     assert matrix.complete, "\n".join(map(str, matrix.issues))
     assert matrix.rows[0].mirror.path.startswith(str(REPO / "features"))
+
+
+RULE_FEATURE = "10-phase-gates-shall-remain-serial.feature"
+RULE_INPUT = REPO / "tests" / "field_inputs" / "round3" / "gherkin-rule-tag-inheritance"
+
+
+def _official_pickle_tags(path: Path) -> dict[str, list[str]]:
+    """Scenario name -> tags, from gherkin-official's own pickle compiler."""
+    from gherkin.parser import Parser  # noqa: PLC0415 - the referee, only here
+    from gherkin.pickles.compiler import Compiler  # noqa: PLC0415
+
+    document = Parser().parse(path.read_text(encoding="utf-8"))
+    document["uri"] = path.name
+    return {p["name"]: sorted(t["name"] for t in p["tags"]) for p in Compiler().compile(document)}
+
+
+def test_g11_tags_on_a_rule_are_inherited_as_the_pickle_compiler_does(repo_copy):
+    """G11: @spec and @requirement on a Rule above the scenario: no drift, same as on it."""
+    feature = repo_copy / "features" / RULE_FEATURE
+    shutil.copyfile(RULE_INPUT / RULE_FEATURE, feature)
+    official = _official_pickle_tags(feature)
+    assert "@spec" in official["Stage 4 completes internal Agent tests"]
+    matrix = build_matrix(repo_copy)
+    assert matrix.issues == (), "\n".join(map(str, matrix.issues))
+    (row,) = [r for r in matrix.rows if r.scenario_id == "stage-4-completes-internal-agent-tests"]
+    assert row.mirror is not None
+    assert sorted(f"@{t}" for t in row.mirror.tags) == official[row.mirror.name]
+
+
+def test_g11_feature_rule_and_examples_tags_are_inherited(repo_copy):
+    """The kind: Feature tags, Rule tags and an outline's Examples tags all reach the scenario."""
+    feature = repo_copy / "features" / RULE_FEATURE
+    feature.write_text(
+        "@spec\n"
+        "Feature: Phase gates SHALL remain serial\n"
+        "\n"
+        "  @requirement:phase-gates-shall-remain-serial\n"
+        "  Rule: Stages run in plan order\n"
+        "\n"
+        "    Scenario Outline: Stage 4 completes internal Agent tests\n"
+        "      Given the stage-zero contracts\n"
+        "      When stage 4 passes its focused tests but stage 5 Guards are not implemented\n"
+        "      Then the public Chat entry remains on the old path and stage 6B cutover is "
+        "prohibited\n"
+        "\n"
+        "      @scenario:stage-4-completes-internal-agent-tests\n"
+        "      Examples:\n"
+        "        | n |\n"
+        "        | 1 |\n",
+        encoding="utf-8",
+    )
+    official = _official_pickle_tags(feature)
+    matrix = build_matrix(repo_copy)
+    assert matrix.issues == (), "\n".join(map(str, matrix.issues))
+    (row,) = [r for r in matrix.rows if r.scenario_id == "stage-4-completes-internal-agent-tests"]
+    assert row.mirror is not None
+    assert sorted(f"@{t}" for t in row.mirror.tags) == official[row.mirror.name]
+
+
+def test_g11_a_rule_without_the_tags_still_drifts(repo_copy):
+    """Inheritance is not a free pass: tags on another Rule do not reach the scenario."""
+    feature = repo_copy / "features" / RULE_FEATURE
+    text = (RULE_INPUT / RULE_FEATURE).read_text(encoding="utf-8")
+    other_rule = (
+        "  @spec @requirement:phase-gates-shall-remain-serial\n"
+        "  Rule: Another rule\n\n"
+        "    Scenario: Something else\n"
+        "      Given the stage-zero contracts\n\n"
+    )
+    moved = text.replace("  @spec @requirement:phase-gates-shall-remain-serial\n", "")
+    feature.write_text(
+        moved.replace("  Rule: Stages run in plan order", other_rule + "  Rule: Stages"),
+        encoding="utf-8",
+    )
+    codes = {i.code for i in build_matrix(repo_copy).issues}
+    assert "TRACE_MISSING_SPEC_TAG" in codes or "TRACE_WRONG_IDS" in codes
