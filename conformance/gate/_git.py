@@ -2,19 +2,26 @@
 
 Two commands per repository, whatever the number of changes: ``git ls-files`` (tracked files)
 and ``git status --porcelain`` (staged, modified, deleted, untracked and ignored files), both
-limited to ``openspec/changes/archive``.
+limited to ``openspec/changes/archive``. A git refusal (dubious ownership, a corrupt index, a
+missing object...) is a :class:`GateSetupError` naming git's own reason and the fix git prints.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from conformance.gate._errors import GateSetupError
 
-__all__ = ["GitFacts", "check_work_tree", "read_git_facts", "work_tree_root"]
+__all__ = ["GitFacts", "check_work_tree", "git_refusal", "read_git_facts", "work_tree_root"]
+
+_CONTROL: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_FIX_LINE: Final = re.compile(r"^\s+(git .+)$")
+_MESSAGE_MAX: Final = 400
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,39 +34,66 @@ class GitFacts:
     """Files that are untracked, ignored, staged but uncommitted, modified or deleted."""
 
 
-def _git(repo: Path, *args: str) -> str:
+def _executable() -> str:
     executable = shutil.which("git")
     if executable is None:
         msg = "git executable not found on PATH; the phase gate needs git"
         raise GateSetupError(msg)
-    completed = subprocess.run(  # noqa: S603 - fixed git argv, no shell
-        [executable, "-C", str(repo), *args],
+    return executable
+
+
+def _run(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(  # noqa: S603 - fixed git argv, no shell
+        [_executable(), "-C", str(repo), *args],
         capture_output=True,
         text=True,
         check=False,
         encoding="utf-8",
+        errors="replace",
     )
+
+
+def git_refusal(repo: Path, args: tuple[str, ...], stderr: str) -> GateSetupError:
+    """The error for a git command that failed: git's own reason, and the fix git names.
+
+    ``fatal: detected dubious ownership in repository at '/r'`` followed by git's
+    ``git config --global --add safe.directory /r`` line becomes ``/r: git rev-parse refused:
+    detected dubious ownership in repository at '/r' (fix, as git says: git config --global
+    --add safe.directory /r)``. Control characters are removed (git quotes paths it prints).
+    """
+    lines = [_CONTROL.sub("", line) for line in stderr.splitlines()]
+    reasons = [line.split(":", 1)[1].strip() for line in lines if line.startswith("fatal:")]
+    reasons = reasons or [line.strip() for line in lines if line.strip()][:1] or ["(no message)"]
+    fixes = [match.group(1).strip() for line in lines if (match := _FIX_LINE.match(line))]
+    message = f"{repo}: git {args[0]} refused: {reasons[0][:_MESSAGE_MAX]}"
+    if fixes:
+        message += f" (fix, as git says: {fixes[0][:_MESSAGE_MAX]})"
+    return GateSetupError(message)
+
+
+def _git(repo: Path, *args: str) -> str:
+    completed = _run(repo, *args)
     if completed.returncode != 0:
-        first = (completed.stderr.strip().splitlines() or ["(no message)"])[0]
-        msg = f"{repo}: git {args[0]} failed: {first}"
-        raise GateSetupError(msg)
+        raise git_refusal(repo, args, completed.stderr)
     return completed.stdout
 
 
 def check_work_tree(repo: Path) -> None:
-    """Raise :class:`GateSetupError` unless ``repo`` is inside a git work tree."""
-    executable = shutil.which("git")
-    if executable is None:
-        msg = "git executable not found on PATH; the phase gate needs git"
-        raise GateSetupError(msg)
-    completed = subprocess.run(  # noqa: S603 - fixed git argv, no shell
-        [executable, "-C", str(repo), "rev-parse", "--is-inside-work-tree"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    """Raise :class:`GateSetupError` unless ``repo`` is inside a git work tree git will read.
+
+    Not a repository at all: the kit says so. Any other refusal (``safe.directory`` and
+    dubious ownership, a broken ``.git``) names git's own reason and fix
+    (:func:`git_refusal`).
+    """
+    args = ("rev-parse", "--is-inside-work-tree")
+    completed = _run(repo, *args)
+    if completed.returncode != 0 and "not a git repository" not in completed.stderr:
+        raise git_refusal(repo, args, completed.stderr)
     if completed.returncode != 0 or completed.stdout.strip() != "true":
-        msg = f"{repo}: not a git repository (the phase gate reads committed state from git)"
+        msg = (
+            f"{repo}: not a git repository (the phase gate reads committed state from git; run "
+            "it in a clone of your repository, or pass --repo PATH)"
+        )
         raise GateSetupError(msg)
 
 
