@@ -8,6 +8,10 @@ with two workers per core 1.92; docs/decisions/test-speed.md).
 
 from __future__ import annotations
 
+import os
+
+import pytest
+
 from conformance.selftest._execute import default_jobs
 
 WORKERS_PER_CORE = 2
@@ -17,3 +21,28 @@ def pytest_xdist_auto_num_workers(config) -> int:  # noqa: ARG001 - pytest-xdist
     """The worker count for ``-n auto``: :data:`WORKERS_PER_CORE` per core this process may use
     (the self-test's own count, :func:`conformance.selftest._execute.default_jobs`)."""
     return WORKERS_PER_CORE * default_jobs()
+
+
+def in_ci() -> bool:
+    """Whether the run is CI's: the ``CI`` variable set to anything but ``""``, ``0``, ``false``.
+
+    GitHub Actions, GitLab CI and most others set ``CI=true``; ``.ci/run`` installs the system
+    packages the tests need before ``make test``.
+    """
+    return os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}
+
+
+def require_system_package(what: str, *, present: bool, install: str) -> None:
+    """At a test module's top: skip the whole module once when a system package is missing.
+
+    Outside CI a fresh machine with Python, make and npm passes ``make test``: the module is
+    reported as ONE skip whose reason is the install line. In CI (:func:`in_ci`), where
+    ``.ci/run`` installs the package, a missing one fails the run (a collection error naming
+    the package), so CI never passes without running the test.
+    """
+    if present:
+        return
+    reason = f"{what}: not installed here ({install})"
+    if in_ci():
+        pytest.fail(f"{reason} (CI is set: .ci/run installs it)", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)

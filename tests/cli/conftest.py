@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from conformance.cli import EXIT_FAILED, app
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -37,6 +39,26 @@ def spec_repo(tmp_path: Path) -> Path:
     _git(repo, "add", "-A")
     _git(repo, "commit", "-q", "-m", "stage 0")
     return repo
+
+
+@pytest.fixture(scope="module")
+def report_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real report of a failing run: failures, drill-down, the full matrix and diagrams."""
+    directory = tmp_path_factory.mktemp("layout") / "report"
+    result = CliRunner().invoke(
+        app,
+        [
+            "run",
+            "--iut-module",
+            "reference_harness.mutants:duplicate_overwrites_invocation",
+            "--scenario",
+            "duplicate-tool-call-id-is-proposed",
+            "--report",
+            str(directory),
+        ],
+    )
+    assert result.exit_code == EXIT_FAILED, result.output
+    return directory / "report.html"
 
 
 @pytest.fixture(autouse=True)
