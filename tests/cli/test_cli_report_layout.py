@@ -1,12 +1,13 @@
 """report.html reads well at 1,024 and 1,400 pixels: nothing overflows, no column is squeezed.
 
-A headless Chromium (Debian's ``chromium`` package) loads a real failing report, and a report with every level and status, at both
-widths. It measures the right edge of every element, the width of each column of the
-requirements table and how many lines each short cell (level, status, examples) and each header
-takes (one: never "S H A L L" down a column), and takes a screenshot of that table. Without
-Chromium this module is ONE skip naming the install line outside CI, and fails in CI
-(``CI=true``; ``.ci/run`` installs it; ``tests/conftest.py``: ``require_system_package``). The
-structural test, which always runs, is ``test_cli_report_stylesheet.py``.
+A headless Chromium (Debian's ``chromium`` package) loads a real failing report, and a report
+with every level and status, at both widths. It measures the right edge of every element, the
+width of each column of the requirements table and how many lines each short cell (level,
+status, examples) and each header takes (one: never "S H A L L" down a column), and takes a
+screenshot of that table. Without Chromium this module is ONE skip naming the install line
+outside CI, and fails in CI (``CI=true``; ``.ci/run`` installs it; ``tests/conftest.py``:
+``require_system_package``). The structural test, which always runs, is
+``test_cli_report_stylesheet.py``.
 """
 
 from __future__ import annotations
