@@ -21,9 +21,21 @@ _Repo = Annotated[Path, typer.Argument(help="Repository with openspec/.")]
 
 
 @spec_app.command("lint")
-def lint(repo: _Repo = Path()) -> None:
+def lint(
+    repo: _Repo = Path(),
+    archived_tasks: Annotated[  # noqa: FBT002 - a typer flag
+        bool,
+        typer.Option(
+            "--archived-tasks",
+            help="Also require every task of each archived change done (openspec validate "
+            "--archived).",
+        ),
+    ] = False,
+) -> None:
     """Lint REPO/openspec with the official OpenSpec rules (strict) plus the kit's own.
 
+    Archived changes are history: as the official CLI's validate --all, the lint never checks
+    them against today's specs (only the kit's KIT_* rules apply to them).
     Prints one line per issue (path:line: LEVEL CODE message). Exit 1 if any item is invalid.
     """
     out = Output()
@@ -31,7 +43,7 @@ def lint(repo: _Repo = Path()) -> None:
 
     require_openspec(repo)
     announce(out, (kit_line(), f"spec: {repo.resolve() / 'openspec'}"))
-    items = lint_items(repo, strict=True)
+    items = lint_items(repo, strict=True, archived_tasks=archived_tasks)
     issues = [issue for item in items for issue in item.issues]
     for issue in issues:
         out.line(str(issue))

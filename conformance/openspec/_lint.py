@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from conformance.openspec._blocks import REQUIREMENT_HEADER, requirement_blocks
-from conformance.openspec._lint_change import lint_change_dir
+from conformance.openspec._lint_change import lint_archived_change, lint_change_dir
 from conformance.openspec._lint_kit import lint_change_files, lint_requirements
 from conformance.openspec._lint_spec import lint_spec_source, requirement_titles
 from conformance.openspec._model import LintIssue, Location, ParseError
@@ -25,7 +25,9 @@ class ItemReport:
     """The verdict on one item: a main spec, an active change or an archived change.
 
     ``kind``/``id`` match the official CLI's ``validate --json`` items (``type``/``id``) for
-    specs and active changes; archived changes are the kit's addition (the CLI skips them).
+    specs and active changes. Archived changes get the official CLI's rule for them, that of
+    ``validate --archived`` (every task done; ``validate --all`` skips archives and never
+    re-checks history against today's specs), plus the kit's own ``KIT_*`` rules.
     ``valid`` is true iff no ERROR (and, in strict mode, no WARNING) is among ``issues``.
     """
 
@@ -91,11 +93,20 @@ def _spec_item(spec_id: str, path: Path, *, strict: bool, kit: bool) -> list[Lin
     return issues
 
 
-def _change_item(
-    folder: Path, specs_root: Path, *, archived: bool, strict: bool, kit: bool
+def _change_item(  # noqa: PLR0913 - the item and the rule layers that apply to it
+    folder: Path,
+    specs_root: Path,
+    *,
+    archived: bool,
+    strict: bool,
+    kit: bool,
+    archived_tasks: bool,
 ) -> list[LintIssue]:
     try:
-        issues = lint_change_dir(folder, specs_root, strict=strict)
+        if not archived:
+            issues = lint_change_dir(folder, specs_root, strict=strict)
+        else:  # history: never re-checked against today's specs (validate --all skips it)
+            issues = lint_archived_change(folder) if archived_tasks else []
         change = load_change(folder, archived=archived)
     except ParseError as exc:
         return [_unreadable(exc)]
@@ -109,13 +120,17 @@ def _change_item(
 
 
 def lint_items(
-    root: Path | str, *, strict: bool = True, kit_rules: bool = True
+    root: Path | str, *, strict: bool = True, kit_rules: bool = True, archived_tasks: bool = False
 ) -> list[ItemReport]:
     """Lint every item of ``<root>/openspec``: main specs, then active, then archived changes.
 
     ``kit_rules=False`` applies only the official CLI's rules (the differential tests compare
-    those verdicts with ``openspec validate --all --strict --json``). Never raises for a
-    malformed or unreadable spec: that is an issue of its item.
+    those verdicts with ``openspec validate --all --strict --json``). Archived changes get no
+    official rule by default, as ``validate --all`` gives them none: their deltas are history,
+    merged when they were archived, and are never compared with today's specs.
+    ``archived_tasks=True`` adds the rule of ``openspec validate --archived`` (every task of an
+    archive done; :func:`~conformance.openspec._lint_change.lint_archived_change`). Never
+    raises for a malformed or unreadable spec: that is an issue of its item.
     """
     osdir = openspec_dir(root)
     if not osdir.is_dir():
@@ -133,7 +148,12 @@ def lint_items(
         )
     for folder, archived in change_dirs(osdir):
         found = _change_item(
-            folder, osdir / "specs", archived=archived, strict=strict, kit=kit_rules
+            folder,
+            osdir / "specs",
+            archived=archived,
+            strict=strict,
+            kit=kit_rules,
+            archived_tasks=archived_tasks,
         )
         kind: ItemKind = "archived-change" if archived else "change"
         reports.append(

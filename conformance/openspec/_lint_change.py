@@ -339,3 +339,32 @@ def lint_change_dir(change_dir: Path, specs_root: Path | None, *, strict: bool) 
     ``specs_root`` (``openspec/specs``) enables the MODIFIED scenario-loss check.
     """
     return _Checker(change_dir, specs_root, strict=strict).run()
+
+
+def lint_archived_change(change_dir: Path) -> list[LintIssue]:
+    """The official CLI's rule for an archived change (``openspec validate --archived``).
+
+    ``validate --all`` skips ``changes/archive/`` entirely: an archive is history, its deltas
+    already merged, so it is never re-checked against today's specs (a MODIFIED block that a
+    later change extended, a requirement since removed...). The one check the CLI makes of an
+    archive is ``validate --archived``'s (``runArchivedTaskValidation``, 1.13.2): every task of
+    its tracked tasks file (``tasks.md`` for the ``spec-driven`` schema) is done. A task line is
+    the CLI's (``TASK_LINE_PATTERN``; any marker but ``x``/``X`` is not done); an absent file
+    has no tasks; a file that exists but cannot be read is an error.
+    """
+    path = change_dir / "tasks.md"
+    try:
+        text = path.read_bytes().decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        return []
+    except OSError:
+        msg = "could not read task file"
+        return [LintIssue("ERROR", "OPENSPEC_ARCHIVED_TASKS_UNREADABLE", msg, Location(path, 0))]
+    marks = [m.group(1) or "" for line in text.split("\n") if (m := _TASK_LINE.match(line))]
+    done = sum(1 for mark in marks if mark.lower() == "x")
+    open_tasks = len(marks) - done
+    if open_tasks <= 0:
+        return []
+    plural = "" if open_tasks == 1 else "s"
+    msg = f"{open_tasks} incomplete task{plural} ({done}/{len(marks)} completed)"
+    return [LintIssue("ERROR", "OPENSPEC_ARCHIVED_TASKS_INCOMPLETE", msg, Location(path, 0))]
