@@ -105,6 +105,19 @@ RULES: dict[str, Rule] = {
         # The same contract under a new $id version (…/v1/x → …/v2/x): the bump itself changes
         # no document's validity; what changed with it is reported by the other rules.
         Rule("SD025", "version-bumped", _N),
+        # oneOf means exactly one branch: when branches can overlap, a new or wider branch
+        # refuses documents that now match two, and a narrower one accepts documents that
+        # matched two before.
+        Rule("SD026", "oneOf-overlap-changed", _B),
+        # Inside `not` the effect turns round: a tighter negated schema accepts more documents.
+        Rule("SD027", "negated-schema-tightened", _L),
+        Rule("SD028", "negated-schema-loosened", _T),
+        # A changed `if` moves documents between `then` and `else`: both ways.
+        Rule("SD029", "condition-changed", _B),
+        # A new assertion (`not`, an `allOf` branch, `if`/`then`/`else`, a `dependentSchemas` or
+        # `dependentRequired` entry, `enum`, `const`, `pattern`, a subschema keyword).
+        Rule("SD030", "constraint-added", _T),
+        Rule("SD031", "constraint-removed", _L),
         Rule("SD999", "unclassified", _U),
     )
 }

@@ -1,9 +1,14 @@
 """Recursive comparison of two JSON Schema (2020-12) documents, keyword by keyword.
 
-The walker knows the keywords whose change it can classify (``type``, ``enum``, ``required``,
-``properties``, bounds, ``pattern``, ``additionalProperties``, ``oneOf``/``anyOf`` branches, …)
-and recurses into sub-schemas. Any other changed keyword is ``SD999 unclassified``: a change the
-differ cannot reason about is treated as breaking.
+The walker knows the keywords whose change it can classify by what each accepts (``type``,
+``enum``, ``const``, ``required``, ``properties``, bounds, ``pattern``, ``additionalProperties``,
+``anyOf``/``oneOf``/``allOf`` branches, ``not``, ``if``/``then``/``else``, ``dependentSchemas``,
+``dependentRequired``, local ``$ref`` targets, annotation-only keywords such as ``format``) and
+recurses into sub-schemas. ``oneOf`` branches that can overlap change both ways (SD026); inside
+``not`` an effect turns round (SD027/SD028); a schema wrapped into (or unwrapped from) an
+``anyOf``/``oneOf`` is compared as a one-branch list. Any other changed keyword is ``SD999
+unclassified``, naming the keyword: a change the differ cannot reason about is breaking.
+The rule for each keyword is in ``docs/decisions/field-faults-3.md``.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import unquote
 
 from conformance.schemadiff._rules import Rule, rule
 
@@ -27,8 +33,19 @@ _ANNOTATIONS = frozenset(
         "deprecated",
         "readOnly",
         "writeOnly",
+        # JSON Schema 2020-12: annotations unless a dialect asserts them (the format-assertion
+        # vocabulary); the kit's validators (jsonschema-rs, python-jsonschema) do not.
+        "format",
+        "contentMediaType",
+        "contentEncoding",
+        "contentSchema",
     }
 )
+_ANNOTATIONS_LIKE_ASSERTIONS = frozenset(
+    {"format", "contentMediaType", "contentEncoding", "contentSchema"}
+)
+_NOT_ASSERTIONS = _ANNOTATIONS | {"$schema", "$id", "$defs", "definitions", "$anchor"}
+"""Keywords that accept every instance: what a wrapped schema may keep beside its branches."""
 _MAX_KEYWORDS = frozenset(
     {"maxLength", "maxItems", "maximum", "exclusiveMaximum", "maxProperties", "maxContains"}
 )
@@ -37,7 +54,8 @@ _MIN_KEYWORDS = frozenset(
 )
 _SCHEMA_MAPS = frozenset({"$defs", "definitions"})
 _BRANCHES = frozenset({"oneOf", "anyOf"})
-_SUBSCHEMAS = frozenset({"items", "then", "else", "contains", "propertyNames"})
+_SUBSCHEMAS = frozenset({"items", "contains", "propertyNames"})
+_MAX_REF_DEPTH = 32
 _DISCRIMINATORS = ("type", "kind")
 
 
@@ -78,21 +96,66 @@ def _accepts(types: set[str], kind: str) -> bool:
 
 
 class _Walker:
-    def __init__(self) -> None:
+    def __init__(self, old_root: object, new_root: object) -> None:
         self.findings: list[Finding] = []
+        self.roots = (old_root, new_root)
+        self.refs_seen: set[tuple[str, str]] = set()
 
     def add(self, name: str, pointer: str, detail: str) -> None:
         self.findings.append(Finding(rule(name), pointer, detail))
+
+    def sub(self) -> _Walker:
+        """A walker over the same documents whose findings the caller re-classifies."""
+        walker = _Walker(*self.roots)
+        walker.refs_seen = self.refs_seen
+        return walker
 
     def schema(self, old: object, new: object, pointer: str) -> None:
         if old == new:
             return
         if not isinstance(old, Mapping) or not isinstance(new, Mapping):
-            self.add("unclassified", pointer, "boolean schema changed")
+            self._boolean(old, new, pointer)
             return
+        moved = self._wrapped(old, new, pointer)
         for key in sorted(set(old) | set(new)):
-            if old.get(key) != new.get(key):
+            if key not in moved and old.get(key) != new.get(key):
                 self._keyword(key, old, new, pointer)
+
+    def _boolean(self, old: object, new: object, pointer: str) -> None:
+        """``true``/``false``/``{}``: ``true`` and ``{}`` accept all, ``false`` nothing."""
+        before, after = _accepts_all(old), _accepts_all(new)
+        if before is True and after is not True:
+            self.add("constraint-added", pointer, f"schema {_json(old)} -> {_json(new)}")
+        elif after is True and before is not True:
+            self.add("constraint-removed", pointer, f"schema {_json(old)} -> {_json(new)}")
+        elif old is False or new is False:
+            name = "constraint-added" if new is False else "constraint-removed"
+            self.add(name, pointer, f"schema {_json(old)} -> {_json(new)}")
+        else:
+            self.add("unclassified", pointer, "boolean schema changed")
+
+    def _wrapped(self, old: Mapping[str, Any], new: Mapping[str, Any], pointer: str) -> set[str]:
+        """A schema wrapped into (or out of) ``anyOf``/``oneOf``: compare one-branch lists.
+
+        ``{"type": "string"}`` -> ``{"anyOf": [{"type": "string"}, {"type": "null"}]}`` keeps the
+        old schema as a branch and adds one: ``branch-added``. Applies when one side has the
+        combinator and nothing else that asserts, and the other side neither combinator.
+        Returns the keys it compared (the caller skips them).
+        """
+        for key in ("anyOf", "oneOf"):
+            if (key in old) == (key in new) or any(k in old or k in new for k in _BRANCHES - {key}):
+                continue
+            wrapper, plain = (new, old) if key in new else (old, new)
+            if any(k not in _NOT_ASSERTIONS for k in wrapper if k != key):
+                continue
+            branch = {k: v for k, v in plain.items() if k not in _NOT_ASSERTIONS}
+            branches = wrapper[key]
+            if not isinstance(branches, Sequence) or isinstance(branches, str):
+                continue
+            before, after = ([branch], list(branches)) if key in new else (list(branches), [branch])
+            self._branches(key, before, after, pointer)
+            return {key, *branch}
+        return set()
 
     def _keyword(
         self, key: str, old: Mapping[str, Any], new: Mapping[str, Any], pointer: str
@@ -108,22 +171,168 @@ class _Walker:
             "uniqueItems": self._unique,
             "$id": self._id,
             "prefixItems": self._prefix_items,
+            "not": self._not,
+            "if": self._if,
+            "then": lambda o, n, p: self._conditional("then", o, n, p),
+            "else": lambda o, n, p: self._conditional("else", o, n, p),
+            "allOf": self._all_of,
+            "dependentSchemas": self._dependent_schemas,
+            "dependentRequired": self._dependent_required,
+            "$ref": self._ref,
         }
         before, after = old.get(key), new.get(key)
         if key in handlers:
             handlers[key](old, new, pointer)
         elif key in _ANNOTATIONS:
-            self.add("annotation-changed", _child(pointer, key), f"{key} changed")
+            note = (
+                " (an annotation in JSON Schema 2020-12: no validator of the kit asserts it)"
+                if key in _ANNOTATIONS_LIKE_ASSERTIONS
+                else ""
+            )
+            self.add("annotation-changed", _child(pointer, key), f"{key} changed{note}")
         elif key in _MAX_KEYWORDS | _MIN_KEYWORDS:
             self._bound(key, before, after, pointer, upper=key in _MAX_KEYWORDS)
         elif key in _SCHEMA_MAPS:
             self._defs(key, before, after, pointer)
         elif key in _BRANCHES:
             self._branches(key, before, after, pointer)
-        elif key in _SUBSCHEMAS and before is not None and after is not None:
-            self.schema(before, after, _child(pointer, key))
+        elif key in _SUBSCHEMAS:
+            self._subschema(key, before, after, pointer)
         else:
-            self.add("unclassified", _child(pointer, key), f"{key} changed")
+            self.add(
+                "unclassified",
+                _child(pointer, key),
+                f"keyword {key!r} changed: the differ cannot tell what it accepts",
+            )
+
+    def _introduced(self, key: str, before: object, after: object, pointer: str) -> bool:
+        """A keyword that only asserts, introduced (tightens) or dropped (loosens)."""
+        if before is not None and after is not None:
+            return False
+        at = _child(pointer, key)
+        if before is None:
+            self.add("constraint-added", at, f"{key} {_json(after)[:120]} introduced")
+        else:
+            self.add("constraint-removed", at, f"{key} {_json(before)[:120]} dropped")
+        return True
+
+    def _subschema(self, key: str, before: object, after: object, pointer: str) -> None:
+        if before is not None and after is not None:
+            self.schema(before, after, _child(pointer, key))
+            return
+        present = after if before is None else before
+        if key != "contains" and _accepts_all(present) is True:  # contains: {} wants one item
+            self.add("annotation-changed", _child(pointer, key), f"{key} true (asserts nothing)")
+            return
+        self._introduced(key, before, after, pointer)
+
+    def _not(self, old: Mapping[str, Any], new: Mapping[str, Any], pointer: str) -> None:
+        before, after = old.get("not"), new.get("not")
+        if self._introduced("not", before, after, pointer):
+            return
+        inner = self.sub()
+        inner.schema(before, after, _child(pointer, "not"))
+        turned = {"tightens": "negated-schema-tightened", "loosens": "negated-schema-loosened"}
+        for finding in inner.findings:
+            name = turned.get(finding.rule.effect.value)
+            if name is None:
+                self.findings.append(finding)
+            else:
+                self.add(name, finding.pointer, f"inside not: {finding.detail}")
+
+    def _if(self, old: Mapping[str, Any], new: Mapping[str, Any], pointer: str) -> None:
+        before, after = old.get("if"), new.get("if")
+        at = _child(pointer, "if")
+        if before is not None and after is not None:
+            self.add("condition-changed", at, f"if {_json(before)[:80]} -> {_json(after)[:80]}")
+            return
+        side = new if before is None else old
+        if "then" not in side and "else" not in side:
+            self.add("annotation-changed", at, "if without then/else (asserts nothing)")
+            return
+        verb = "introduced" if before is None else "dropped"
+        name = "constraint-added" if before is None else "constraint-removed"
+        self.add(name, at, f"if/then/else {verb}")
+
+    def _conditional(
+        self, key: str, old: Mapping[str, Any], new: Mapping[str, Any], pointer: str
+    ) -> None:
+        """``then``/``else``: they assert only under an ``if`` (a lone one asserts nothing)."""
+        before, after = old.get(key), new.get(key)
+        conditions = old.get("if"), new.get("if")
+        if conditions == (None, None):
+            self.add("annotation-changed", _child(pointer, key), f"{key} without if")
+        elif None in conditions:
+            return  # reported with the if that came or went
+        elif not self._introduced(key, before, after, pointer):
+            self.schema(before, after, _child(pointer, key))
+
+    def _all_of(self, old: Mapping[str, Any], new: Mapping[str, Any], pointer: str) -> None:
+        before, after = old.get("allOf", []), new.get("allOf", [])
+        if not isinstance(before, list) or not isinstance(after, list):
+            self.add("unclassified", _child(pointer, "allOf"), "keyword 'allOf' changed")
+            return
+        pairs, removed, added = match_branches(before, after)
+        for index in removed:
+            detail = f"allOf branch {_branch_label(before[index], index)} removed"
+            self.add("constraint-removed", _child(pointer, "allOf", index), detail)
+        for index in added:
+            detail = f"allOf branch {_branch_label(after[index], index)} added"
+            self.add("constraint-added", _child(pointer, "allOf", index), detail)
+        for old_index, new_index in pairs:
+            self.schema(before[old_index], after[new_index], _child(pointer, "allOf", new_index))
+
+    def _dependent_schemas(
+        self, old: Mapping[str, Any], new: Mapping[str, Any], pointer: str
+    ) -> None:
+        before: Mapping[str, Any] = old.get("dependentSchemas", {})
+        after: Mapping[str, Any] = new.get("dependentSchemas", {})
+        for name in sorted(set(before) | set(after)):
+            at = _child(pointer, "dependentSchemas", name)
+            if name not in after:
+                self.add("constraint-removed", at, f"dependentSchemas {_json(name)} dropped")
+            elif name not in before:
+                self.add("constraint-added", at, f"dependentSchemas {_json(name)} introduced")
+            else:
+                self.schema(before[name], after[name], at)
+
+    def _dependent_required(
+        self, old: Mapping[str, Any], new: Mapping[str, Any], pointer: str
+    ) -> None:
+        before: Mapping[str, Any] = old.get("dependentRequired", {})
+        after: Mapping[str, Any] = new.get("dependentRequired", {})
+        for name in sorted(set(before) | set(after)):
+            at = _child(pointer, "dependentRequired", name)
+            was, now = set(before.get(name, [])), set(after.get(name, []))
+            for needed in sorted(now - was):
+                detail = f"with {_json(name)}, {_json(needed)} is now required"
+                self.add("constraint-added", at, detail)
+            for needed in sorted(was - now):
+                detail = f"with {_json(name)}, {_json(needed)} is no longer required"
+                self.add("constraint-removed", at, detail)
+
+    def _ref(self, old: Mapping[str, Any], new: Mapping[str, Any], pointer: str) -> None:
+        """A changed local ``$ref``: compare what each side's chain of references reaches."""
+        before, after = old.get("$ref"), new.get("$ref")
+        at = _child(pointer, "$ref")
+        target_old = _resolved(old, self.roots[0])
+        target_new = _resolved(new, self.roots[1])
+        if target_old is None or target_new is None:
+            detail = (
+                f"$ref {_json(before)} -> {_json(after)}: the differ compares local references "
+                "(#/...) only"
+            )
+            self.add("unclassified", at, detail)
+            return
+        key = (_json(before), _json(after))
+        if key in self.refs_seen:
+            return  # a recursive schema: this pair of targets is being compared already
+        self.refs_seen.add(key)
+        inner = self.sub()
+        inner.schema(target_old, target_new, at)
+        for finding in inner.findings:
+            detail = f"through $ref {_json(before)} -> {_json(after)}: {finding.detail}"
+            self.findings.append(Finding(finding.rule, finding.pointer, detail))
 
     def _type(self, old: Mapping[str, Any], new: Mapping[str, Any], pointer: str) -> None:
         before, after = _types(old), _types(new)
@@ -146,9 +355,7 @@ class _Walker:
 
     def _enum(self, old: Mapping[str, Any], new: Mapping[str, Any], pointer: str) -> None:
         at = _child(pointer, "enum")
-        if "enum" not in old or "enum" not in new:
-            verb = "introduced" if "enum" not in old else "dropped"
-            self.add("unclassified", at, f"enum {verb}")
+        if self._introduced("enum", old.get("enum"), new.get("enum"), pointer):
             return
         before = [_json(v) for v in old["enum"]]
         after = [_json(v) for v in new["enum"]]
@@ -160,6 +367,13 @@ class _Walker:
                 self.add("enum-value-added", at, f"enum value {value} added")
 
     def _const(self, old: Mapping[str, Any], new: Mapping[str, Any], pointer: str) -> None:
+        at = _child(pointer, "const")
+        if "const" not in old:
+            self.add("constraint-added", at, f"const {_json(new['const'])} introduced")
+            return
+        if "const" not in new:
+            self.add("constraint-removed", at, f"const {_json(old['const'])} dropped")
+            return
         before = _json(old.get("const"))
         after = _json(new.get("const"))
         self.add("const-changed", _child(pointer, "const"), f"const {before} -> {after}")
@@ -203,6 +417,8 @@ class _Walker:
             self.add("additionalProperties-loosened", at, f"{_json(before)} -> {_json(after)}")
 
     def _pattern(self, old: Mapping[str, Any], new: Mapping[str, Any], pointer: str) -> None:
+        if self._introduced("pattern", old.get("pattern"), new.get("pattern"), pointer):
+            return
         detail = f"pattern {_json(old.get('pattern'))} -> {_json(new.get('pattern'))}"
         self.add("pattern-changed", _child(pointer, "pattern"), detail)
 
@@ -258,7 +474,13 @@ class _Walker:
         if not isinstance(before, Sequence) or not isinstance(after, Sequence):
             self.add("unclassified", _child(pointer, key), f"{key} introduced or dropped")
             return
-        pairs, removed, added = match_branches(list(before), list(after))
+        before, after = list(before), list(after)
+        if key == "oneOf" and not (
+            _pairwise_disjoint(before, self.roots[0]) and _pairwise_disjoint(after, self.roots[1])
+        ):
+            self._overlapping(before, after, pointer)
+            return
+        pairs, removed, added = match_branches(before, after)
         for index in removed:
             label = _branch_label(before[index], index)
             self.add("branch-removed", _child(pointer, key, index), f"{key} branch {label} removed")
@@ -267,6 +489,33 @@ class _Walker:
             self.add("branch-added", _child(pointer, key, index), f"{key} branch {label} added")
         for old_index, new_index in pairs:
             self.schema(before[old_index], after[new_index], _child(pointer, key, new_index))
+
+    def _overlapping(self, before: list[Any], after: list[Any], pointer: str) -> None:
+        """``oneOf`` whose branches may overlap: any branch change is ``oneOf-overlap-changed``.
+
+        An instance valid under two branches is refused by ``oneOf``: a new or wider branch can
+        refuse what was valid (tightens), a removed or narrower one accept what was refused
+        (loosens). Neutral changes inside a branch (annotations) stay neutral.
+        """
+        why = "the branches may overlap, and oneOf refuses an instance two branches accept"
+        pairs, removed, added = match_branches(before, after)
+        for index in removed:
+            label = _branch_label(before[index], index)
+            detail = f"oneOf branch {label} removed; {why}"
+            self.add("oneOf-overlap-changed", _child(pointer, "oneOf", index), detail)
+        for index in added:
+            label = _branch_label(after[index], index)
+            detail = f"oneOf branch {label} added; {why}"
+            self.add("oneOf-overlap-changed", _child(pointer, "oneOf", index), detail)
+        for old_index, new_index in pairs:
+            at = _child(pointer, "oneOf", new_index)
+            inner = self.sub()
+            inner.schema(before[old_index], after[new_index], at)
+            moving = [f for f in inner.findings if f.rule.effect.value != "neutral"]
+            self.findings.extend(f for f in inner.findings if f not in moving)
+            if moving:
+                detail = f"oneOf branch changed ({moving[0].rule.name}: {moving[0].detail}); {why}"
+                self.add("oneOf-overlap-changed", at, detail)
 
 
 def _json(value: object) -> str:
@@ -337,12 +586,120 @@ def match_branches(
     return sorted(pairs, key=lambda pair: pair[1]), old_left, new_left
 
 
+def _accepts_all(schema: object) -> bool | None:
+    """``True`` for ``true``/``{}``/annotations only, ``False`` for ``false``, else ``None``."""
+    if schema is True or schema is False:
+        return bool(schema)
+    if isinstance(schema, Mapping) and all(k in _NOT_ASSERTIONS for k in schema):
+        return True
+    return None
+
+
+def _pointer_get(root: object, fragment: str) -> object | None:
+    """The value at the RFC 6901 pointer ``fragment`` of ``root`` (``None``: no such value)."""
+    node = root
+    for raw in fragment.split("/")[1:] if fragment else []:
+        token = unquote(raw).replace("~1", "/").replace("~0", "~")
+        if isinstance(node, Mapping) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node
+
+
+def _resolved(schema: object, root: object) -> object | None:
+    """``schema`` with its local ``$ref`` chain followed (siblings of a ``$ref`` kept).
+
+    ``None`` when a reference is not local (``#...``), names nothing, collides with a sibling
+    keyword, or the chain is longer than :data:`_MAX_REF_DEPTH` (a loop).
+    """
+    for _ in range(_MAX_REF_DEPTH):
+        if not isinstance(schema, Mapping) or "$ref" not in schema:
+            return schema
+        ref = schema["$ref"]
+        if not isinstance(ref, str) or not ref.startswith("#"):
+            return None
+        target = _pointer_get(root, ref[1:])
+        siblings = {k: v for k, v in schema.items() if k != "$ref"}
+        if target is None:
+            return None
+        if not siblings:
+            schema = target
+            continue
+        if not isinstance(target, Mapping) or set(target) & set(siblings):
+            return None
+        schema = {**target, **siblings}
+    return None
+
+
+def _values(schema: object) -> set[str] | None:
+    """The instances ``schema`` allows by ``const``/``enum`` (as JSON text), ``None``: any."""
+    if not isinstance(schema, Mapping):
+        return None
+    found: set[str] | None = None
+    if "const" in schema:
+        found = {_json(_number(schema["const"]))}
+    if isinstance(schema.get("enum"), list):
+        listed = {_json(_number(v)) for v in schema["enum"]}
+        found = listed if found is None else found & listed
+    return found
+
+
+def _number(value: object) -> object:
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def _disjoint(a: object, b: object, root: object) -> bool:
+    """Whether no instance can be valid under both branches (a sufficient test only)."""
+    a, b = _resolved(a, root), _resolved(b, root)
+    if a is False or b is False:
+        return True
+    if not isinstance(a, Mapping) or not isinstance(b, Mapping):
+        return False
+    types_a, types_b = _types(a), _types(b)
+    if types_a is not None and types_b is not None and not _types_overlap(types_a, types_b):
+        return True
+    values_a, values_b = _values(a), _values(b)
+    if values_a is not None and values_b is not None and not values_a & values_b:
+        return True
+    return _discriminated(a, b, root)
+
+
+def _discriminated(a: Mapping[str, Any], b: Mapping[str, Any], root: object) -> bool:
+    """Both require one property and allow it disjoint ``const``/``enum`` values."""
+    props_a, props_b = a.get("properties", {}), b.get("properties", {})
+    required = set(a.get("required", [])) & set(b.get("required", []))
+    if not isinstance(props_a, Mapping) or not isinstance(props_b, Mapping):
+        return False
+    for name in required & set(props_a) & set(props_b):
+        held_a = _values(_resolved(props_a[name], root))
+        held_b = _values(_resolved(props_b[name], root))
+        if held_a is not None and held_b is not None and not held_a & held_b:
+            return True
+    return False
+
+
+def _types_overlap(one: set[str], other: set[str]) -> bool:
+    """Whether an instance can have a type of both sets (an integer is also a number)."""
+    return bool(one & other) or any({a, b} == {"integer", "number"} for a in one for b in other)
+
+
+def _pairwise_disjoint(branches: list[Any], root: object) -> bool:
+    return all(
+        _disjoint(branches[i], branches[j], root)
+        for i in range(len(branches))
+        for j in range(i + 1, len(branches))
+    )
+
+
 def walk(old: object, new: object) -> list[Finding]:
     """Every classified change from schema ``old`` to schema ``new``, in document order.
 
     Both are parsed JSON Schema documents (mappings or booleans). Never raises on odd input: what it
     cannot classify is reported as ``SD999 unclassified``.
     """
-    walker = _Walker()
+    walker = _Walker(old, new)
     walker.schema(old, new, "")
     return walker.findings

@@ -48,7 +48,29 @@ PAIRS = [
         {"$id": "https://srdh.dev/schemas/v1/x.schema.json"},
         {"$id": "https://srdh.dev/schemas/v2/x.schema.json"},
     ),
-    ("SD999", {"type": "string"}, {"type": "string", "not": {"const": "x"}}),
+    (
+        "SD026",
+        {"oneOf": [{"type": "number"}]},
+        {"oneOf": [{"type": "number"}, {"type": "integer"}]},
+    ),
+    (
+        "SD027",
+        {"not": {"type": "string", "maxLength": 9}},
+        {"not": {"type": "string", "maxLength": 5}},
+    ),
+    (
+        "SD028",
+        {"not": {"type": "string", "maxLength": 5}},
+        {"not": {"type": "string", "maxLength": 9}},
+    ),
+    (
+        "SD029",
+        {"if": {"required": ["a"]}, "then": {"required": ["b"]}},
+        {"if": {"required": ["c"]}, "then": {"required": ["b"]}},
+    ),
+    ("SD030", {"type": "string"}, {"type": "string", "not": {"const": "x"}}),
+    ("SD031", {"type": "string", "not": {"const": "x"}}, {"type": "string"}),
+    ("SD999", {"type": "string", "$dynamicRef": "#a"}, {"type": "string", "$dynamicRef": "#b"}),
 ]
 
 
