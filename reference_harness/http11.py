@@ -89,6 +89,9 @@ class Http11Connection:
         max_body: largest request body taken (bytes).
         stopping: set when the server stops; an idle or stalled read ends at once.
         stall_s: how long a started request may stop arriving (seconds) before 408.
+        keep_alive: serve more requests on the connection (HTTP/1.1's default); ``False``
+            answers each with ``Connection: close`` (a test double whose callers never close
+            their connection pools).
     """
 
     def __init__(
@@ -98,8 +101,10 @@ class Http11Connection:
         max_body: int,
         stopping: threading.Event,
         stall_s: float,
+        keep_alive: bool = True,
     ) -> None:
         """Wrap ``sock`` (not yet read)."""
+        self._keep_alive = keep_alive
         self.sock = sock
         self._max_body = max_body
         self._stopping = stopping
@@ -185,10 +190,9 @@ class Http11Connection:
         Raises:
             OSError: the client is gone.
         """
-        fields = [*headers, ("Content-Length", str(len(body)))]
-        self._send(h11.Response(status_code=status, headers=fields, reason=_phrase(status)))
-        self._send(h11.Data(data=body))
-        self._send(h11.EndOfMessage())
+        self.write_head(status, [*headers, ("Content-Length", str(len(body)))])
+        self.write(body)
+        self.write_end()
 
     def respond_stream(
         self, status: int, headers: list[tuple[str, str]], pieces: Iterable[bytes]
@@ -198,9 +202,35 @@ class Http11Connection:
         Raises:
             OSError: the client is gone.
         """
-        self._send(h11.Response(status_code=status, headers=headers, reason=_phrase(status)))
+        self.write_head(status, headers)
         for piece in pieces:
-            self._send(h11.Data(data=piece))
+            self.write(piece)
+        self.write_end()
+
+    def write_head(self, status: int, headers: list[tuple[str, str]]) -> None:
+        """Send a response's status line and headers (no ``Content-Length``: chunked).
+
+        Raises:
+            OSError: the client is gone.
+        """
+        closing = not self._keep_alive and all(k.lower() != "connection" for k, _ in headers)
+        fields = [*headers, ("Connection", "close")] if closing else headers
+        self._send(h11.Response(status_code=status, headers=fields, reason=_phrase(status)))
+
+    def write(self, piece: bytes) -> None:
+        """Send one piece of the response body at once (a fault may stop before the end).
+
+        Raises:
+            OSError: the client is gone.
+        """
+        self._send(h11.Data(data=piece))
+
+    def write_end(self) -> None:
+        """End the response body (the last chunk when chunked).
+
+        Raises:
+            OSError: the client is gone.
+        """
         self._send(h11.EndOfMessage())
 
     def refuse(self, refusal: Refusal, headers: list[tuple[str, str]], body: bytes) -> None:

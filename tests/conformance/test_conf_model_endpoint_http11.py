@@ -185,3 +185,22 @@ def test_g1_a_stalled_request_is_refused_and_stop_is_not_held_by_idle_connection
         sock.close()
         endpoint.stop()
     assert [r["answer"] for r in endpoint.requests()] == ["ANSWERED"]
+
+
+def test_g1_the_reference_scripted_server_takes_a_chunked_body_too():
+    """The same kind in the reference's own test server (reference_harness.openai.testing)."""
+    from reference_harness.openai.testing import ScriptedOpenAIServer  # noqa: PLC0415
+
+    reply = {"kind": "intent", "intent": "DIAGNOSIS"}
+    with ScriptedOpenAIServer(router=[reply, reply]) as server:
+        marker = {"role": "system", "content": "[srdh-component: ROUTER]"}
+        body = json.dumps({"model": "m", "messages": [marker]}).encode()
+        with httpx.Client() as client:
+            url = server.base_url + "/chat/completions"
+            chunked = client.post(url, content=iter([body[:10], body[10:]]))
+            again = client.post(url, content=body)  # it closes each connection: a new one
+        errors = server.script_errors()
+        count = server.request_count("ROUTER")
+    assert (chunked.status_code, again.status_code) == (200, 200)
+    assert count == 2
+    assert errors == ()

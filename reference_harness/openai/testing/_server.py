@@ -1,9 +1,12 @@
 """``ScriptedOpenAIServer``: a real OpenAI-compatible HTTP server on loopback, driven by a script.
 
-A ``http.server.ThreadingHTTPServer`` bound to ``127.0.0.1`` port 0 (the OS picks a free port),
-serving ``POST /v1/chat/completions`` as JSON or, when the request says ``"stream": true``, as
-server-sent events (``data: {chunk}`` lines, then ``data: [DONE]``). Every response closes its
-connection, so one request is one TCP connection and faults cannot leak into the next request.
+A threading TCP server bound to ``127.0.0.1`` port 0 (the OS picks a free port), its requests
+parsed by ``h11`` (:mod:`reference_harness.http11`: ``Content-Length`` or chunked bodies,
+``Expect: 100-continue``, keep-alive), serving ``POST /v1/chat/completions`` as JSON or, when
+the request says ``"stream": true``, as server-sent events (``data: {chunk}`` lines, then
+``data: [DONE]``). Every response closes its connection (``Connection: close``), so one request
+is one TCP connection and faults cannot leak into the next request; a request the server cannot
+take is answered and kept in :meth:`script_errors`.
 
 Each request is routed by the component marker of its system prompt (``_marker``) to that
 component's script, a queue of replies (``_replies``) consumed in order. Requests are recorded
@@ -15,14 +18,15 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
+import socketserver
 import struct
 import threading
 from collections import deque
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
 
 from contracts import StrictJSONError, loads_strict
+from reference_harness.http11 import Http11Connection, Received, Refusal
 from reference_harness.openai._marker import Component, component_of
 from reference_harness.openai.testing._replies import (
     AssistantMessage,
@@ -43,6 +47,10 @@ __all__ = ["RecordedRequest", "ScriptedOpenAIServer", "ServerScriptError"]
 _PATH: Final = "/v1/chat/completions"
 _POLL_S: Final = 0.01
 """How often ``serve_forever`` looks for a shutdown request (seconds); bounds ``stop()``."""
+_MAX_BODY_BYTES: Final = 32 * 1024 * 1024
+"""Largest request body read (bytes); a larger one is refused (413)."""
+_STALL_S: Final = 10.0
+"""How long a started request may stop arriving (seconds) before it is refused (408)."""
 _FIXTURE_SCRIPTS: Final[dict[str, Component]] = {
     "router": "ROUTER",
     "agent": "DIAGNOSIS_AGENT",
@@ -95,7 +103,7 @@ class ScriptedOpenAIServer:
         self._changed = threading.Condition()
         self._released = threading.Event()
         self._stopping = threading.Event()
-        self._httpd: ThreadingHTTPServer | None = None
+        self._httpd: _Server | None = None
         self._thread: threading.Thread | None = None
 
     @classmethod
@@ -123,8 +131,7 @@ class ScriptedOpenAIServer:
     def start(self) -> Self:
         """Bind ``127.0.0.1:0`` and serve in a daemon thread; return ``self``."""
         handler = type("_BoundHandler", (_Handler,), {"server_state": self})
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self._httpd.daemon_threads = True
+        self._httpd = _Server(("127.0.0.1", 0), handler)
         self._thread = threading.Thread(
             target=self._httpd.serve_forever,
             kwargs={"poll_interval": _POLL_S},
@@ -247,6 +254,12 @@ class ScriptedOpenAIServer:
             self._errors.append(error)
             return error
 
+    def _refused(self, refusal: Refusal) -> None:
+        where = f"{refusal.method} {refusal.target[:200]}".strip() or "a request"
+        with self._changed:
+            self._errors.append(f"{where}: refused, HTTP {refusal.status} {refusal.reason}")
+            self._changed.notify_all()
+
     def _wait_released(self) -> None:
         self._released.wait()
 
@@ -254,24 +267,55 @@ class ScriptedOpenAIServer:
         self._stopping.wait()
 
 
-class _Handler(BaseHTTPRequestHandler):
-    """One request: parse, record, take the next reply, answer it (then close the connection)."""
+class _Server(socketserver.ThreadingTCPServer):
+    """The loopback TCP server; each connection is one :class:`_Handler` thread."""
 
-    protocol_version = "HTTP/1.1"
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+class _Handler(socketserver.BaseRequestHandler):
+    """One connection: its requests (keep-alive), each parsed, recorded and answered."""
+
     server_state: ClassVar[ScriptedOpenAIServer]
+    http: Http11Connection
+    close_connection: bool
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
-        """Stay quiet: tests read recorded requests, not logs."""
+    def handle(self) -> None:
+        """Serve requests until the client closes, a fault ends the connection, or stop().
 
-    def do_POST(self) -> None:
+        A client that hung up mid-answer (its timeout) is not an error.
+        """
+        state = self.server_state
+        self.http = Http11Connection(
+            self.request,
+            max_body=_MAX_BODY_BYTES,
+            stopping=state._stopping,  # noqa: SLF001 - the handler is the server's own part
+            stall_s=_STALL_S,
+            keep_alive=False,  # one request per connection, as the tests' clients expect
+        )
+        self.close_connection = False
+        with contextlib.suppress(ConnectionError, TimeoutError, OSError):
+            while not self.close_connection:
+                received = self.http.receive()
+                if received is None:
+                    return
+                if isinstance(received, Refusal):
+                    state._refused(received)  # noqa: SLF001 - the handler is the server's own part
+                    body = json.dumps(_error_body(received.status, received.reason)).encode()
+                    self.http.refuse(received, [("Content-Type", "application/json")], body)
+                    return
+                self._serve(received)
+                if self.close_connection or not self.http.next_cycle():
+                    return
+
+    def _serve(self, received: Received) -> None:
         """Serve ``POST /v1/chat/completions``; anything else is 404."""
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length)
-        if self.path.rstrip("/") != _PATH:
-            self._status(StatusReply(404, f"no route {self.path}"))
+        if received.method != "POST" or received.target.split("?", 1)[0].rstrip("/") != _PATH:
+            self._status(StatusReply(404, f"no route {received.method} {received.target}"))
             return
         try:
-            body = loads_strict(raw, source="the request body")
+            body = loads_strict(received.body, source="the request body")
         except StrictJSONError:
             self._status(StatusReply(400, "request body is not JSON"))
             return
@@ -317,71 +361,40 @@ class _Handler(BaseHTTPRequestHandler):
     # ----------------------------------------------------------------- writers
 
     def _status(self, status: StatusReply) -> None:
-        body = {"error": {"message": status.message, "type": "scripted_error", "code": None}}
-        self._send_json(status.status, body)
+        self._send_json(status.status, _error_body(status.status, status.message))
 
     def _send_json(self, status: int, body: object) -> None:
         self._send_bytes(status, json.dumps(body).encode(), "application/json")
 
     def _send_bytes(self, status: int, payload: bytes, content_type: str) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(payload)))
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.wfile.write(payload)
-        self.close_connection = True
-
-    def _start_stream(self) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Transfer-Encoding", "chunked")
-        self.send_header("Connection", "close")
-        self.end_headers()
-
-    def _write_chunk(self, data: bytes) -> None:
-        frame = b"data: " + data + b"\n\n"
-        self.wfile.write(f"{len(frame):x}\r\n".encode() + frame + b"\r\n")
-        self.wfile.flush()
+        self.http.respond(status, [("Content-Type", content_type)], payload)
 
     def _send_stream(self, chunks: Iterable[bytes]) -> None:
-        self._start_stream()
-        for chunk in chunks:
-            self._write_chunk(chunk)
-        self._write_chunk(b"[DONE]")
-        self.wfile.write(b"0\r\n\r\n")
-        self.close_connection = True
+        frames = (b"data: " + chunk + b"\n\n" for chunk in [*chunks, b"[DONE]"])
+        self.http.respond_stream(200, [("Content-Type", "text/event-stream")], frames)
 
     def _cut(self, *, stream: bool) -> None:
         message = AssistantMessage('{"half": "of an answer that never ends', ())
         if stream:
             chunks = list(stream_chunks(message))
-            self._start_stream()
+            self.http.write_head(200, [("Content-Type", "text/event-stream")])
             for chunk in chunks[: max(1, len(chunks) // 2)]:
-                self._write_chunk(chunk)
+                self.http.write(b"data: " + chunk + b"\n\n")
         else:
             payload = json.dumps(completion_body(message)).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(payload)))
-            self.end_headers()
-            self.wfile.write(payload[: len(payload) // 2])
-            self.wfile.flush()
+            headers = [("Content-Type", "application/json"), ("Content-Length", str(len(payload)))]
+            self.http.write_head(200, headers)
+            self.http.write(payload[: len(payload) // 2])
         self._reset()
 
     def _reset(self) -> None:
         # SO_LINGER with a zero timeout makes close() send a TCP RST instead of a FIN.
-        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.request.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         self.close_connection = True
         with contextlib.suppress(OSError):
-            self.connection.close()
+            self.request.close()
 
-    def finish(self) -> None:
-        """Flush what is left; a peer that already went away is not an error of the server."""
-        with contextlib.suppress(OSError, ValueError):
-            super().finish()
 
-    def handle(self) -> None:
-        """Handle one request; a client that hung up mid-answer (its timeout) is not an error."""
-        with contextlib.suppress(ConnectionError, TimeoutError):
-            super().handle()
+def _error_body(status: int, message: str) -> dict[str, object]:
+    del status
+    return {"error": {"message": message, "type": "scripted_error", "code": None}}
