@@ -58,7 +58,7 @@ def test_g3_the_kit_contract_case_is_breaking_under_both_contracts():
     seen = {
         (c["contract"], c["rule_id"], c["breaking"]) for c in json.loads(result.stdout)["changes"]
     }
-    assert seen == {("scenario-fixture", "SD025", True), ("adapter-message", "SD025", True)}
+    assert seen == {("scenario-fixture", "SD026", True), ("adapter-message", "SD026", True)}
 
 
 @pytest.mark.parametrize(
