@@ -6,7 +6,6 @@ observation answers the request and fixture it was asked for.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any, Protocol
 
 from conformance.adapters._errors import AdapterError, ObservationContractError
@@ -27,7 +26,6 @@ PROTOCOL_VERSION = "2.0"
 """The adapter protocol version this kit speaks."""
 
 _MAX_PROBLEMS = 5
-_INVOCATION = re.compile(r"^/invocations/\d+/")
 
 
 class Adapter(Protocol):
@@ -69,12 +67,14 @@ def message_problems(message: Any) -> list[str]:  # noqa: ANN401 - any JSON valu
 
 
 def _observation_violations(message: dict[str, Any]) -> tuple[ContractViolation, ...]:
-    """The RunObservation's violations when it reports a Run, just one breaking its contracts.
+    """The RunObservation's violations when the message answers its request with a broken Run.
 
-    That is: the envelope is right and every violation is a contract invariant or lies inside an
-    invocation record (e.g. ``no-evidence-iff-empty``, ``time-range-order``). Empty when the
-    envelope is broken, the observation is not an object, or it misses what every observation
-    has (``trace`` …): those stay plain protocol errors.
+    That is: the envelope is right (``type``, ``request_id``, ``observation`` and nothing else)
+    and the observation is an object; then every violation of its contract, schema or invariant,
+    is a conformance failure (``R0.valid-observation``, ``R3.invocation-outcome`` inside an
+    invocation record), not a protocol error (implementers guide, "An observation that breaks its
+    contract"). Empty when the envelope is broken or the observation is not an object: those stay
+    protocol errors.
     """
     from contracts import validate_document  # noqa: PLC0415 - contracts loads schemas on import
 
@@ -83,9 +83,7 @@ def _observation_violations(message: dict[str, Any]) -> tuple[ContractViolation,
         return ()
     if set(message) != {"type", "request_id", "observation"}:
         return ()
-    violations = tuple(validate_document(inner, "run-observation"))
-    reported = all(v.layer == "invariant" or _INVOCATION.match(v.pointer) for v in violations)
-    return violations if reported else ()
+    return tuple(validate_document(inner, "run-observation"))
 
 
 def run_message(

@@ -53,7 +53,7 @@ THEN_CHECKS: dict[str, _Check] = {
     "DIAGNOSIS + SUCCESS Run": lambda c: checks.check_previous_turn(c.observation, c.ran_fixture),
     "the system prevents later Draft release, requests interruption, records an internal "
     "cancelled terminal state and discards any late model result": lambda c: (
-        checks.check_layered_cancellation(c.observation)
+        checks.check_layered_cancellation(c.observation, c.ran_fixture)
     ),
     "Harness may execute one second attempt with the same verified snapshot and records both "
     "attempts": lambda c: _optional.semantic_retry(c, second_outcome="VALID"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance.checks._late import answered_late
 from conformance.checks._result import CheckResult, Findings
 from conformance.checks._view import current_run, events, first_index, released_kinds
 
@@ -40,21 +41,31 @@ def check_cancelled_nothing_released(observation: dict[str, Any]) -> CheckResult
     return found.result()
 
 
-def check_layered_cancellation(observation: dict[str, Any]) -> CheckResult:
+def check_layered_cancellation(
+    observation: dict[str, Any], fixture: dict[str, Any] | None = None
+) -> CheckResult:
     """Check a client disconnect during a model call is cancelled layer by layer.
 
     CANCEL_REQUESTED(CLIENT_DISCONNECTED) -> NEW_WORK_PREVENTED -> INTERRUPT_REQUESTED ->
-    LATE_RESULT_DISCARDED (the blocked agent call) -> RUN_FINISHED(CANCELLED), in that order; no
-    model call or tool call starts after NEW_WORK_PREVENTED; nothing is released.
+    RUN_FINISHED(CANCELLED), in that order; no model call or tool call starts after
+    NEW_WORK_PREVENTED; nothing is released. "discards any late model result": when the blocked
+    agent call's answer does arrive late (:func:`~conformance.checks._late.answered_late`: its
+    request over the kit's endpoint was ANSWERED, or its scripted turn answers late), a
+    LATE_RESULT_DISCARDED of the Diagnosis Agent records it, after INTERRUPT_REQUESTED and before
+    RUN_FINISHED; when the Harness hung up the call (CLIENT_CLOSED), no late result exists and
+    none is required. Without ``fixture`` a late answer is assumed (the scenario's script).
     """
     found = Findings("layered cancellation on client disconnect", "R8.layered-cancellation")
     causes = [e["data"].get("cause") for e in events(observation, "CANCEL_REQUESTED")]
     found.expect(causes == ["CLIENT_DISCONNECTED"], f"CANCEL_REQUESTED causes {causes}")
+    late_agent = fixture is None or any(
+        key[0] == "DIAGNOSIS_AGENT" for key in answered_late(observation, fixture)
+    )
     order = [
         "CANCEL_REQUESTED",
         "NEW_WORK_PREVENTED",
         "INTERRUPT_REQUESTED",
-        "LATE_RESULT_DISCARDED",
+        *(["LATE_RESULT_DISCARDED"] if late_agent else []),
         "RUN_FINISHED",
     ]
     positions = [first_index(observation, name) for name in order]
@@ -66,10 +77,11 @@ def check_layered_cancellation(observation: dict[str, Any]) -> CheckResult:
         f"events out of order: {dict(zip(order, positions, strict=True))}",
     )
     late = events(observation, "LATE_RESULT_DISCARDED")
-    found.expect(
-        any(e["data"].get("component") == "DIAGNOSIS_AGENT" for e in late),
-        "the late Diagnosis Agent result was not discarded",
-    )
+    if late_agent:
+        found.expect(
+            any(e["data"].get("component") == "DIAGNOSIS_AGENT" for e in late),
+            "the late Diagnosis Agent result was not discarded",
+        )
     prevented = first_index(observation, "NEW_WORK_PREVENTED")
     if prevented is not None:
         later = [e["type"] for e in observation["trace"][prevented:] if e.get("type") in _NEW_WORK]

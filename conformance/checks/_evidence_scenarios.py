@@ -149,8 +149,11 @@ def check_failed_repair(
 ) -> CheckResult:
     """Check a repair answer that called tools failed, and ``tool_call_id`` never ran.
 
-    No TOOL_CALL_ACCEPTED and no invocation for ``tool_call_id``; EVIDENCE_VALIDATION attempt 2 is
-    invalid; the Run falls back with EVIDENCE_VALIDATION_FAILED and empty verified sources.
+    The THEN and the failed-repair shape of the implementers guide ("A failed structural
+    repair"), nothing more: no TOOL_CALL_ACCEPTED and no invocation for ``tool_call_id``; an
+    EVIDENCE_VALIDATION of attempt 2, when the Harness records one, is invalid (any code, any
+    pointer; none is required); the Run falls back with EVIDENCE_VALIDATION_FAILED and empty
+    verified sources.
     """
     found = Findings("a repair that calls tools fails", "R6.repair-offers-no-tools")
     verdicts = expected_outcome(fixture).verdicts
@@ -167,13 +170,13 @@ def check_failed_repair(
         not accepted and not invocation(observation, tool_call_id),
         f"{tool_call_id!r}, called in the structural repair, was accepted or executed",
     )
-    second = validations(observation).get(2, {})
+    second = validations(observation).get(2)
     found.expect(
-        second.get("valid") is False,
-        "EVIDENCE_VALIDATION attempt 2 should be invalid (a failed repair), got "
-        f"{second or 'none'}",
+        second is None or second.get("valid") is False,
+        f"EVIDENCE_VALIDATION attempt 2 should be invalid (a failed repair), got {second}",
     )
-    for rule_id, problem in _lines(check_rejected_twice_fallback(observation)):
+    fallback = check_rejected_twice_fallback(observation, repair_submitted=False)
+    for rule_id, problem in _lines(fallback):
         found.add(problem, rule=rule_id)
     return found.result()
 

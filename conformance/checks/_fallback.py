@@ -68,18 +68,22 @@ def check_fallback(observation: dict[str, Any], fallback_type: str) -> CheckResu
 
 
 def check_rejected_twice_fallback(
-    observation: dict[str, Any], code: str | None = None
+    observation: dict[str, Any], code: str | None = None, *, repair_submitted: bool = True
 ) -> CheckResult:
     """Check the first validation and the single structural repair both failed.
 
     Both fail (with ``code`` when given), exactly one repair was requested, and the Run fell back
-    with EVIDENCE_VALIDATION_FAILED and no verified sources.
+    with EVIDENCE_VALIDATION_FAILED and no verified sources. With ``repair_submitted`` false (the
+    repair answered with tool calls: a failed repair that submitted nothing), an
+    EVIDENCE_VALIDATION of attempt 2 may be missing; when recorded it is invalid.
     """
     found = Findings(
         "initial validation and the structural repair both fail", "R6.evidence-validation-failed"
     )
     checked = validations(observation)
     for attempt in (1, 2):
+        if attempt == 2 and not repair_submitted and attempt not in checked:  # noqa: PLR2004
+            continue
         verdict = checked.get(attempt, {})
         codes = [v.get("code") for v in verdict.get("violations", [])]
         found.expect(

@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from conformance.checks._result import CheckResult, Findings
 
-__all__ = ["check_client_frames", "record_client_frames"]
+__all__ = ["check_client_frames", "left_before", "record_client_frames"]
 
 _STREAM: Final = "R7.client-stream"
 _AFTER: Final = "R8.nothing-after-disconnect"
@@ -102,6 +102,30 @@ def _sent_events(trace: list[dict[str, Any]], fixture: dict[str, Any]) -> list[d
             if seen == wanted[1]:
                 return trace[: index + 1]
     return trace
+
+
+def left_before(trace: list[dict[str, Any]], fixture: dict[str, Any], event_type: str) -> bool:
+    """Whether the scripted client left at or before the first ``event_type`` event of ``trace``.
+
+    The client disconnects on the ``occurrence``-th ``run_event`` frame of
+    ``client.disconnect_on.event_type`` and receives nothing after it (implementers guide, "When
+    a scripted disconnect takes effect"): a frame the Run sends after that one, e.g. the
+    ``result`` frame after a disconnect on ``RESULT_RELEASED``, never reaches it. ``False`` when
+    the client never disconnects, or the Run has no ``event_type`` event.
+    """
+    wanted = _disconnect_on(fixture)
+    if wanted is None:
+        return False
+    seen = 0
+    cut = None
+    for index, event in enumerate(trace):
+        if event.get("type") == wanted[0]:
+            seen += 1
+            if seen == wanted[1]:
+                cut = index
+                break
+    position = next((i for i, e in enumerate(trace) if e.get("type") == event_type), None)
+    return cut is not None and position is not None and cut <= position
 
 
 def _stable(event: object) -> object:

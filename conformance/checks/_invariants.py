@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from conformance.checks._contract_details import record_contract_details
 from conformance.checks._durable import durable_run_findings
-from conformance.checks._frames import record_client_frames
+from conformance.checks._frames import left_before, record_client_frames
 from conformance.checks._late import late_result_findings
 from conformance.checks._oracle import submissions
 from conformance.checks._outcome import record_evidence_outcome
@@ -206,16 +206,27 @@ def _failure_messages(fixture: dict[str, Any]) -> list[str]:
     ]
 
 
+def _users_words(fixture: dict[str, Any]) -> str:
+    """Text the user wrote (this Run's message, earlier Runs' messages): never draft text.
+
+    A draft may restate the user's question, or one word of it; the Run row legitimately holds
+    the user's message, so finding such a statement there is no leak (suite-gaps K5).
+    """
+    messages = [fixture.get("user_message")]
+    messages += [run.get("user_message") for run in fixture.get("prior_runs", [])]
+    return "\n".join(m for m in messages if isinstance(m, str))
+
+
 def _fallback_is_clean(
     found: Findings, observation: dict[str, Any], fixture: dict[str, Any]
 ) -> None:
     published = observation.get("published_result") or {}
+    users = _users_words(fixture)
     if published.get("kind") not in {"DIAGNOSIS_DRAFT", "KNOWLEDGE_ANSWER"}:
-        text = json.dumps(
-            [published, current_run(observation), observation.get("client_frames")],
-            ensure_ascii=False,
-        )
-        leaked = [t for t in _draft_texts(fixture) if t in text]
+        row = dict(current_run(observation) or {})
+        row.pop("user_message", None)  # the user's own words, stored as the contract says
+        text = json.dumps([published, row, observation.get("client_frames")], ensure_ascii=False)
+        leaked = [t for t in _draft_texts(fixture) if t in text and t not in users]
         found.expect(
             not leaked,
             f"unreleased draft text reached the fallback, run row or client: {leaked}",
@@ -225,7 +236,7 @@ def _fallback_is_clean(
         [observation.get("client_frames"), observation.get("runs"), observation.get("trace")],
         ensure_ascii=False,
     )
-    leaked = [m for m in _failure_messages(fixture) if m and m in output]
+    leaked = [m for m in _failure_messages(fixture) if m and m in output and m not in users]
     found.expect(
         not leaked,
         f"internal tool failure text reached the output: {leaked}",
@@ -360,6 +371,14 @@ def _outcome_agrees(found: Findings, observation: dict[str, Any], fixture: dict[
             not results,
             "the client received a result although nothing was published",
             rule="R7.durable-run-outcome",
+        )
+    elif left_before(observation.get("trace", []), fixture, "RESULT_RELEASED"):
+        # the client left on (or before) the RESULT_RELEASED frame: the result frame that
+        # follows it never reached it (frames are compared only up to what the client received)
+        found.expect(
+            not results,
+            "the client received a result frame after it disconnected",
+            rule="R8.nothing-after-disconnect",
         )
     else:
         # A client that disconnected on an event before the `result` frame (RESULT_RELEASED, the

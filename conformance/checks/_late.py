@@ -33,7 +33,7 @@ from typing import Any, Final
 
 from conformance.checks._result import CheckResult, Findings
 
-__all__ = ["check_late_results", "late_result_findings"]
+__all__ = ["answered_late", "check_late_results", "late_result_findings"]
 
 _LATE: Final = "R8.late-result-discarded"
 _STOP: Final = "R8.tool-stop-recorded"
@@ -96,6 +96,39 @@ def _answers_late(
         return False
     turn = turns[position]
     return turn.get("kind") in _LATE_TURNS and turn.get("then") is not None
+
+
+def answered_late(
+    observation: dict[str, Any], fixture: dict[str, Any]
+) -> list[tuple[Any, Any, Any]]:
+    """The model-call attempts in flight at the first ``CANCEL_REQUESTED`` whose answer came late.
+
+    ``(component, call_index, attempt)`` of each attempt started before the cancellation, not
+    finished before it, whose answer did arrive after it: over the kit's model endpoint its
+    request was ``ANSWERED`` (a client that hung up, ``CLIENT_CLOSED``, got no late answer);
+    scripted, its turn answers late (``block_until_cancelled`` or ``ignore_cancellation`` with a
+    ``then``). Only these must be recorded ``LATE_RESULT_DISCARDED`` ("discards any late model
+    result": no late result, nothing to discard).
+    """
+    trace = observation.get("trace", [])
+    cancel = _cancel_at(trace)
+    if cancel is None:
+        return []
+    positions: dict[str, int] = {}
+    open_calls: dict[tuple[Any, Any, Any], int] = {}
+    for event in trace[:cancel]:
+        data = event.get("data") or {}
+        if event.get("type") == "MODEL_CALL_STARTED":
+            component = str(data.get("component"))
+            open_calls[_key(data)] = positions.get(component, 0)
+            positions[component] = positions.get(component, 0) + 1
+        elif event.get("type") == "MODEL_CALL_FINISHED":
+            open_calls.pop(_key(data), None)
+    return [
+        key
+        for key, position in open_calls.items()
+        if key[0] in _SCRIPTS and _answers_late(observation, fixture, str(key[0]), position)
+    ]
 
 
 def _model_calls_after(

@@ -314,7 +314,9 @@ def _verdicts(found: Findings, observation: dict[str, Any], outcome: ExpectedOut
         if verdict.valid is None:
             continue
         if observed is None:
-            if verdict.attempt == 1 or (verdict.by_tool_calls and repairs):
+            # a repair answer that calls tools may be recorded as no submission at all
+            # (implementers guide, "A failed structural repair"): only attempt 1 must be validated
+            if verdict.attempt == 1:
                 found.add(
                     f"no EVIDENCE_VALIDATION of submission {verdict.attempt}",
                     rule=_structure_rule(verdict),
