@@ -83,6 +83,7 @@ Feature: Knowledge answers SHALL use exact RAG bindings
     And in step 2 the agent calls lookup_documents with the Tool Call ID "lookup_2"
     And the first lookup_documents execution raises "lookup backend down at 10.0.0.9" and later ones return the documents "d1" and "d2"
     And the agent then submits an answer citing the documents "d1" from "lookup_2"
+    And if the agent is asked again, it submits an answer citing the documents "d1" from "lookup_2"
     And the SemanticGuard supports the answer
     When the Run is executed
     Then every global invariant holds
@@ -97,7 +98,7 @@ Feature: Knowledge answers SHALL use exact RAG bindings
     And the structural repair submits an answer citing the documents "d2" from "lookup_2"
     And the SemanticGuard supports the answer
     When the Run is executed
-    Then EvidenceGuard rejects the first answer with LOOKUP_CALL_COUNT and releases the repaired answer
+    Then EvidenceGuard rejects the first answer with LOOKUP_CALL_COUNT or INVOCATION_NOT_READY at "/lookup_tool_call_id"
     And every global invariant holds
 
   @extension @requirement:knowledge-answers-shall-use-exact-rag-bindings @capability:KNOWLEDGE_QUERY @capability:STRUCTURAL_REPAIR

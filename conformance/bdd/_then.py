@@ -338,6 +338,21 @@ def _rejected_at(srdh_context: ScenarioContext, code: str, pointer: str) -> None
 
 @then(
     parsers.re(
+        r"EvidenceGuard rejects the first (?:draft|answer) with (?P<first>\w+) or (?P<second>\w+) "
+        r'at "(?P<pointer>[^"]*)"$'
+    )
+)
+def _rejected_with_either(
+    srdh_context: ScenarioContext, first: str, second: str, pointer: str
+) -> None:
+    result = checks.check_first_rejected_with(
+        srdh_context.observation, srdh_context.ran_fixture, (first, second), pointer
+    )
+    _require(srdh_context, result)
+
+
+@then(
+    parsers.re(
         r'the repair fails without executing "(?P<tool_call_id>[^"]+)" and the Run falls back '
         r"with EVIDENCE_VALIDATION_FAILED and no verified sources"
     )

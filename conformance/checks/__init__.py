@@ -38,6 +38,7 @@ from conformance.checks._evidence import (
 from conformance.checks._evidence_scenarios import (
     check_bounded_projection,
     check_failed_repair,
+    check_first_rejected_with,
     check_invocation_ends,
     check_projection_whole,
     check_rejected_at,
@@ -151,6 +152,7 @@ __all__ = [
     "check_failed_run",
     "check_fallback",
     "check_finished_run_unchanged",
+    "check_first_rejected_with",
     "check_global_invariants",
     "check_harness_ownership",
     "check_in_band_error",

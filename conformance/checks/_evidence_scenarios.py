@@ -6,7 +6,7 @@ Each names the rule it tests and fails when the fixture does not put its WHEN in
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from conformance.checks._evidence import check_rejected_then_released
 from conformance.checks._fallback import check_rejected_twice_fallback
@@ -14,9 +14,13 @@ from conformance.checks._outcome_oracle import expected_outcome
 from conformance.checks._result import CheckResult, Findings
 from conformance.checks._view import events, invocation, validations
 
+if TYPE_CHECKING:
+    from collections.abc import Collection
+
 __all__ = [
     "check_bounded_projection",
     "check_failed_repair",
+    "check_first_rejected_with",
     "check_invocation_ends",
     "check_projection_whole",
     "check_rejected_at",
@@ -141,6 +145,35 @@ def check_rejected_at(
     released = check_rejected_then_released(observation, fixture, code)
     for rule_id, problem in _lines(released):
         found.add(problem, rule=rule_id)
+    return found.result()
+
+
+def check_first_rejected_with(
+    observation: dict[str, Any], fixture: dict[str, Any], codes: Collection[str], pointer: str
+) -> CheckResult:
+    """Check the first submission was rejected with one of ``codes`` at ``pointer``.
+
+    For a rule two violation codes fit (contract sheet, "Where two codes fit"): either is a
+    conforming report. What follows the rejection (the repair's verdict, the release) is the
+    outcome oracle's, judged by the global invariants.
+    """
+    shown = " or ".join(codes)
+    found = Findings(
+        f"first submission rejected with {shown} at {pointer}", "R5.exact-rag-bindings"
+    )
+    verdicts = expected_outcome(fixture).verdicts
+    found.expect(
+        verdicts
+        and any(set(codes) <= r.codes and pointer in r.pointers for r in verdicts[0].required),
+        f"the first submission of the fixture does not break a rule with {shown} at {pointer}",
+    )
+    first = validations(observation).get(1, {})
+    reported = [(v.get("code"), v.get("pointer")) for v in first.get("violations", [])]
+    found.expect(
+        first.get("valid") is False and any((code, pointer) in reported for code in codes),
+        f"EVIDENCE_VALIDATION attempt 1 reports {reported or first or 'nothing'}, expected "
+        f"{shown} at {pointer!r}",
+    )
     return found.result()
 
 

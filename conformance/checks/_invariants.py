@@ -64,6 +64,7 @@ def check_global_invariants(
         )
     for line in contract_problems(observation, "run-observation", "RunObservation"):
         found.add(line, rule="R0.valid-observation")
+    _store_from_prior_runs(found, observation, fixture)
     _trace_order(found, observation)
     _released_is_validated(found, observation, fixture)
     _fallback_is_clean(found, observation, fixture)
@@ -83,6 +84,31 @@ def check_global_invariants(
     record_trace_fields(found, observation, fixture)
     record_client_frames(found, observation, fixture)
     return found.result()
+
+
+def _store_from_prior_runs(
+    found: Findings, observation: dict[str, Any], fixture: dict[str, Any]
+) -> None:
+    """Each ``run`` starts from the fixture's ``prior_runs`` alone (implementers guide).
+
+    A row of the session that is neither seeded by the fixture nor the observed Run comes from
+    elsewhere, typically a store kept across ``run`` messages: said once, plainly, before the
+    failures it causes (previous-turn selection, seq) are listed.
+    """
+    seeded = {run.get("run_id") for run in fixture.get("prior_runs", [])}
+    foreign = [
+        str(row.get("run_id"))
+        for row in observation.get("runs", [])
+        if row.get("run_id") not in seeded and row.get("run_id") != observation.get("run_id")
+    ]
+    found.expect(
+        not foreign,
+        f"the session holds {len(foreign)} Run(s) the fixture does not seed "
+        f"({', '.join(foreign[:5])}{' ...' if len(foreign) > 5 else ''}): each `run` starts from "  # noqa: PLR2004
+        "the fixture's prior_runs alone (docs/implementers.md, 'Each run starts from the "
+        "fixture's prior_runs alone'); is your diagnosis_run store kept across run messages?",
+        rule="R7.prior-runs-untouched",
+    )
 
 
 def _prior_runs_untouched(

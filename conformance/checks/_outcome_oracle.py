@@ -120,6 +120,12 @@ class ExpectedVerdict:
     ``valid`` is ``None`` when undetermined. ``required`` lists the rules a rejection must report
     (empty for a document the contract schema already rejects: any structural code will do).
     ``by_tool_calls``: the repair answer called tools instead of submitting (a failed repair).
+    ``stricter``: a rejection the spec's words also allow in place of this verdict: a Knowledge
+    Answer in a Run that holds more than one lookup call may be rejected with
+    ``LOOKUP_CALL_COUNT`` at ``/lookup_tool_call_id`` by a Harness reading "the single lookup Tool
+    Call" as "the Run made exactly one lookup call", whether or not the answer is otherwise
+    valid (implementers guide, "Where two answers fit"). A verdict with ``stricter`` fixes
+    nothing after it (repair, release).
     """
 
     attempt: int
@@ -128,6 +134,7 @@ class ExpectedVerdict:
     by_tool_calls: bool = False
     kind: str = "draft"
     document: Any = None
+    stricter: ExpectedViolation | None = None
 
 
 @dataclass(frozen=True)
@@ -465,6 +472,15 @@ def _answer_rules(
     # failed (ERROR) returned nothing to bind to, and other tools are no lookups at all
     ready = [row for row in lookups if row.status == _READY]
     named = table.get(answer["lookup_tool_call_id"])
+    if named is not None and named in lookups and named.status != _READY:
+        # two codes fit naming a failed lookup: the count of usable lookups, or the named
+        # invocation is not READY (contract sheet, "Where two codes fit")
+        count = _one(
+            {"LOOKUP_CALL_COUNT", "INVOCATION_NOT_READY"},
+            ["/lookup_tool_call_id", ""],
+            f"the answer names {answer['lookup_tool_call_id']!r}, a lookup that failed",
+        )
+        return [count], True
     if len(ready) != 1 or named is None or named is not ready[0]:
         failed = len(lookups) - len(ready)
         count = _one(
@@ -558,7 +574,18 @@ def expected_verdict(
     rule = _draft_rules if kind == "draft" else _answer_rules
     rules, decidable = rule(document, table)
     valid = False if rules else (True if decidable else None)
-    return ExpectedVerdict(attempt, valid, tuple(rules), kind=kind, document=document)
+    stricter = None
+    lookups = [row for row in table.values() if row.call.tool == LOOKUP_TOOL]
+    if kind == "knowledge_answer" and len(lookups) > 1:
+        stricter = _one(
+            "LOOKUP_CALL_COUNT",
+            ["/lookup_tool_call_id", ""],
+            f"the Run holds {len(lookups)} lookup calls (the stricter reading of 'the single "
+            "lookup Tool Call')",
+        )
+    return ExpectedVerdict(
+        attempt, valid, tuple(rules), kind=kind, document=document, stricter=stricter
+    )
 
 
 # --------------------------------------------------------------------------- release
@@ -649,14 +676,14 @@ def _release(fixture: dict[str, Any], base: ExpectedOutcome) -> ExpectedOutcome:
         for attempt, turn in enumerate(found, 1)
     ]
     first = verdicts[0]
-    if first.valid is None:
+    if first.valid is None or (first.valid and first.stricter is not None):
         return replace(base, verdicts=(first,))
     if first.valid:
         passed = replace(base, verdicts=(first,), repair_requested=False, validated=first.document)
         return _reviewed(fixture, passed, first)
     repaired = replace(base, verdicts=tuple(verdicts), repair_requested=True)
     second = verdicts[-1] if found[-1].get("kind") != "error" else first
-    if second is first or second.valid is None:
+    if second is first or second.valid is None or (second.valid and second.stricter):
         return repaired
     if second.valid:
         return _reviewed(fixture, replace(repaired, validated=second.document), second)
