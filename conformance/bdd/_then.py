@@ -47,7 +47,7 @@ THEN_CHECKS: dict[str, _Check] = {
         lambda c: checks.check_fabricated_citation_rejected(c.observation, c.ran_fixture)
     ),
     "the fallback type is EVIDENCE_VALIDATION_FAILED and verified sources are empty": lambda c: (
-        checks.check_rejected_twice_fallback(c.observation)
+        checks.check_rejected_twice_fallback(c.observation, fixture=c.ran_fixture)
     ),
     "it is not used as Diagnosis previous turn and selection continues to the latest eligible "
     "DIAGNOSIS + SUCCESS Run": lambda c: checks.check_previous_turn(c.observation, c.ran_fixture),
@@ -101,13 +101,13 @@ THEN_CHECKS: dict[str, _Check] = {
     ),
     "EvidenceGuard rejects both drafts for citing ERROR evidence and the Run falls back with "
     "EVIDENCE_VALIDATION_FAILED and no verified sources": lambda c: _both(
-        checks.check_rejected_twice_fallback(c.observation),
+        checks.check_rejected_twice_fallback(c.observation, fixture=c.ran_fixture),
         checks.check_evidence_outcome(c.observation, c.ran_fixture),
     ),
     "the agent is called for exactly one draft and one structural repair, and the Run falls back "
     "with EVIDENCE_VALIDATION_FAILED and no verified sources": lambda c: _both(
         checks.check_one_repair_only(c.observation, c.ran_fixture),
-        checks.check_rejected_twice_fallback(c.observation),
+        checks.check_rejected_twice_fallback(c.observation, fixture=c.ran_fixture),
     ),
     "no previous turn is selected and every earlier Run is skipped with its reason": lambda c: (
         checks.check_previous_turn(c.observation, c.ran_fixture)
@@ -257,7 +257,10 @@ def _rejected_then_released(srdh_context: ScenarioContext, code: str) -> None:
     )
 )
 def _rejected_twice(srdh_context: ScenarioContext, code: str) -> None:
-    _require(srdh_context, checks.check_rejected_twice_fallback(srdh_context.observation, code))
+    result = checks.check_rejected_twice_fallback(
+        srdh_context.observation, code, fixture=srdh_context.ran_fixture
+    )
+    _require(srdh_context, result)
 
 
 @then(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance.checks._outcome_oracle import expected_outcome
 from conformance.checks._result import CheckResult, Findings
 from conformance.checks._view import current_run, events, released_kinds, validations
 
@@ -68,15 +69,22 @@ def check_fallback(observation: dict[str, Any], fallback_type: str) -> CheckResu
 
 
 def check_rejected_twice_fallback(
-    observation: dict[str, Any], code: str | None = None, *, repair_submitted: bool = True
+    observation: dict[str, Any],
+    code: str | None = None,
+    *,
+    repair_submitted: bool = True,
+    fixture: dict[str, Any] | None = None,
 ) -> CheckResult:
     """Check the first validation and the single structural repair both failed.
 
     Both fail (with ``code`` when given), exactly one repair was requested, and the Run fell back
     with EVIDENCE_VALIDATION_FAILED and no verified sources. With ``repair_submitted`` false (the
     repair answered with tool calls: a failed repair that submitted nothing), an
-    EVIDENCE_VALIDATION of attempt 2 may be missing; when recorded it is invalid.
+    EVIDENCE_VALIDATION of attempt 2 may be missing; when recorded it is invalid. Given the
+    ``fixture``, a repair turn that calls tools means the same.
     """
+    if fixture is not None and any(v.by_tool_calls for v in expected_outcome(fixture).verdicts):
+        repair_submitted = False
     found = Findings(
         "initial validation and the structural repair both fail", "R6.evidence-validation-failed"
     )

@@ -20,6 +20,7 @@ from conformance.checks._frames import left_before, record_client_frames
 from conformance.checks._late import late_result_findings
 from conformance.checks._oracle import submissions
 from conformance.checks._outcome import record_evidence_outcome
+from conformance.checks._outcome_oracle import expected_outcome
 from conformance.checks._result import CheckResult, Findings
 from conformance.checks._retry import semantic_snapshot_findings
 from conformance.checks._runtime import (
@@ -30,7 +31,7 @@ from conformance.checks._runtime import (
 from conformance.checks._runtime_oracle import attempt_policy, disconnect_index
 from conformance.checks._schema import contract_problems
 from conformance.checks._trace_fields import record_trace_fields
-from conformance.checks._view import canonical, current_run, events
+from conformance.checks._view import canonical, current_run, events, validations
 from contracts import ToolName
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ def check_global_invariants(
     event, and (when the IUT declares PREVIOUS_TURN) the previous-turn selection.
     """
     found = Findings("global invariants", "R1.released-is-agent-authored")
-    if "error" in observation:
+    if "error" in observation and not _stricter_branch_leftovers(observation, fixture):
         found.add(
             f"the IUT reported a fixture run error: {observation['error']}",
             rule="R0.valid-observation",
@@ -84,6 +85,51 @@ def check_global_invariants(
     record_trace_fields(found, observation, fixture)
     record_client_frames(found, observation, fixture)
     return found.result()
+
+
+def _stricter_branch_leftovers(observation: dict[str, Any], fixture: dict[str, Any]) -> bool:
+    """Whether ``SCRIPT_UNCONSUMED`` only reports the SemanticGuard turns of the branch not taken.
+
+    Where the spec allows the stricter reading of "the single lookup Tool Call" (a Run holding
+    two lookup calls), a conforming Harness may reject the Knowledge Answer and fall back with
+    EVIDENCE_VALIDATION_FAILED without reviewing it: the SemanticGuard turns the fixture scripts
+    for the other reading are then left, and that is no error (implementers guide, "Where two
+    answers fit"). True only when the Run ended that way, no SemanticGuard call was made, every
+    rejection is one the stricter reading allows, and every other script was used up.
+    """
+    error = observation.get("error") or {}
+    row = current_run(observation) or {}
+    if error.get("code") != "SCRIPT_UNCONSUMED" or row.get("fallback_type") != (
+        "EVIDENCE_VALIDATION_FAILED"
+    ):
+        return False
+    verdicts = expected_outcome(fixture).verdicts
+    if not verdicts or any(v.stricter is None for v in verdicts):
+        return False
+    started: dict[str, int] = defaultdict(int)
+    for event in events(observation, "MODEL_CALL_STARTED"):
+        started[str(event["data"].get("component"))] += 1
+    used_up = (
+        started["SEMANTIC_GUARD"] == 0
+        and started["ROUTER"] == len(fixture.get("router", []))
+        and started["DIAGNOSIS_AGENT"] >= len(fixture.get("agent", []))
+    )
+    executed: dict[str, int] = defaultdict(int)
+    for record in observation.get("invocations", []):
+        executed[str(record.get("tool_name"))] += 1
+    tools_used = all(
+        executed[name] >= len(script.get("responses", []))
+        for name, script in fixture.get("tools", {}).items()
+    )
+    checked = validations(observation)
+    rejected = all(
+        checked.get(v.attempt, {}).get("valid") is False
+        and v.stricter is not None
+        and v.stricter.met_by(checked[v.attempt].get("violations") or [])
+        for v in verdicts
+        if v.attempt in checked
+    )
+    return used_up and tools_used and rejected
 
 
 def _store_from_prior_runs(

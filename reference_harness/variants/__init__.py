@@ -1,0 +1,107 @@
+"""Latitude variants: conforming copies of the reference Harness, differing where the spec allows.
+
+Every variant is a factory ``reference_harness.variants:<name>`` for the kit's in-process adapter,
+built like the mutants (:mod:`reference_harness.mutants`) but the other way round: each differs
+from the reference only where the spec is silent or permissive (:data:`VARIANTS` says where), and
+the conformance suite must pass every one (``srdh selftest``: a variant the suite fails is a
+false kill). A variant patches reference functions only while its own ``run`` executes, under the
+mutants' process-wide lock.
+"""
+
+from reference_harness.variants._catalogue import VARIANTS, VariantIUT, create
+
+__all__ = [
+    "VARIANTS",
+    "VariantIUT",
+    "create",
+    "failed_lookup_not_ready",
+    "failed_repair_submits_nothing",
+    "half_timeout_share",
+    "no_optional_retries",
+    "no_ts_ms",
+    "other_safe_messages",
+    "own_prompts",
+    "per_store_seq",
+    "pretty_snapshot",
+    "pretty_tool_messages",
+    "random_run_ids",
+    "single_lookup_call_strict",
+    "streams_flipped",
+    "tool_work_cancelled_before_interrupt",
+    "wall_clock",
+]
+
+
+def no_ts_ms() -> VariantIUT:
+    """IUT factory of latitude variant ``no_ts_ms`` (see :data:`VARIANTS`)."""
+    return create("no_ts_ms")
+
+
+def other_safe_messages() -> VariantIUT:
+    """IUT factory of latitude variant ``other_safe_messages`` (see :data:`VARIANTS`)."""
+    return create("other_safe_messages")
+
+
+def random_run_ids() -> VariantIUT:
+    """IUT factory of latitude variant ``random_run_ids`` (see :data:`VARIANTS`)."""
+    return create("random_run_ids")
+
+
+def wall_clock() -> VariantIUT:
+    """IUT factory of latitude variant ``wall_clock`` (see :data:`VARIANTS`)."""
+    return create("wall_clock")
+
+
+def half_timeout_share() -> VariantIUT:
+    """IUT factory of latitude variant ``half_timeout_share`` (see :data:`VARIANTS`)."""
+    return create("half_timeout_share")
+
+
+def tool_work_cancelled_before_interrupt() -> VariantIUT:
+    """IUT factory of variant ``tool_work_cancelled_before_interrupt`` (see :data:`VARIANTS`)."""
+    return create("tool_work_cancelled_before_interrupt")
+
+
+def own_prompts() -> VariantIUT:
+    """IUT factory of latitude variant ``own_prompts`` (see :data:`VARIANTS`)."""
+    return create("own_prompts")
+
+
+def pretty_tool_messages() -> VariantIUT:
+    """IUT factory of latitude variant ``pretty_tool_messages`` (see :data:`VARIANTS`)."""
+    return create("pretty_tool_messages")
+
+
+def streams_flipped() -> VariantIUT:
+    """IUT factory of latitude variant ``streams_flipped`` (see :data:`VARIANTS`)."""
+    return create("streams_flipped")
+
+
+def pretty_snapshot() -> VariantIUT:
+    """IUT factory of latitude variant ``pretty_snapshot`` (see :data:`VARIANTS`)."""
+    return create("pretty_snapshot")
+
+
+def per_store_seq() -> VariantIUT:
+    """IUT factory of latitude variant ``per_store_seq`` (see :data:`VARIANTS`)."""
+    return create("per_store_seq")
+
+
+def single_lookup_call_strict() -> VariantIUT:
+    """IUT factory of latitude variant ``single_lookup_call_strict`` (see :data:`VARIANTS`)."""
+    return create("single_lookup_call_strict")
+
+
+def failed_lookup_not_ready() -> VariantIUT:
+    """IUT factory of latitude variant ``failed_lookup_not_ready`` (see :data:`VARIANTS`)."""
+    return create("failed_lookup_not_ready")
+
+
+def no_optional_retries() -> VariantIUT:
+    """IUT factory of latitude variant ``no_optional_retries`` (see :data:`VARIANTS`)."""
+    return create("no_optional_retries")
+
+
+def failed_repair_submits_nothing() -> VariantIUT:
+    """IUT factory of latitude variant ``failed_repair_submits_nothing`` (see :data:`VARIANTS`)."""
+    return create("failed_repair_submits_nothing")

@@ -1,0 +1,259 @@
+"""The swapped parts of the latitude variants: each differs from the reference where spec allows.
+
+Every part here changes what the reference Harness does in a way no spec sentence (nor contract
+rule) forbids; the catalogue (:mod:`reference_harness.variants._catalogue`) cites the sentence or
+the silence each one rests on. They are built the way the mutants are (a Harness, store or run
+context subclass, a wrapped reference function), so the same self-test machinery runs them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Integer, String, bindparam, func, insert, literal, select
+
+from reference_harness._harness import Harness, new_run_id, wall_clock_ms
+from reference_harness.store import RunStore
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    from reference_harness._cancellation import CancelCause
+
+__all__ = [
+    "PerStoreSeqStore",
+    "RandomIdHarness",
+    "WallClockHarness",
+    "failed_repair_submits_nothing",
+    "other_safe_messages",
+    "own_prompt",
+    "pretty_snapshot",
+    "pretty_tool_messages",
+    "reordered_cancellation",
+    "stream_flipped",
+    "timestamp_free_recorder",
+]
+
+
+# --------------------------------------------------------------------------- clock and ids
+
+
+class WallClockHarness(Harness):
+    """The Harness on the wall clock (row times, ``ts_ms``), whatever clock it is given.
+
+    Latitude: no sentence fixes the clock; times are volatile (the normalizer drops them).
+    """
+
+    def __init__(self, **kwargs: Any) -> None:  # noqa: ANN401 - Harness's keyword arguments
+        """Wire the Harness with :func:`~reference_harness._harness.wall_clock_ms`."""
+        kwargs["clock"] = wall_clock_ms
+        super().__init__(**kwargs)
+
+
+class RandomIdHarness(Harness):
+    """The Harness naming each Run ``run-<uuid4 hex>``, whatever id source it is given.
+
+    Latitude: the contract fixes the run id's grammar, not its value.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:  # noqa: ANN401 - Harness's keyword arguments
+        """Wire the Harness with :func:`~reference_harness._harness.new_run_id`."""
+        kwargs["run_ids"] = new_run_id
+        super().__init__(**kwargs)
+
+
+# --------------------------------------------------------------------------- trace
+
+
+def timestamp_free_recorder(original: type) -> type:
+    """Wrap ``TraceRecorder``: events carry no ``ts_ms`` (the contract makes it optional)."""
+
+    class TimestampFreeRecorder(original):  # type: ignore[misc,valid-type] # a runtime subclass of the wrapped class
+        def emit(self, event_type: str, data: Mapping[str, Any]) -> dict[str, Any]:
+            clock = self._clock
+            self._clock = lambda: 0
+            try:
+                event: dict[str, Any] = super().emit(event_type, data)
+            finally:
+                self._clock = clock
+            return event
+
+        def deliver(self, frame: dict[str, Any]) -> None:
+            if frame.get("event") == "run_event" and isinstance(frame.get("data"), dict):
+                frame["data"].pop("ts_ms", None)
+            super().deliver(frame)
+
+        @property
+        def events(self) -> list[dict[str, Any]]:
+            return [{k: v for k, v in e.items() if k != "ts_ms"} for e in super().events]
+
+    return TimestampFreeRecorder
+
+
+def reordered_cancellation(original: type) -> type:
+    """Wrap ``RunContext``: tool work is cancelled (last accepted first) before the interruption.
+
+    Latitude: the spec distinguishes the layers ("cancellation request, prevention of new work,
+    framework interruption, cancellable Tool work"); it does not order the interruption of the
+    agent loop and the cancellation of independent tool work, nor tool works among themselves.
+    """
+
+    class ReorderedRunContext(original):  # type: ignore[misc,valid-type] # a runtime subclass of the wrapped class
+        def on_cancel(self, cause: CancelCause) -> None:
+            if self._released or self._gate_closed:
+                return
+            self.cancel_cause = cause
+            self.trace.emit("CANCEL_REQUESTED", {"cause": cause})
+            self._gate_closed = True
+            self.trace.emit("NEW_WORK_PREVENTED", {})
+            for tool_call_id, (task, token) in reversed(list(self.tools_in_flight.items())):
+                token.cancel()
+                task.cancel()
+                self.trace.emit("TOOL_WORK_CANCELLED", {"tool_call_id": tool_call_id})
+                if self.ledger.is_projecting(tool_call_id):
+                    self.ledger.fail(tool_call_id, "CANCELLED")
+            for interrupt in self.interrupts:
+                interrupt.set()
+            self.trace.emit("INTERRUPT_REQUESTED", {})
+            self._cancelled.set()
+
+    return ReorderedRunContext
+
+
+# --------------------------------------------------------------------------- store
+
+
+class PerStoreSeqStore(RunStore):
+    """A ``diagnosis_run`` store whose ``seq`` counts over the whole store, not per session.
+
+    Latitude: "seq (per-session, monotonic)": each new Run's ``seq`` is greater than every
+    earlier Run's of its session; nothing says it is exactly one more.
+    """
+
+    def create_run(self, *, run_id: str, session_id: str, user_message: str, now_ms: int) -> Any:  # noqa: ANN401 - the reference's DiagnosisRun
+        """Insert a RUNNING Run whose ``seq`` is 1 + the store's greatest ``seq``."""
+        from reference_harness.store import _store  # noqa: PLC0415 - its table
+
+        table = _store._t  # noqa: SLF001 - the reference store's own table
+        statement = insert(table).from_select(
+            ["run_id", "session_id", "seq", "user_message", "state", "created_at_ms"],
+            select(
+                bindparam("p_run_id", type_=String()),
+                bindparam("p_session_id", type_=String()),
+                select(func.coalesce(func.max(table.c.seq), 0) + 1).scalar_subquery(),
+                bindparam("p_user_message", type_=String()),
+                literal("RUNNING"),
+                bindparam("p_now_ms", type_=Integer()),
+            ),
+        )
+        with self._write() as connection:
+            connection.execute(
+                statement,
+                {
+                    "p_run_id": run_id,
+                    "p_session_id": session_id,
+                    "p_user_message": user_message,
+                    "p_now_ms": now_ms,
+                },
+            )
+        return self.get(run_id)
+
+
+# --------------------------------------------------------------------------- texts
+
+
+def other_safe_messages(original: Mapping[str, str]) -> dict[str, str]:
+    """Other fixed ``safe_message`` texts: the Harness's own words, no backend text."""
+    return {code: f"The tool call could not be completed ({code.lower()})." for code in original}
+
+
+def own_prompt(component: str) -> Callable[[str], str]:
+    """Replace a system prompt by another team's wording (no component marker line)."""
+
+    def wrap(_original: str) -> str:
+        return (
+            f"You are the {component.replace('_', ' ').lower()} of our incident assistant.\n"
+            "Reply with the JSON document your role defines, and nothing else."
+        )
+
+    return wrap
+
+
+def pretty_snapshot(_original: Callable[..., Any]) -> Callable[..., Any]:
+    """``review_messages`` sending the Verified Snapshot as pretty-printed JSON (indent 2)."""
+
+    def review_messages(request: Any) -> list[dict[str, Any]]:  # noqa: ANN401 - a ReviewRequest
+        document = request.snapshot.model_dump(mode="json", exclude_none=True)
+        text = json.dumps(document, indent=2, ensure_ascii=False)
+        return [{"role": "user", "content": text}]
+
+    return review_messages
+
+
+def pretty_tool_messages(_original: Callable[[object], str]) -> Callable[[object], str]:
+    """``_json_text`` of the conversation as pretty-printed JSON (tool results, previous turn)."""
+
+    def json_text(value: object) -> str:
+        return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False)
+
+    return json_text
+
+
+# --------------------------------------------------------------------------- model endpoint
+
+
+def stream_flipped(original: Callable[..., Any]) -> Callable[..., Any]:
+    """``endpoint_ports`` asking the Router for a stream and the agent and reviewer for JSON."""
+
+    def endpoint_ports(model_endpoint: Mapping[str, Any], **kwargs: Any) -> Any:  # noqa: ANN401 - EndpointPorts
+        from reference_harness.openai._client import ChatClient  # noqa: PLC0415 - SDK import
+        from reference_harness.openai._config import OpenAIConfig  # noqa: PLC0415 - SDK import
+        from reference_harness.openai._endpoint import EndpointPorts  # noqa: PLC0415 - SDK import
+        from reference_harness.openai._ports import (  # noqa: PLC0415 - SDK import
+            OpenAIAgent,
+            OpenAIReviewer,
+            OpenAIRouter,
+        )
+
+        ports = original(model_endpoint, **kwargs)
+        ports.close()
+
+        def client(key: str, *, stream: bool) -> ChatClient:
+            part = model_endpoint[key]
+            config = OpenAIConfig(
+                part["base_url"],
+                part["model"],
+                str(model_endpoint["api_key"]),
+                kwargs["timeout_s"],
+                stream,
+            )
+            return ChatClient(config)
+
+        return EndpointPorts(
+            OpenAIRouter(client("router", stream=True)),
+            OpenAIAgent(client("diagnosis_agent", stream=False)),
+            OpenAIReviewer(client("semantic_guard", stream=False)),
+        )
+
+    return endpoint_ports
+
+
+# --------------------------------------------------------------------------- repair
+
+
+def failed_repair_submits_nothing(original: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap ``_validate``: a repair answered by tool calls is failed without a submission record.
+
+    Latitude: the THEN says the repair fails and the Run falls back; no sentence says the failed
+    repair is recorded as a submission (``DRAFT_SUBMITTED`` 2 / ``EVIDENCE_VALIDATION`` 2).
+    """
+
+    def validate(ctx: Any, intent: Any, submission: Any, attempt: int) -> Any:  # noqa: ANN401 - the reference's types
+        if submission.tool_calls:
+            from reference_harness._release import _FAILED_REPAIR  # noqa: PLC0415 - its verdict
+
+            return _FAILED_REPAIR
+        return original(ctx, intent, submission, attempt)
+
+    return validate
