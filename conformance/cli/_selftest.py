@@ -49,8 +49,13 @@ def selftest(
 
 
 def verdict_row(verdict: MutantVerdict) -> list[str]:
-    """``[mutant, kind, requirement, KILLED|SURVIVED|ERROR, killed by]`` for one verdict."""
-    if verdict.killed:
+    """``[name, kind, requirement, verdict, failed by]`` for one verdict.
+
+    A mutant is KILLED, SURVIVED or ERROR; a latitude variant PASSED, FALSE KILL or ERROR.
+    """
+    if verdict.kind == "variant":  # a conforming variant: it must pass
+        state = "PASSED" if verdict.as_expected else "FALSE KILL" if verdict.killed else "ERROR"
+    elif verdict.killed:
         state = "KILLED"
     elif verdict.error:
         state = "ERROR"

@@ -1,4 +1,4 @@
-"""What the mutant self-test found: per mutant, killed or not, and by which scenarios."""
+"""What the self-test found: per mutant killed or not, per latitude variant passed or not."""
 
 from __future__ import annotations
 
@@ -14,8 +14,10 @@ class MutantVerdict:
 
     Attributes:
         name: the mutant's name (``reference_harness.mutants:<name>`` for IUT mutants).
-        kind: ``iut`` (a broken harness run through the suite) or ``contract`` (broken contract
-            data checked by its scenario's Then check).
+        kind: ``iut`` (a broken harness run through the suite), ``contract`` (broken contract
+            data checked by its scenario's Then check) or ``variant`` (a latitude variant of
+            :mod:`reference_harness.variants`: a conforming harness the suite must pass; "killed"
+            then means a false kill).
         requirement_id: the requirement whose rule it breaks.
         rule: the rule it breaks.
         killing_scenarios: the Gherkin scenario ids that failed on it (spec and extension).
@@ -32,7 +34,7 @@ class MutantVerdict:
     """
 
     name: str
-    kind: Literal["iut", "contract"]
+    kind: Literal["iut", "contract", "variant"]
     requirement_id: str
     rule: str
     killing_scenarios: tuple[str, ...] = ()
@@ -48,6 +50,13 @@ class MutantVerdict:
         failed = bool(self.killing_scenarios or self.killing_properties)
         return failed and (not self.rule_id or self.rule_id in self.killing_rules)
 
+    @property
+    def as_expected(self) -> bool:
+        """A mutant killed; a latitude variant run and passed (neither failed nor errored)."""
+        if self.kind == "variant":
+            return not self.killed and not self.error
+        return self.killed
+
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict."""
         return {
@@ -57,6 +66,7 @@ class MutantVerdict:
             "rule": self.rule,
             "rule_id": self.rule_id,
             "killed": self.killed,
+            "as_expected": self.as_expected,
             "killing_scenarios": list(self.killing_scenarios),
             "killing_properties": list(self.killing_properties),
             "killing_rules": list(self.killing_rules),
@@ -67,12 +77,13 @@ class MutantVerdict:
 
 @dataclass(frozen=True)
 class SelftestResult:
-    """The self-test: the reference must pass everything, every mutant must be killed.
+    """The self-test: the reference and every variant must pass, every mutant must be killed.
 
     Attributes:
         reference_failures: what failed on the reference Harness (scenario or property ids, or
             an error); empty when it passed.
-        mutants: one verdict per mutant, in catalogue order (IUT mutants, then contract ones).
+        mutants: one verdict per mutant, in catalogue order (IUT mutants, then contract ones),
+            then one per latitude variant (``kind`` ``variant``).
         examples: generated examples per property run.
     """
 
@@ -87,13 +98,18 @@ class SelftestResult:
 
     @property
     def survivors(self) -> tuple[MutantVerdict, ...]:
-        """The mutants the suite did not kill."""
-        return tuple(m for m in self.mutants if not m.killed)
+        """The mutants the suite did not kill (latitude variants aside)."""
+        return tuple(m for m in self.mutants if m.kind != "variant" and not m.killed)
+
+    @property
+    def false_kills(self) -> tuple[MutantVerdict, ...]:
+        """The latitude variants the suite failed (or could not run): conforming, yet failed."""
+        return tuple(m for m in self.mutants if m.kind == "variant" and not m.as_expected)
 
     @property
     def passed(self) -> bool:
-        """True when the reference passed and no mutant survived."""
-        return self.reference_passed and not self.survivors
+        """True when the reference passed, no mutant survived and every variant passed."""
+        return self.reference_passed and not self.survivors and not self.false_kills
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict."""
@@ -101,7 +117,9 @@ class SelftestResult:
             "passed": self.passed,
             "reference_failures": list(self.reference_failures),
             "examples": self.examples,
-            "killed": sum(m.killed for m in self.mutants),
+            "killed": sum(m.killed for m in self.mutants if m.kind != "variant"),
             "survivors": [m.name for m in self.survivors],
+            "variants_passed": sum(m.as_expected for m in self.mutants if m.kind == "variant"),
+            "false_kills": [m.name for m in self.false_kills],
             "mutants": [m.to_dict() for m in self.mutants],
         }

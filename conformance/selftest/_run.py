@@ -46,12 +46,14 @@ __all__ = [
     "mutant_judge",
     "run_selftest",
     "start_selftest",
+    "variant_judge",
 ]
 
 REFERENCE = "reference_harness.iut:create"
 """The factory of the reference Harness."""
 
 _MUTANTS_MODULE = "reference_harness.mutants"
+_VARIANTS_MODULE = "reference_harness.variants"
 
 
 def _scenarios() -> list[tuple[str, str]]:
@@ -66,7 +68,7 @@ def _verdict(judge: Judge, result: UnitResult) -> MutantVerdict:
     failed = [r for r in result.results if r.failed]
     return MutantVerdict(
         judge.name,
-        "iut",
+        "variant" if judge.factory.startswith(f"{_VARIANTS_MODULE}:") else "iut",
         judge.requirement_id,
         judge.rule,
         tuple(r.probe.name for r in failed if r.probe.kind == "scenario"),
@@ -182,6 +184,17 @@ def mutant_judge(name: str) -> Judge:
     )
 
 
+def variant_judge(name: str) -> Judge:
+    """The judge of latitude variant ``name``: its factory and the latitude it takes.
+
+    Raises:
+        KeyError: ``name`` is not a variant of :data:`reference_harness.variants.VARIANTS`.
+    """
+    from reference_harness.variants import VARIANTS  # noqa: PLC0415 - optional
+
+    return Judge(name, f"{_VARIANTS_MODULE}:{name}", "", VARIANTS[name].rule)
+
+
 def _judge_contract(mutant: ContractMutant) -> MutantVerdict:
     from contracts import load_component_registry, load_phase_plan  # noqa: PLC0415 - heavy
 
@@ -291,6 +304,7 @@ def start_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
     cache: Path | None = None,
     reference_suite_later: bool = False,
     seed: bool = True,
+    variants: bool | None = None,
 ) -> PendingSelftest:
     """Plan the self-test and start its workers now; finish it with ``.result()``.
 
@@ -298,26 +312,38 @@ def start_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
     Gherkin scenarios are not run: the caller hands their result to ``.result()``. ``seed``
     (fast path only): try the kit's seed order (:mod:`conformance.selftest._seed`) after the
     cache's killers; ``False`` plans without it (how the seed itself is measured).
+    ``variants``: also judge every latitude variant (``None``: when ``mutants`` is ``None``);
+    ``mutants`` may name variants too.
 
     Raises:
-        KeyError: an unknown mutant name.
+        KeyError: an unknown mutant or variant name.
     """
     from reference_harness.mutants import CONTRACT_MUTANTS, MUTANTS  # noqa: PLC0415 - optional
+    from reference_harness.variants import VARIANTS  # noqa: PLC0415 - optional
 
     names = list(MUTANTS) + list(CONTRACT_MUTANTS) if mutants is None else list(mutants)
+    if variants or (variants is None and mutants is None):
+        names += [n for n in VARIANTS if n not in names]
     unknown = [n for n in names if n not in MUTANTS and n not in CONTRACT_MUTANTS]
+    unknown = [n for n in unknown if n not in VARIANTS]
     if unknown:
-        known = ", ".join(sorted([*MUTANTS, *CONTRACT_MUTANTS]))
+        known = ", ".join(sorted([*MUTANTS, *CONTRACT_MUTANTS, *VARIANTS]))
         message = f"unknown mutant(s): {', '.join(unknown)}; known: {known}"
         raise KeyError(message)
     scenarios = _scenarios() if suite else []
     judges = [mutant_judge(n) for n in names if n in MUTANTS]
+    variant_judges = [variant_judge(n) for n in names if n in VARIANTS]
     if not fast:
         killers: dict[str, list[str]] = {}
     else:
         killers = order(cache) if seed else read_killers(cache)
     plan = partial(mutant_probes, suite=suite, examples=examples, invariants=invariants)
     units = [Unit(j, tuple(plan(j, scenarios, killers=killers)), stop_at_kill=fast) for j in judges]
+    # a latitude variant runs what the reference runs; it stops at its first failure (a false kill)
+    variant_probes = reference_probes(
+        scenarios, suite=suite, examples=examples, invariants=invariants
+    )
+    units += [Unit(j, tuple(variant_probes), stop_at_kill=fast) for j in variant_judges]
     left_out: list[Probe] = []
     if reference:
         probes = reference_probes(scenarios, suite=suite, examples=examples, invariants=invariants)
@@ -344,8 +370,9 @@ def run_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
     jobs: int | None = None,
     cache: Path | None = None,
     reference_suite: SuiteResult | None = None,
+    variants: bool | None = None,
 ) -> SelftestResult:
-    """Run the conformance suite against the reference Harness and every mutant.
+    """Run the conformance suite against the reference Harness, every mutant and every variant.
 
     Args:
         mutants: names of IUT or contract mutants to judge (default: all of
@@ -367,11 +394,14 @@ def run_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
         reference_suite: the reference Harness's Gherkin suite result when the caller already
             has it (``srdh verify``'s conformance-suite step): its failed scenarios are used
             instead of running the suite on the reference again.
+        variants: also judge every latitude variant of :mod:`reference_harness.variants`, each
+            of which must pass what the reference passes (``None``: when ``mutants`` is
+            ``None``); ``mutants`` may name variants too.
 
     Returns:
-        The reference's failures (none expected) and one verdict per mutant, with the scenario
-        and property ids that killed it. ``result.passed`` iff the reference passed and no
-        mutant survived.
+        The reference's failures (none expected), one verdict per mutant, with the scenario
+        and property ids that killed it, and one per variant. ``result.passed`` iff the
+        reference passed, no mutant survived and no variant failed.
 
     Raises:
         KeyError: an unknown mutant name.
@@ -387,6 +417,7 @@ def run_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
         jobs=jobs,
         cache=cache,
         reference_suite_later=reference_suite is not None,
+        variants=variants,
     )
     try:
         return pending.result(reference_suite=reference_suite, progress=progress)

@@ -102,10 +102,17 @@ def conformance_suite(ctx: VerifyContext) -> Outcome:
 
 def selftest_detail(result: SelftestResult) -> str:
     """One line: how many mutants were killed, survivors and reference failures named."""
-    killed = sum(m.killed for m in result.mutants)
-    detail = f"{killed}/{len(result.mutants)} mutants killed"
+    mutants = [m for m in result.mutants if m.kind != "variant"]
+    variants = [m for m in result.mutants if m.kind == "variant"]
+    killed = sum(m.killed for m in mutants)
+    detail = f"{killed}/{len(mutants)} mutants killed"
+    if variants:
+        passing = sum(m.as_expected for m in variants)
+        detail += f", {passing}/{len(variants)} latitude variants passed"
     if result.survivors:
         detail += f"; survivors: {', '.join(m.name for m in result.survivors)}"
+    if result.false_kills:
+        detail += f"; false kills: {', '.join(m.name for m in result.false_kills)}"
     if result.reference_failures:
         detail += f"; reference failed: {', '.join(result.reference_failures)}"
     return detail
@@ -121,7 +128,11 @@ def start_mutant_selftest(ctx: VerifyContext) -> PendingSelftest:
     The reference's Gherkin scenarios are left to the conformance-suite step, whose result
     :func:`mutant_selftest` hands over; the order cache is ``<repo>/.srdh_cache``.
     """
-    return start_selftest(cache=ctx.repo / CACHE_DIR / "selftest.json", reference_suite_later=True)
+    return start_selftest(
+        cache=ctx.repo / CACHE_DIR / "selftest.json",
+        reference_suite_later=True,
+        variants=False,  # the latitude variants are `srdh selftest`'s (docs/decisions/latitude.md)
+    )
 
 
 def mutant_selftest(ctx: VerifyContext) -> Outcome:

@@ -46,7 +46,6 @@ __all__ = [
     "evidence_failure_mistyped",
     "extra_verdict_members_accepted",
     "fabricated_citation_published",
-    "failed_lookup_counted",
     "failed_lookup_named_accepted",
     "failed_review_attempt_unrecorded",
     "fallback_as_previous_turn",
@@ -512,11 +511,6 @@ def fallback_lists_failed_calls() -> MutantIUT:
 def other_tool_counted_as_lookup() -> MutantIUT:
     """IUT factory of mutant ``other_tool_counted_as_lookup`` (see :data:`MUTANTS`)."""
     return create("other_tool_counted_as_lookup")
-
-
-def failed_lookup_counted() -> MutantIUT:
-    """IUT factory of mutant ``failed_lookup_counted`` (see :data:`MUTANTS`)."""
-    return create("failed_lookup_counted")
 
 
 def failed_lookup_named_accepted() -> MutantIUT:

@@ -110,7 +110,7 @@ def test_selftest_fast_path_kill_holds_on_the_slow_path(name, judged):
     assert any(p.kills(judge(name)) for p in paths.killing_scenarios_alone())
 
 
-SLOW_PATH_SAMPLE = ("failed_lookup_counted", "set_ordered_violations")
+SLOW_PATH_SAMPLE = ("other_tool_counted_as_lookup", "set_ordered_violations")
 """Mutants whose whole slow path (every probe, every example) is compared with the fast path:
 one killed far down the plan (in process), one judged over stdio in fresh processes."""
 
