@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.checks._late import answered_late
+from conformance.checks._order import ORDER_RULES, order_violations
 from conformance.checks._result import CheckResult, Findings
 from conformance.checks._view import current_run, events, first_index, released_kinds
 
 __all__ = ["check_cancelled_nothing_released", "check_layered_cancellation"]
-
-_NEW_WORK = frozenset({"MODEL_CALL_STARTED", "TOOL_CALL_ACCEPTED"})
 
 
 def check_cancelled_nothing_released(observation: dict[str, Any]) -> CheckResult:
@@ -61,31 +60,19 @@ def check_layered_cancellation(
     late_agent = fixture is None or any(
         key[0] == "DIAGNOSIS_AGENT" for key in answered_late(observation, fixture)
     )
-    order = [
-        "CANCEL_REQUESTED",
-        "NEW_WORK_PREVENTED",
-        "INTERRUPT_REQUESTED",
-        *(["LATE_RESULT_DISCARDED"] if late_agent else []),
-        "RUN_FINISHED",
-    ]
-    positions = [first_index(observation, name) for name in order]
-    for name, position in zip(order, positions, strict=True):
-        found.expect(position is not None, f"no {name} event")
-    present = [p for p in positions if p is not None]
-    found.expect(
-        present == sorted(present),
-        f"events out of order: {dict(zip(order, positions, strict=True))}",
-    )
+    required = ["CANCEL_REQUESTED", "NEW_WORK_PREVENTED", "INTERRUPT_REQUESTED", "RUN_FINISHED"]
+    required += ["LATE_RESULT_DISCARDED"] if late_agent else []
+    for name in required:
+        found.expect(first_index(observation, name) is not None, f"no {name} event")
+    rules = tuple(r for r in ORDER_RULES if r.checked_by.endswith(".check_layered_cancellation"))
+    for _rule, problem in order_violations(observation.get("trace", []), rules):
+        found.add(f"events out of order: {problem}")
     late = events(observation, "LATE_RESULT_DISCARDED")
     if late_agent:
         found.expect(
             any(e["data"].get("component") == "DIAGNOSIS_AGENT" for e in late),
             "the late Diagnosis Agent result was not discarded",
         )
-    prevented = first_index(observation, "NEW_WORK_PREVENTED")
-    if prevented is not None:
-        later = [e["type"] for e in observation["trace"][prevented:] if e.get("type") in _NEW_WORK]
-        found.expect(not later, f"new work started after NEW_WORK_PREVENTED: {later}")
     outcome = check_cancelled_nothing_released(observation)
     if not outcome.passed:
         found.add(outcome.message)

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Integer, String, bindparam, func, insert, literal, select
 
 from reference_harness._harness import Harness, new_run_id, wall_clock_ms
+from reference_harness._run_context import RunContext
+from reference_harness._trace import TraceRecorder
 from reference_harness.store import RunStore
 
 if TYPE_CHECKING:
@@ -66,59 +68,59 @@ class RandomIdHarness(Harness):
 # --------------------------------------------------------------------------- trace
 
 
-def timestamp_free_recorder(original: type) -> type:
-    """Wrap ``TraceRecorder``: events carry no ``ts_ms`` (the contract makes it optional)."""
+class _TimestampFreeRecorder(TraceRecorder):
+    def emit(self, event_type: str, data: Mapping[str, Any]) -> dict[str, Any]:
+        clock = self._clock
+        self._clock = lambda: 0
+        try:
+            event = super().emit(event_type, data)
+        finally:
+            self._clock = clock
+        return event
 
-    class TimestampFreeRecorder(original):  # type: ignore[misc,valid-type] # a runtime subclass of the wrapped class
-        def emit(self, event_type: str, data: Mapping[str, Any]) -> dict[str, Any]:
-            clock = self._clock
-            self._clock = lambda: 0
-            try:
-                event: dict[str, Any] = super().emit(event_type, data)
-            finally:
-                self._clock = clock
-            return event
+    def deliver(self, frame: dict[str, Any]) -> None:
+        if frame.get("event") == "run_event" and isinstance(frame.get("data"), dict):
+            frame["data"].pop("ts_ms", None)
+        super().deliver(frame)
 
-        def deliver(self, frame: dict[str, Any]) -> None:
-            if frame.get("event") == "run_event" and isinstance(frame.get("data"), dict):
-                frame["data"].pop("ts_ms", None)
-            super().deliver(frame)
-
-        @property
-        def events(self) -> list[dict[str, Any]]:
-            return [{k: v for k, v in e.items() if k != "ts_ms"} for e in super().events]
-
-    return TimestampFreeRecorder
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        return [{k: v for k, v in e.items() if k != "ts_ms"} for e in super().events]
 
 
-def reordered_cancellation(original: type) -> type:
-    """Wrap ``RunContext``: tool work is cancelled (last accepted first) before the interruption.
+def timestamp_free_recorder(_original: type[TraceRecorder]) -> type[TraceRecorder]:
+    """Replace ``TraceRecorder``: events carry no ``ts_ms`` (the contract makes it optional)."""
+    return _TimestampFreeRecorder
+
+
+class _ReorderedRunContext(RunContext):
+    def on_cancel(self, cause: CancelCause) -> None:
+        if self._released or self._gate_closed:
+            return
+        self.cancel_cause = cause
+        self.trace.emit("CANCEL_REQUESTED", {"cause": cause})
+        self._gate_closed = True
+        self.trace.emit("NEW_WORK_PREVENTED", {})
+        for tool_call_id, (task, token) in reversed(list(self.tools_in_flight.items())):
+            token.cancel()
+            task.cancel()
+            self.trace.emit("TOOL_WORK_CANCELLED", {"tool_call_id": tool_call_id})
+            if self.ledger.is_projecting(tool_call_id):
+                self.ledger.fail(tool_call_id, "CANCELLED")
+        for interrupt in self.interrupts:
+            interrupt.set()
+        self.trace.emit("INTERRUPT_REQUESTED", {})
+        self._cancelled.set()
+
+
+def reordered_cancellation(_original: type[RunContext]) -> type[RunContext]:
+    """Replace ``RunContext``: tool work is cancelled (last accepted first) before the interruption.
 
     Latitude: the spec distinguishes the layers ("cancellation request, prevention of new work,
     framework interruption, cancellable Tool work"); it does not order the interruption of the
     agent loop and the cancellation of independent tool work, nor tool works among themselves.
     """
-
-    class ReorderedRunContext(original):  # type: ignore[misc,valid-type] # a runtime subclass of the wrapped class
-        def on_cancel(self, cause: CancelCause) -> None:
-            if self._released or self._gate_closed:
-                return
-            self.cancel_cause = cause
-            self.trace.emit("CANCEL_REQUESTED", {"cause": cause})
-            self._gate_closed = True
-            self.trace.emit("NEW_WORK_PREVENTED", {})
-            for tool_call_id, (task, token) in reversed(list(self.tools_in_flight.items())):
-                token.cancel()
-                task.cancel()
-                self.trace.emit("TOOL_WORK_CANCELLED", {"tool_call_id": tool_call_id})
-                if self.ledger.is_projecting(tool_call_id):
-                    self.ledger.fail(tool_call_id, "CANCELLED")
-            for interrupt in self.interrupts:
-                interrupt.set()
-            self.trace.emit("INTERRUPT_REQUESTED", {})
-            self._cancelled.set()
-
-    return ReorderedRunContext
+    return _ReorderedRunContext
 
 
 # --------------------------------------------------------------------------- store
