@@ -134,6 +134,10 @@ def _lookup_fixtures() -> list[Fixture]:
         reviews=[supported_turn()],
         tools=failed_then_ready,
     )
+    # the stricter reading of "the single lookup Tool Call" rejects it and asks for the repair
+    retried["decoy_agent_turns"] = [
+        {"kind": "knowledge_answer", "answer": answer("lookup_2", "d1")}
+    ]
     names_failed = knowledge_fixture(
         "pinned-answer-names-failed-lookup",
         steps=[

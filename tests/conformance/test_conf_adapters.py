@@ -9,6 +9,7 @@ from conformance import checks
 from conformance.adapters import (
     AdapterError,
     InProcessAdapter,
+    ObservationContractError,
     RecordingAdapter,
     StdioAdapter,
     adapter_from_options,
@@ -100,6 +101,9 @@ def test_stdio_broken_run_is_an_adapter_error(mode, reason):
     with pytest.raises(AdapterError) as caught:
         adapter.run(_fixture())
     assert reason in str(caught.value)
+    if mode == "schema-invalid":  # answers its request: a conformance failure, the IUT kept
+        assert isinstance(caught.value, ObservationContractError)
+        return
     assert caught.value.timeout_s == 30.0
 
 
