@@ -141,13 +141,13 @@ def _inputs(found: Findings, observation: dict[str, Any]) -> list[_Input]:
             )
     requests = observation.get("model_requests")
     if requests is not None:
-        timed_out = Counter(
+        ended_early = Counter(
             (e.get("data") or {}).get("component")
             for e in observation.get("trace", [])
             if e.get("type") == "MODEL_CALL_FINISHED"
-            and (e.get("data") or {}).get("outcome") == "TIMEOUT"
+            and (e.get("data") or {}).get("outcome") in {"TIMEOUT", "CANCELLED"}
         )
-        return _endpoint_inputs(found, requests, started, timed_out)
+        return _endpoint_inputs(found, requests, started, ended_early)
     if reported is None:
         if started:
             found.add(
@@ -180,12 +180,13 @@ def _endpoint_inputs(
     found: Findings,
     requests: list[dict[str, Any]],
     started: list[dict[str, Any]],
-    timed_out: Counter[Any],
+    ended_early: Counter[Any],
 ) -> list[_Input]:
     """The inputs of the requests the endpoint received, after the one-request-per-attempt rules.
 
     An attempt recorded TIMEOUT may have been ended by the HTTP timeout before its request went
-    out (a 1 ms ``model_call_timeout_ms``): so many attempts may lack a request.
+    out (a 1 ms ``model_call_timeout_ms``), and one recorded CANCELLED by the Run's cancellation
+    (it received nothing): so many attempts may lack a request.
     """
     inputs = []
     for component in ("ROUTER", "DIAGNOSIS_AGENT", "SEMANTIC_GUARD"):
@@ -198,7 +199,7 @@ def _endpoint_inputs(
                 "attempt(s) in the trace: an SDK or HTTP layer retried (one request per attempt)",
                 rule=_R9,
             )
-        elif len(mine) < len(attempts) - timed_out[component]:
+        elif len(mine) < len(attempts) - ended_early[component]:
             found.add(
                 f"{component}: {len(attempts)} model-call attempt(s) "
                 f"in the trace but {len(mine)} request(s) reached the kit's model endpoint",

@@ -17,6 +17,7 @@ __all__ = [
     "failed_lookup_not_ready",
     "failed_repair_submits_nothing",
     "half_timeout_share",
+    "hang_up_on_cancel",
     "no_optional_retries",
     "no_ts_ms",
     "other_safe_messages",
@@ -105,3 +106,8 @@ def no_optional_retries() -> VariantIUT:
 def failed_repair_submits_nothing() -> VariantIUT:
     """IUT factory of latitude variant ``failed_repair_submits_nothing`` (see :data:`VARIANTS`)."""
     return create("failed_repair_submits_nothing")
+
+
+def hang_up_on_cancel() -> VariantIUT:
+    """IUT factory of latitude variant ``hang_up_on_cancel`` (see :data:`VARIANTS`)."""
+    return create("hang_up_on_cancel")

@@ -19,6 +19,9 @@ from reference_harness.variants._parts import (
     RandomIdHarness,
     WallClockHarness,
     failed_repair_submits_nothing,
+    hanging_up_agent,
+    hanging_up_reviewer,
+    no_discard_after_hang_up,
     other_safe_messages,
     own_prompt,
     pretty_snapshot,
@@ -123,6 +126,17 @@ _SPECS: Final = (
         "90 % (the spec names the HTTP timeout as a layer, not its share)",
         endpoint_client=_endpoint_client,
         patches=(Patch("reference_harness.iut", "_TIMEOUT_SHARE", _share(0.5)),),
+    ),
+    MutantSpec(
+        "hang_up_on_cancel",
+        "",
+        "on cancellation the agent's and the SemanticGuard's HTTP calls are hung up at once (the "
+        "endpoint records CLIENT_CLOSED): no late result exists, so no LATE_RESULT_DISCARDED "
+        "('discards any late model result')",
+        endpoint_client=_endpoint_client,
+        agent=hanging_up_agent,
+        reviewer=hanging_up_reviewer,
+        patches=(Patch("reference_harness._harness", "TraceRecorder", no_discard_after_hang_up),),
     ),
     MutantSpec(
         "tool_work_cancelled_before_interrupt",

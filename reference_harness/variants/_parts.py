@@ -8,7 +8,12 @@ context subclass, a wrapped reference function), so the same self-test machinery
 
 from __future__ import annotations
 
+import contextlib
+import http.client
 import json
+import socket
+import threading
+import urllib.parse
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Integer, String, bindparam, func, insert, literal, select
@@ -28,6 +33,9 @@ __all__ = [
     "RandomIdHarness",
     "WallClockHarness",
     "failed_repair_submits_nothing",
+    "hanging_up_agent",
+    "hanging_up_reviewer",
+    "no_discard_after_hang_up",
     "other_safe_messages",
     "own_prompt",
     "pretty_snapshot",
@@ -259,3 +267,153 @@ def failed_repair_submits_nothing(original: Callable[..., Any]) -> Callable[...,
         return original(ctx, intent, submission, attempt)
 
     return validate
+
+
+# --------------------------------------------------------------------------- hang-up
+
+
+_HUNG_UP: set[str] = set()
+"""Components whose in-flight model call the hang-up variant closed (no late answer exists)."""
+_CURRENT = threading.local()
+_POLL_S = 0.01
+
+
+def _shut_on_interrupt(
+    interrupt: threading.Event | None,
+    connection: http.client.HTTPConnection,
+    done: threading.Event,
+    hung_up: threading.Event,
+) -> None:
+    """Shut ``connection``'s socket down once ``interrupt`` is set, unless the call is done."""
+    while not done.is_set():
+        if interrupt is not None and interrupt.wait(_POLL_S):
+            if connection.sock is not None and not done.is_set():
+                hung_up.set()
+                with contextlib.suppress(OSError):
+                    connection.sock.shutdown(socket.SHUT_RDWR)
+            return
+        if interrupt is None:
+            done.wait(_POLL_S)
+
+
+class _HangUpClient:
+    """One JSON chat-completions request per call; the socket is shut down on the interrupt.
+
+    The request goes out on its own connection (``http.client``); a watcher shuts the socket down
+    as soon as the call's interrupt is set (the Run's cancellation), so the endpoint sees the
+    client hang up and no late answer ever reaches the Harness.
+    """
+
+    def __init__(self, config: Any, component: str) -> None:  # noqa: ANN401 - OpenAIConfig
+        self.config = config
+        self._component = component
+
+    def close(self) -> None:
+        """Nothing pooled to close."""
+
+    def complete(self, messages: Any, *, tools: Any = ()) -> Any:  # noqa: ANN401 - Completion
+        from contracts import loads_strict  # noqa: PLC0415 - heavy
+        from reference_harness.errors import ModelTimeout, ModelUnavailable  # noqa: PLC0415
+        from reference_harness.openai._completion import from_body  # noqa: PLC0415 - SDK side
+
+        interrupt: threading.Event | None = getattr(_CURRENT, "interrupt", None)
+        url = urllib.parse.urlsplit(f"{self.config.base_url}/chat/completions")
+        body = {"model": self.config.model, "messages": list(messages), "stream": False}
+        if tools:
+            body["tools"] = list(tools)
+        connection = http.client.HTTPConnection(
+            url.hostname or "127.0.0.1", url.port, timeout=self.config.timeout_s
+        )
+        done = threading.Event()
+        hung_up = threading.Event()
+        watcher = threading.Thread(
+            target=_shut_on_interrupt,
+            args=(interrupt, connection, done, hung_up),
+            name="srdh-hang-up",
+            daemon=True,
+        )
+        try:
+            connection.connect()
+            watcher.start()
+            connection.request(
+                "POST",
+                url.path,
+                body=json.dumps(body).encode("utf-8"),
+                headers={
+                    "Content-Type": "application/json",
+                    "Authorization": f"Bearer {self.config.api_key}",
+                },
+            )
+            response = connection.getresponse()
+            data = response.read()
+        except TimeoutError as error:
+            raise ModelTimeout(type(error).__name__) from error
+        except (OSError, http.client.HTTPException) as error:
+            if hung_up.is_set():
+                _HUNG_UP.add(self._component)
+            raise ModelUnavailable(type(error).__name__) from error
+        finally:
+            done.set()
+            connection.close()
+        if hung_up.is_set():
+            _HUNG_UP.add(self._component)
+            message = "the call was hung up"
+            raise ModelUnavailable(message)
+        if response.status != 200:  # noqa: PLR2004 - HTTP OK
+            message = f"HTTP {response.status}"
+            raise ModelUnavailable(message)
+        try:
+            return from_body(loads_strict(data, source="the completion body"))
+        except ValueError as error:
+            raise ModelUnavailable(type(error).__name__) from error
+
+
+class _HangingUp:
+    """A model port whose HTTP client hangs up its call when the Run is cancelled."""
+
+    def __init__(self, inner: Any, component: str) -> None:  # noqa: ANN401 - an OpenAI port
+        self._inner = inner
+        inner._client = _HangUpClient(inner._client.config, component)  # noqa: SLF001 - swapped
+
+    def _call(self, method: str, request: Any, interrupt: threading.Event) -> Any:  # noqa: ANN401 - port types
+        _CURRENT.interrupt = interrupt
+        try:
+            return getattr(self._inner, method)(request, interrupt)
+        finally:
+            _CURRENT.interrupt = None
+
+    def step(self, request: Any, interrupt: threading.Event) -> Any:  # noqa: ANN401 - port types
+        """The agent's step, hung up on the interrupt."""
+        return self._call("step", request, interrupt)
+
+    def review(self, request: Any, interrupt: threading.Event) -> Any:  # noqa: ANN401 - port types
+        """The SemanticGuard's review, hung up on the interrupt."""
+        return self._call("review", request, interrupt)
+
+
+def hanging_up_agent(port: Any) -> Any:  # noqa: ANN401 - AgentPort
+    """Wrap the endpoint agent port: its HTTP call is hung up on cancellation."""
+    _HUNG_UP.clear()
+    return _HangingUp(port, "DIAGNOSIS_AGENT")
+
+
+def hanging_up_reviewer(port: Any) -> Any:  # noqa: ANN401 - ReviewerPort
+    """Wrap the endpoint SemanticGuard port: its HTTP call is hung up on cancellation."""
+    return _HangingUp(port, "SEMANTIC_GUARD")
+
+
+class _NoLateDiscardRecorder(TraceRecorder):
+    def emit(self, event_type: str, data: Mapping[str, Any]) -> dict[str, Any]:
+        component = str(data.get("component"))
+        if event_type == "LATE_RESULT_DISCARDED" and component in _HUNG_UP:
+            _HUNG_UP.discard(component)
+            return {}  # nothing arrived late: nothing to discard
+        return super().emit(event_type, data)
+
+
+def no_discard_after_hang_up(_original: type[TraceRecorder]) -> type[TraceRecorder]:
+    """Replace ``TraceRecorder``: no LATE_RESULT_DISCARDED for a call that was hung up.
+
+    Latitude: "discards any late model result": a call the Harness hung up has no late result.
+    """
+    return _NoLateDiscardRecorder

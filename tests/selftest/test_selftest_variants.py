@@ -106,6 +106,10 @@ WITNESSES = {
         "a-model-call-blocks-past-its-timeout-and-no-client-disconnects",
         lambda o: o.get("model_requests") is not None,
     ),
+    "hang_up_on_cancel": (
+        "client-disconnects-during-a-model-call",
+        lambda o: "LATE_RESULT_DISCARDED" not in _types(o) and "CANCEL_REQUESTED" in _types(o),
+    ),
     "tool_work_cancelled_before_interrupt": (
         "a-tool-answers-after-its-work-is-cancelled",
         _cancel_order,
