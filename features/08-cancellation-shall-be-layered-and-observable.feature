@@ -53,6 +53,18 @@ Feature: Cancellation SHALL be layered and observable
       | SEMANTIC_VERDICT          | 1 |
 
   @extension @requirement:cancellation-shall-be-layered-and-observable @capability:CANCELLATION
+  Scenario: The client leaves on the release
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    And the client disconnects on the RESULT_RELEASED event number 1
+    When the Run is executed
+    Then the Run stays released and the client receives no result frame after it left
+    And every global invariant holds
+
+  @extension @requirement:cancellation-shall-be-layered-and-observable @capability:CANCELLATION
   Scenario: A tool answers after its work is cancelled
     Given a user asks "Why is checkout failing?"
     And tool calls time out after 300 ms

@@ -33,6 +33,38 @@ def _both(*results: CheckResult) -> CheckResult:
     return CheckResult(passed=True, message="; ".join(r.message for r in results))
 
 
+def _released_then_left(c: ScenarioContext) -> CheckResult:
+    """The release happened before the client left: it stands, and no result frame followed."""
+    found = Findings(
+        "a Run released before the client left stays released", "R7.durable-run-outcome"
+    )
+    row = next(
+        (
+            r
+            for r in c.observation.get("runs", [])
+            if r.get("run_id") == c.observation.get("run_id")
+        ),
+        {},
+    )
+    found.expect(
+        events(c.observation, "RESULT_RELEASED") and row.get("state") == "SUCCESS",
+        f"the client left on the RESULT_RELEASED frame, after the release; the Run is "
+        f"{row.get('state')}, expected SUCCESS with its published result",
+    )
+    found.expect(
+        row.get("published_result") is not None
+        and row.get("published_result") == c.observation.get("published_result"),
+        "the released result is not the Run row's published result",
+    )
+    results = [f for f in c.observation.get("client_frames", []) if f.get("event") == "result"]
+    found.expect(
+        not results,
+        "the client left on the RESULT_RELEASED frame but received a result frame after it",
+        rule="R8.nothing-after-disconnect",
+    )
+    return found.result()
+
+
 def _cancelled(c: ScenarioContext) -> CheckResult:
     found = Findings("the disconnect is noticed", "R8.disconnect-noticed")
     found.expect(
@@ -101,6 +133,9 @@ RUNTIME_THEN_CHECKS: dict[str, Callable[[ScenarioContext], CheckResult]] = {
         c.observation, c.ran_fixture
     ),
     "the disconnect cancels the Run layer by layer and nothing is released": _cancelled,
+    "the Run stays released and the client receives no result frame after it left": (
+        _released_then_left
+    ),
     "the tool work in flight is cancelled and recorded, and its invocation never becomes "
     "READY": _tool_cancelled,
     "the Harness ends the blocked call by its own timeout, the Run fails with AGENT_UNAVAILABLE "
