@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from conformance import checks
 from conformance.adapters import InProcessAdapter, ObservationContractError, StdioAdapter
-from conformance.checks._order import ORDER_RULES, order_table, order_violations
+from conformance.checks._order import ORDER_RULES, OrderRule, order_table, order_violations
 from conformance.cli import EXIT_FAILED, app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -244,3 +244,67 @@ def test_each_trace_order_rule_is_enforced(rule):
         broken = [{"type": rule.first}, {"type": rule.then}]
     assert [r for r, _ in order_violations(broken, (rule,))] == [rule]
     assert order_violations(list(reversed(broken)), (rule,)) == [] or rule.kind == "last"
+
+
+def _observed(fixture_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    fixture = _fixture(fixture_id)
+    return _run(fixture), fixture
+
+
+_DATA: dict[str, dict[str, Any]] = {
+    "RESULT_RELEASED": {"kind": "DIAGNOSIS_DRAFT"},
+    "EVIDENCE_VALIDATION": {
+        "attempt": 1,
+        "result_kind": "DIAGNOSIS_DRAFT",
+        "valid": False,
+        "violations": [],
+    },
+    "DRAFT_SUBMITTED": {"attempt": 1, "result_kind": "DIAGNOSIS_DRAFT"},
+}
+"""Valid data of an event a broken trace adds where the Run had none to copy."""
+
+
+def _broken(observation: dict[str, Any], rule: OrderRule) -> dict[str, Any]:
+    """``observation`` with its trace changed to break ``rule`` (events moved or added)."""
+    broken = copy.deepcopy(observation)
+    trace = broken["trace"]
+    first = next(i for i, e in enumerate(trace) if e["type"] == rule.first)
+    if rule.kind == "last":
+        trace.insert(first - 1, trace.pop(first))
+    elif rule.kind == "before":
+        then = next(i for i, e in enumerate(trace) if e["type"] == rule.then)
+        trace.insert(first, trace.pop(then))
+    else:
+        model = next((e for e in trace if e["type"] == rule.then), None)
+        data = _DATA.get(rule.then, {})
+        added = copy.deepcopy(model) if model else {"type": rule.then, "data": data}
+        added["run_id"] = broken["run_id"]
+        trace.insert(first + 1, added)
+    for seq, event in enumerate(trace, 1):
+        event["seq"] = seq
+    broken["client_frames"] = [{"event": "run_event", "data": e} for e in trace]
+    return broken
+
+
+_WHERE: dict[str, str] = {
+    "R0.valid-observation": "draft-contains-an-analysis-item",
+    "R1.released-is-agent-authored": "draft-contains-an-analysis-item",
+    "R8.layered-cancellation": "client-disconnects-during-a-model-call",
+    "R8.late-result-discarded": "client-disconnects-during-a-model-call",
+    "R8.late-tool-result-discarded": "client-disconnects-during-a-model-call",
+}
+"""A fixture whose reference Run holds the events of each rule (both, or the first)."""
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [r for r in ORDER_RULES if r.rule_id in _WHERE],
+    ids=lambda r: f"{r.rule_id}-{r.kind}-{r.first}-{r.then}",
+)
+def test_each_documented_trace_order_is_enforced_by_the_checks(rule):
+    """Breaking a documented ordering rule in a reference Run fails the kit's checks naming it."""
+    observation, fixture = _observed(_WHERE[rule.rule_id])
+    broken = _broken(observation, rule)
+    named = set(checks.check_global_invariants(broken, fixture).rules)
+    named |= set(checks.check_layered_cancellation(broken, fixture).rules)
+    assert rule.rule_id in named, f"{rule} broken, the checks named {sorted(named)}"
