@@ -12,7 +12,8 @@ IUT's own claims):
     ``RESULT_RELEASED`` follows it, and a model-call attempt finishing after it finishes
     ``CANCELLED``. A model call in flight at the cancellation whose answer does arrive late (its
     scripted turn answers late: ``block_until_cancelled``, ``ignore_cancellation``; over the
-    kit's model endpoint: its request was ``ANSWERED``) is recorded ``LATE_RESULT_DISCARDED``
+    kit's model endpoint: its held ``block_until_cancelled`` request was ``ANSWERED`` after its
+    hold, so the client stayed to receive it) is recorded ``LATE_RESULT_DISCARDED``
     (component, call_index, attempt) after the cancellation.
 ``R8.tool-stop-recorded``
     An invocation still in flight when the Run is cancelled (its terminal change comes after
@@ -77,6 +78,7 @@ def _answers_late(
     counts agree (an SDK retry is ``R9.one-http-attempt-per-model-attempt``'s): otherwise not
     judged.
     """
+    turns = fixture.get(_SCRIPTS[component], [])
     requests = observation.get("model_requests")
     if requests is not None:
         mine = [r for r in requests if r.get("component") == component]
@@ -86,12 +88,16 @@ def _answers_late(
             if e.get("type") == "MODEL_CALL_STARTED"
             and (e.get("data") or {}).get("component") == component
         ]
+        # Only a held call answered after its hold (3 x model_call_timeout_ms) surely reached a
+        # client that stayed: an answer sent at once may cross a client hanging up (no late
+        # result then), which the endpoint cannot tell from one that was read.
+        held = position < len(turns) and turns[position].get("kind") == "block_until_cancelled"
         return (
-            len(mine) == len(attempts)
+            held
+            and len(mine) == len(attempts)
             and position < len(mine)
             and mine[position].get("answer") == "ANSWERED"
         )
-    turns = fixture.get(_SCRIPTS[component], [])
     if position >= len(turns):
         return False
     turn = turns[position]
@@ -104,8 +110,9 @@ def answered_late(
     """The model-call attempts in flight at the first ``CANCEL_REQUESTED`` whose answer came late.
 
     ``(component, call_index, attempt)`` of each attempt started before the cancellation, not
-    finished before it, whose answer did arrive after it: over the kit's model endpoint its
-    request was ``ANSWERED`` (a client that hung up, ``CLIENT_CLOSED``, got no late answer);
+    finished before it, whose answer did arrive after it: over the kit's model endpoint its held
+    (``block_until_cancelled``) request was ``ANSWERED`` (a client that hung up,
+    ``CLIENT_CLOSED``, got no late answer; an answer sent at once may cross a hang-up);
     scripted, its turn answers late (``block_until_cancelled`` or ``ignore_cancellation`` with a
     ``then``). Only these must be recorded ``LATE_RESULT_DISCARDED`` ("discards any late model
     result": no late result, nothing to discard).

@@ -272,8 +272,6 @@ def failed_repair_submits_nothing(original: Callable[..., Any]) -> Callable[...,
 # --------------------------------------------------------------------------- hang-up
 
 
-_HUNG_UP: set[str] = set()
-"""Components whose in-flight model call the hang-up variant closed (no late answer exists)."""
 _CURRENT = threading.local()
 _POLL_S = 0.01
 
@@ -290,7 +288,7 @@ def _shut_on_interrupt(
             if connection.sock is not None and not done.is_set():
                 hung_up.set()
                 with contextlib.suppress(OSError):
-                    connection.sock.shutdown(socket.SHUT_WR)  # FIN: what already came still reads
+                    connection.sock.shutdown(socket.SHUT_RDWR)
             return
         if interrupt is None:
             done.wait(_POLL_S)
@@ -301,8 +299,8 @@ class _HangUpClient:
 
     The request goes out on its own connection (``http.client``); a watcher half-closes the
     socket as soon as the call's interrupt is set (the Run's cancellation), so the endpoint sees
-    the client hang up. An answer that was already on its way is still read: that late result
-    exists and the Harness discards it (``LATE_RESULT_DISCARDED``); a held call gets none.
+    the client hang up. Nothing that comes after the interrupt is taken, so no late result ever
+    reaches the Harness (and no ``LATE_RESULT_DISCARDED`` is recorded for the call).
     """
 
     def __init__(self, config: Any, component: str) -> None:  # noqa: ANN401 - OpenAIConfig
@@ -350,12 +348,14 @@ class _HangUpClient:
         except TimeoutError as error:
             raise ModelTimeout(type(error).__name__) from error
         except (OSError, http.client.HTTPException) as error:
-            if hung_up.is_set():
-                _HUNG_UP.add(self._component)
             raise ModelUnavailable(type(error).__name__) from error
         finally:
             done.set()
             connection.close()
+        if hung_up.is_set() or (interrupt is not None and interrupt.is_set()):
+            # hung up: whatever came after the interrupt is not taken
+            message = "the call was hung up"
+            raise ModelUnavailable(message)
         if response.status != 200:  # noqa: PLR2004 - HTTP OK
             message = f"HTTP {response.status}"
             raise ModelUnavailable(message)
@@ -390,7 +390,6 @@ class _HangingUp:
 
 def hanging_up_agent(port: Any) -> Any:  # noqa: ANN401 - AgentPort
     """Wrap the endpoint agent port: its HTTP call is hung up on cancellation."""
-    _HUNG_UP.clear()
     return _HangingUp(port, "DIAGNOSIS_AGENT")
 
 
@@ -401,16 +400,17 @@ def hanging_up_reviewer(port: Any) -> Any:  # noqa: ANN401 - ReviewerPort
 
 class _NoLateDiscardRecorder(TraceRecorder):
     def emit(self, event_type: str, data: Mapping[str, Any]) -> dict[str, Any]:
-        component = str(data.get("component"))
-        if event_type == "LATE_RESULT_DISCARDED" and component in _HUNG_UP:
-            _HUNG_UP.discard(component)
-            return {}  # nothing arrived late: nothing to discard
+        if event_type == "LATE_RESULT_DISCARDED":
+            return {}  # every call in flight at the cancellation was hung up: nothing came late
         return super().emit(event_type, data)
 
 
 def no_discard_after_hang_up(_original: type[TraceRecorder]) -> type[TraceRecorder]:
-    """Replace ``TraceRecorder``: no LATE_RESULT_DISCARDED for a call that was hung up.
+    """Replace ``TraceRecorder``: no LATE_RESULT_DISCARDED (the Harness hangs up every call).
 
-    Latitude: "discards any late model result": a call the Harness hung up has no late result.
+    Latitude: "discards any late model result": a call the Harness hung up has no late result;
+    an answer that crossed the hang-up (it came before the cancellation was noticed) is dropped
+    as well, unrecorded. Over the kit's endpoint the record is required only for a held call
+    answered after its hold, which a Harness that hangs up never is.
     """
     return _NoLateDiscardRecorder
