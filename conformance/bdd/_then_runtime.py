@@ -16,7 +16,7 @@ from conformance import checks
 from conformance.adapters import StdioAdapter
 from conformance.bdd._context import ScenarioContext, scenario_identity, scenario_name
 from conformance.checks import CheckResult, Findings
-from conformance.checks._view import events, invocation, model_attempts
+from conformance.checks._view import current_run, events, invocation, model_attempts
 from conformance.fixtures import cross_process_fixtures
 
 if TYPE_CHECKING:
@@ -38,14 +38,7 @@ def _released_then_left(c: ScenarioContext) -> CheckResult:
     found = Findings(
         "a Run released before the client left stays released", "R7.durable-run-outcome"
     )
-    row = next(
-        (
-            r
-            for r in c.observation.get("runs", [])
-            if r.get("run_id") == c.observation.get("run_id")
-        ),
-        {},
-    )
+    row = current_run(c.observation) or {}
     found.expect(
         events(c.observation, "RESULT_RELEASED") and row.get("state") == "SUCCESS",
         f"the client left on the RESULT_RELEASED frame, after the release; the Run is "

@@ -40,13 +40,14 @@ def _names_the_single_lookup(observation: dict[str, Any], answer: Any) -> bool: 
     an answer naming another call, that result is not defined and LOOKUP_CALL_COUNT already
     rejects the answer (docs/decisions/java-example.md: a guard may stop there).
     """
-    ready = [
-        i.get("tool_call_id")
-        for i in observation.get("invocations", [])
-        if i.get("tool_name") == "lookup_documents" and i.get("status") == "READY"
+    lookups = [
+        i for i in observation.get("invocations", []) if i.get("tool_name") == "lookup_documents"
     ]
+    ready = [i.get("tool_call_id") for i in lookups if i.get("status") == "READY"]
     named = answer.get("lookup_tool_call_id") if isinstance(answer, dict) else None
-    return len(ready) == 1 and named == ready[0]
+    # a Run that made another lookup call (even a failed one) may be judged by the stricter
+    # reading of "the single lookup Tool Call": LOOKUP_CALL_COUNT alone (docs/decisions/latitude.md)
+    return len(lookups) == 1 and len(ready) == 1 and named == ready[0]
 
 
 def check_fabricated_citation_rejected(
