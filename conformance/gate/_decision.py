@@ -121,8 +121,20 @@ def _git_commit(message: str) -> str:
     return f"git commit -q -m {shlex.quote(message)}"
 
 
-def _commit(message: str) -> str:
-    return f"git add -A openspec && git commit -q -m {shlex.quote(message)}"
+def _commit(message: str, state: RepoState) -> str:
+    """Commit everything under ``openspec/``; in a submodule, commit there and record it.
+
+    The superproject refuses ``git add`` of a path inside a submodule: the files are committed
+    in the submodule (``git -C openspec``), then the new submodule commit is recorded.
+    """
+    quoted = shlex.quote(message)
+    if (Path(state.repo) / "openspec" / ".git").exists():
+        return (
+            f"git -C openspec add -A . && (git -C openspec diff --cached --quiet || "
+            f"git -C openspec commit -q -m {quoted}) && git add openspec && "
+            f"git commit -q -m {quoted}"
+        )
+    return f"git add -A openspec && git commit -q -m {quoted}"
 
 
 def _not_archived(state: RepoState, change_state: ChangeState) -> GateReason:
@@ -152,7 +164,7 @@ def _not_archived(state: RepoState, change_state: ChangeState) -> GateReason:
             ),
             hint="commit the whole archive: the archive folder, the active folder's removal "
             "and the merged main spec",
-            command=_cd(state) + _commit(archive),
+            command=_cd(state) + _commit(archive, state),
         )
     if change_state.active or change_state.local_active:
         return GateReason(
@@ -162,7 +174,8 @@ def _not_archived(state: RepoState, change_state: ChangeState) -> GateReason:
             hint=f"when {change_id} is done, archive it with the OpenSpec CLI (it merges the "
             "delta into the main spec) and commit everything it changed",
             command=(
-                _cd(state) + f"{_openspec(state)} archive {change_id} --yes && {_commit(archive)}"
+                _cd(state)
+                + f"{_openspec(state)} archive {change_id} --yes && {_commit(archive, state)}"
             ),
         )
     return GateReason(
@@ -190,12 +203,12 @@ def _incomplete(state: RepoState, change_state: ChangeState) -> GateReason:
         command = ""
     elif change_state.local_complete:
         hint = "the working copy holds the whole archive: commit all of it"
-        command = _cd(state) + _commit(complete)
+        command = _cd(state) + _commit(complete, state)
     elif not change_state.unmerged and not change_state.local_unmerged:
         hint = f"remove the active copy {CHANGES_DIR}/{change_id}/ and commit"
         command = _cd(state) + (
             f"git rm -r -q --ignore-unmatch {CHANGES_DIR}/{change_id} && "
-            f"rm -rf {CHANGES_DIR}/{change_id} && {_commit(complete)}"
+            f"rm -rf {CHANGES_DIR}/{change_id} && {_commit(complete, state)}"
         )
     else:
         folder = change_state.archive_dirs[0]
@@ -205,7 +218,7 @@ def _incomplete(state: RepoState, change_state: ChangeState) -> GateReason:
         )
         command = _cd(state) + (
             f"rm -rf {CHANGES_DIR}/{change_id} && git mv {folder} {CHANGES_DIR}/{change_id} && "
-            f"{_openspec(state)} archive {change_id} --yes && {_commit(complete)}"
+            f"{_openspec(state)} archive {change_id} --yes && {_commit(complete, state)}"
         )
     return GateReason(
         code="ARCHIVE_INCOMPLETE",

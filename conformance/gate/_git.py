@@ -188,4 +188,56 @@ def export_folder(repo: Path, commit: str, folder: str, target: Path) -> int:
     with tarfile.open(fileobj=io.BytesIO(completed.stdout)) as archive:
         members = [m for m in archive.getmembers() if m.isfile()]
         archive.extractall(target, members=members, filter="data")
+    written = len(members)
+    for commit_id, path in _gitlinks(Path(top), tree, folder):
+        written += _export_submodule(repo, commit_id, path, target)
+    return written
+
+
+def _gitlinks(top: Path, tree: str, folder: str) -> list[tuple[str, str]]:
+    """The submodules (``160000 commit`` entries) at or under ``folder`` in ``tree``."""
+    listed = _git(top, "ls-tree", "-r", "-z", tree, "--", folder)
+    found = []
+    for entry in listed.split("\0"):
+        meta, _, path = entry.partition("\t")
+        parts = meta.split()
+        if len(parts) == 3 and parts[1] == "commit":  # noqa: PLR2004 - "mode type object"
+            found.append((parts[2], path))
+    return found
+
+
+def _export_submodule(repo: Path, commit_id: str, path: str, target: Path) -> int:
+    """Write the submodule at ``path`` as the superproject records it (``commit_id``).
+
+    A submodule is its own repository: what the superproject committed is the commit its
+    gitlink names, read from the submodule's checkout (``git submodule update --init`` makes
+    one).
+
+    Raises:
+        GateSetupError: the submodule is not checked out, or lacks the recorded commit.
+    """
+    import io  # noqa: PLC0415 - only the gate's committed-state reader needs them
+    import tarfile  # noqa: PLC0415
+
+    checkout = repo / path
+    fix = f"git -C {repo} submodule update --init -- {path}"
+    if not (checkout / ".git").exists():
+        msg = f"{repo}: {path}/ is a git submodule that is not checked out here (fix: {fix})"
+        raise GateSetupError(msg)
+    completed = subprocess.run(  # noqa: S603 - fixed git argv, no shell
+        [_executable(), "-C", str(checkout), "archive", "--format=tar", commit_id],
+        capture_output=True,
+        check=False,
+    )
+    if completed.returncode != 0:
+        msg = (
+            f"{repo}: {path}/ is a git submodule whose checkout lacks the recorded commit "
+            f"{commit_id[:12]} (fix: {fix})"
+        )
+        raise GateSetupError(msg)
+    with tarfile.open(fileobj=io.BytesIO(completed.stdout)) as archive:
+        members = [m for m in archive.getmembers() if m.isfile()]
+        for member in members:
+            member.name = f"{path}/{member.name}"
+        archive.extractall(target, members=members, filter="data")
     return len(members)
