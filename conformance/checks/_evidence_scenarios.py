@@ -281,12 +281,15 @@ def check_step_budget(observation: dict[str, Any], fixture: dict[str, Any]) -> C
 
     ``limits.max_steps`` (default 8) bounds the agent's tool steps: no TOOL_CALL_ACCEPTED or
     TOOL_CALL_REJECTED, and no invocation, has a ``step`` above it (``R1.step-budget``). The
-    fixture's agent must propose more tool steps than the budget (else the WHEN does not hold).
+    fixture's agent must propose more tool steps than the budget (else the WHEN does not hold);
+    the steps past the budget may be decoy turns, since a Harness may stop at its budget without
+    asking the agent again.
     """
     found = Findings("the step budget holds", "R1.step-budget")
     budget = int({"max_steps": 8, **fixture.get("limits", {})}["max_steps"])
     proposed = 0
-    for turn in fixture.get("agent", []):
+    turns = [*fixture.get("agent", []), *fixture.get("decoy_agent_turns", [])]
+    for turn in turns:
         if turn.get("kind") != "tool_calls":
             break
         proposed += 1
