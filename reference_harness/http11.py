@@ -88,13 +88,16 @@ class Http11Connection:
         sock: the accepted connection.
         max_body: largest request body taken (bytes).
         stopping: set when the server stops; an idle or stalled read ends at once.
+        wake: a socket that becomes readable when the server stops (the other end of a socket
+            pair the server closes): an idle read then ends without waiting for its next look
+            at ``stopping``.
         stall_s: how long a started request may stop arriving (seconds) before 408.
         keep_alive: serve more requests on the connection (HTTP/1.1's default); ``False``
             answers each with ``Connection: close`` (a test double whose callers never close
             their connection pools).
     """
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 - the connection's settings, all keyword-only
         self,
         sock: socket.socket,
         *,
@@ -102,9 +105,11 @@ class Http11Connection:
         stopping: threading.Event,
         stall_s: float,
         keep_alive: bool = True,
+        wake: socket.socket | None = None,
     ) -> None:
         """Wrap ``sock`` (not yet read)."""
         self._keep_alive = keep_alive
+        self._watched = [sock] if wake is None else [sock, wake]
         self.sock = sock
         self._max_body = max_body
         self._stopping = stopping
@@ -161,14 +166,16 @@ class Http11Connection:
         """Feed the parser more bytes: ``True``, ``False`` (stop), or a 408 :class:`Refusal`."""
         waited = 0.0
         while not self._stopping.is_set():
-            readable, _, _ = select.select([self.sock], [], [], _POLL_S)
-            if readable:
+            readable, _, _ = select.select(self._watched, [], [], _POLL_S)
+            if self.sock in readable:
                 try:
                     data = self.sock.recv(_READ_BYTES)
                 except OSError:
                     return False
                 self._h11.receive_data(data)  # b"": the client closed its side
                 return True
+            if readable:  # only the wake-up socket: the server stops
+                return False
             waited += _POLL_S
             begun = started or bool(self._h11.trailing_data[0])
             if begun and waited >= self._stall_s:

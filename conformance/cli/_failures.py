@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import conformance
+from conformance._examples import DEFAULT_PROPERTY_EXAMPLES
 from conformance.adapters import AdapterError
 from conformance.checks import RULES, normalize_trace, rule_ids_in
 from conformance.cli._output import event_summary
@@ -160,9 +161,8 @@ class FailureContext:
         base = f"srdh run {self.iut_args}"
         if by_fixture and fixture_path and self.report_dir is not None:
             return f"{base} --fixture {shlex.quote(str(self.report_dir / fixture_path))}"
-        examples = f" --examples {self.examples}" if example_id.endswith(_PROPERTY_SUFFIX) else ""
-        if examples and self.examples is None:
-            examples = " --examples 100"
+        count = self.examples or DEFAULT_PROPERTY_EXAMPLES  # what run_conformance ran
+        examples = f" --examples {count}" if example_id.endswith(_PROPERTY_SUFFIX) else ""
         return f"{base} --scenario {shlex.quote(example_id)}{examples}"
 
 

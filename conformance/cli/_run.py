@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from conformance._examples import DEFAULT_EXAMPLES
 from conformance.cli._errors import EXIT_FAILED, CliSetupError
 from conformance.cli._output import (
     KIT_NAME,
@@ -77,8 +78,14 @@ def run(  # noqa: PLR0913 - one parameter per documented option
         str | None, typer.Option("--level", help="Run only requirements of this RFC 2119 level.")
     ] = None,
     examples: Annotated[
-        int | None, typer.Option("--examples", min=1, help="Generated examples per property.")
-    ] = None,
+        int,
+        typer.Option(
+            "--examples",
+            min=0,
+            help="Generated examples per property: each selected spec scenario also runs as a "
+            "Hypothesis property with this many examples (0: the Gherkin scenarios only).",
+        ),
+    ] = DEFAULT_EXAMPLES,
     record: Annotated[
         Path | None,
         typer.Option(
@@ -101,6 +108,10 @@ def run(  # noqa: PLR0913 - one parameter per documented option
     ] = DEFAULT_MAX_MESSAGE_BYTES,
 ) -> None:
     """Run the conformance suite against an IUT and print results per requirement and scenario.
+
+    A plain run judges every Gherkin scenario of every requirement, and each spec scenario's
+    Hypothesis property with 10 generated examples (--examples; derandomized: the same
+    examples every run).
 
     Exit 0 when every MUST requirement passed, 1 when one failed or was not tested, 2 when the
     IUT cannot be started, a scenario id is unknown or the report directory is not writable.

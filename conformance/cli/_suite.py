@@ -1,8 +1,9 @@
-"""Run the conformance suite (Gherkin scenarios, and with ``--examples`` their properties).
+"""Run the conformance suite (Gherkin scenarios and their properties).
 
-``srdh run --examples N`` also runs every selected spec scenario's Hypothesis property
-(``conformance.properties``) with N generated examples through the same adapter; a scenario then
-passes only when both its Gherkin scenario and its property pass.
+``srdh run`` also runs every selected spec scenario's Hypothesis property
+(``conformance.properties``) with ``--examples N`` generated examples (10 unless told otherwise;
+0: none) through the same adapter; a scenario then passes only when both its Gherkin scenario and
+its property pass.
 
 Also here: the suite's result as a :class:`~conformance.reports.Report` (:func:`report_from_suite`)
 and ``srdh run --fixture FILE`` (:func:`run_fixture`). The fixture runs twice. Both observations
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import conformance
+from conformance._examples import DEFAULT_PROPERTY_EXAMPLES
 from conformance.adapters import ObservationContractError, RunInterrupted
 from conformance.bdd import THEN_CHECKS, ScenarioContext
 from conformance.checks import (
@@ -79,8 +81,6 @@ __all__ = [
     "split_property_ids",
 ]
 
-DEFAULT_PROPERTY_EXAMPLES = 100
-"""Examples per property when a property id is asked for without ``--examples``."""
 
 _PROPERTY_STATUS = {"passed": Status.PASSED, "failed": Status.FAILED}
 _WORST = (Status.FAILED, Status.ERROR, Status.NOT_TESTED, Status.PASSED)
@@ -175,10 +175,12 @@ def run_conformance(  # noqa: PLR0913 - the options of `srdh run`
     """Run the suite through ``adapter`` (all scenarios when ``scenario_ids`` is empty).
 
     ``scenario_ids`` may name scenarios, outline examples (``<scenario>-example-<n>``) and
-    properties (``<scenario>-property``: that scenario and its property, with ``examples`` or
-    :data:`DEFAULT_PROPERTY_EXAMPLES` examples). With ``examples``, each selected spec
-    scenario's property runs with that many examples. With ``failures``, the report carries a
-    structured :class:`~conformance.reports.Failure` for every failing example.
+    properties (``<scenario>-property``: that scenario and its property, with ``examples`` or,
+    when ``examples`` is 0 or ``None``, :data:`DEFAULT_PROPERTY_EXAMPLES` examples). With
+    ``examples`` > 0 (``srdh run`` passes :data:`conformance._examples.DEFAULT_EXAMPLES` unless
+    told otherwise), each selected spec scenario's property runs with that many examples. With
+    ``failures``, the report carries a structured :class:`~conformance.reports.Failure` for every
+    failing example.
 
     A run stopped by a signal (inside :func:`~conformance.adapters.supervise_signals`) gives a
     partial report (``Report.partial``, the title ending ``(partial)``): what ran keeps its
@@ -192,7 +194,7 @@ def run_conformance(  # noqa: PLR0913 - the options of `srdh run`
     result = run_suite(adapter, scenario_ids=suite_ids or None, level=level)
     requirements = requirements_from_suite(result)
     selected = {s.scenario_id for s in result.scenarios}
-    to_run = set(selected) if examples is not None else asked_properties & selected
+    to_run = set(selected) if examples else asked_properties & selected
     properties: dict[str, PropertyResult] = {}
     partial = f"interrupted by {result.interrupted}" if result.interrupted else ""
     if to_run and not partial:

@@ -35,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import json
 import select
+import selectors
 import socket
 import socketserver
 import threading
@@ -119,33 +120,40 @@ class ModelEndpoint:
         self._httpd: _Server | None = None
         self._refusals: list[str] = []
         self._thread: threading.Thread | None = None
+        self._wake: socket.socket | None = None
 
     # ----------------------------------------------------------------- lifecycle
 
     def start(self) -> Self:
         """Bind ``127.0.0.1:0`` and serve in a background thread; return ``self``."""
         handler = type("_BoundHandler", (_Handler,), {"endpoint": self})
-        httpd = _Server(("127.0.0.1", 0), handler)
+        wake, self._wake = socket.socketpair()
+        httpd = _Server(("127.0.0.1", 0), handler, wake)
         self._httpd = httpd
         self._thread = threading.Thread(
-            target=httpd.serve_forever,
-            kwargs={"poll_interval": _POLL_S},
-            name="srdh-model-endpoint",
-            daemon=True,
+            target=httpd.serve_until_woken, name="srdh-model-endpoint", daemon=True
         )
         self._thread.start()
         return self
 
     def stop(self) -> None:
-        """End every hold, stop serving, join the handler threads, close the socket (idempotent)."""
+        """End every hold, stop serving, join the handler threads, close the socket (idempotent).
+
+        Nothing here waits for a poll interval: closing the wake-up socket's other end makes it
+        readable for the serving loop, every held request and every idle keep-alive connection
+        at once.
+        """
         self._stopping.set()
-        httpd, self._httpd = self._httpd, None
-        if httpd is not None:
-            httpd.shutdown()
-            httpd.server_close()
+        wake, self._wake = self._wake, None
+        if wake is not None:
+            wake.close()
         thread, self._thread = self._thread, None
         if thread is not None:
             thread.join()
+        httpd, self._httpd = self._httpd, None
+        if httpd is not None:
+            httpd.server_close()  # joins every handler thread (block_on_close)
+            httpd.wake.close()
 
     def __enter__(self) -> Self:
         """Start the endpoint."""
@@ -243,11 +251,37 @@ class ModelEndpoint:
 
 
 class _Server(socketserver.ThreadingTCPServer):
-    """The loopback TCP server; each connection is one :class:`_Handler` thread."""
+    """The loopback TCP server; each connection is one :class:`_Handler` thread.
+
+    It serves until ``wake`` (one end of a socket pair) becomes readable: the endpoint closes
+    the other end to stop, which wakes the serving loop, every held request and every idle
+    connection at once (``serve_forever`` would notice a ``shutdown()`` only at its next poll,
+    up to its whole interval later, on every Run).
+    """
 
     daemon_threads = False
     block_on_close = True  # server_close() joins every handler thread
     allow_reuse_address = True
+
+    def __init__(
+        self,
+        address: tuple[str, int],
+        handler: type[socketserver.BaseRequestHandler],
+        wake: socket.socket,
+    ) -> None:
+        super().__init__(address, handler)
+        self.wake = wake
+
+    def serve_until_woken(self) -> None:
+        """Accept and dispatch connections until :attr:`wake` is readable."""
+        with selectors.DefaultSelector() as selector:
+            selector.register(self, selectors.EVENT_READ)
+            selector.register(self.wake, selectors.EVENT_READ)
+            while True:
+                ready = {key.fileobj for key, _ in selector.select()}
+                if self.wake in ready:
+                    return
+                self.handle_request()
 
 
 class _Handler(socketserver.BaseRequestHandler):
@@ -267,6 +301,7 @@ class _Handler(socketserver.BaseRequestHandler):
             max_body=MAX_BODY_BYTES,
             stopping=endpoint._stopping,  # noqa: SLF001 - the endpoint's own handler
             stall_s=_SOCKET_TIMEOUT_S,
+            wake=self.server.wake,  # type: ignore[attr-defined] # always a _Server
         )
         self.close_connection = False
         with contextlib.suppress(ConnectionError, TimeoutError, OSError):
@@ -362,23 +397,30 @@ class _Handler(socketserver.BaseRequestHandler):
             raise
 
     def _hold(self, bound_s: float) -> str:
-        """Wait up to ``bound_s``: ``CLOSED`` (client hung up), ``STOPPED`` or ``ELAPSED``."""
+        """Wait up to ``bound_s``: ``CLOSED`` (client hung up), ``STOPPED`` or ``ELAPSED``.
+
+        A client that hung up before the endpoint stopped is ``CLOSED`` even when both are seen
+        at once (the connection is looked at first).
+        """
         deadline = time.monotonic() + bound_s
         stopping = self.endpoint._stopping  # noqa: SLF001 - the endpoint's own handler
-        while not stopping.is_set():
+        wake = self.server.wake  # type: ignore[attr-defined] # always a _Server
+        while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return "ELAPSED"
-            readable, _, _ = select.select([self.request], [], [], min(_POLL_S, remaining))
-            if readable:
+            readable, _, _ = select.select([self.request, wake], [], [], remaining)
+            if self.request in readable:
                 try:
                     peeked = self.request.recv(1, socket.MSG_PEEK)
                 except OSError:
                     return "CLOSED"
                 if not peeked:
                     return "CLOSED"
-                stopping.wait(_POLL_S)  # the client sent more bytes; keep holding
-        return "STOPPED"
+                if stopping.wait(_POLL_S):  # the client sent more bytes; keep holding
+                    return "STOPPED"
+            elif wake in readable:
+                return "STOPPED"
 
     # ----------------------------------------------------------------- writers
 

@@ -15,6 +15,7 @@ from conformance.anyfixture import (
     run_any_fixture,
 )
 from conformance.properties._check import (
+    DEFAULT_EXAMPLES,
     INVARIANTS,
     PropertyResult,
     property_settings,
@@ -30,6 +31,7 @@ from conformance.properties._registry import (
 
 __all__ = [
     "ANY_FIXTURE",
+    "DEFAULT_EXAMPLES",
     "INVARIANTS",
     "PROPERTIES",
     "PROPERTY_TESTS",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from conformance._examples import DEFAULT_EXAMPLES
 from conformance.anyfixture._engine import (
     PropertyResult,
     capable,
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from conformance.properties._registry import ScenarioProperty
 
 __all__ = [
+    "DEFAULT_EXAMPLES",
     "INVARIANTS",
     "PropertyResult",
     "capable",

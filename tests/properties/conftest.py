@@ -2,8 +2,10 @@
 
 Profiles (derandomized, no deadline, no example database):
 
-* ``ci`` — 100 examples per spec-scenario property and per invariants run;
-* ``dev`` — 10 examples, for a quick local run.
+* ``ci`` — 100 examples per spec-scenario property and per invariants run
+  (:data:`conformance._examples.CI_EXAMPLES`);
+* ``dev`` — 10 examples, for a quick local run: what a plain ``srdh run`` uses
+  (:data:`conformance._examples.DEFAULT_EXAMPLES`).
 
 ``SRDH_PROPERTY_PROFILE`` picks one; otherwise ``ci`` when the ``CI`` environment variable is set
 (as CI services set it) and ``dev`` elsewhere. The run store's SQLite files go to a RAM-backed
@@ -19,6 +21,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 
+from conformance._examples import CI_EXAMPLES, DEFAULT_EXAMPLES
 from conformance.adapters import InProcessAdapter
 
 _COMMON = {
@@ -29,8 +32,8 @@ _COMMON = {
     "phases": [Phase.explicit, Phase.generate, Phase.shrink],
     "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
 }
-settings.register_profile("ci", max_examples=100, **_COMMON)
-settings.register_profile("dev", max_examples=10, **_COMMON)
+settings.register_profile("ci", max_examples=CI_EXAMPLES, **_COMMON)
+settings.register_profile("dev", max_examples=DEFAULT_EXAMPLES, **_COMMON)
 
 PROFILE = os.environ.get("SRDH_PROPERTY_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
 _RAM = Path("/dev/shm")  # noqa: S108 - RAM-backed; each Run still gets its own mkdtemp folder
