@@ -13,7 +13,10 @@ ranges. One module per benchmark, each with ``run(*, quick) -> BenchResult`` and
 - ``store`` (:mod:`bench.run_store`): previous-turn selection and inserts at 10k..1M Runs;
 - ``suite-wall`` (:mod:`bench.suite_wall`): in-process suite wall time;
 - ``verify`` (:mod:`bench.verify_wall`): ``srdh verify .`` vs one in-process suite run;
-- ``startup`` (:mod:`bench.startup`): ``srdh --help`` and ``srdh validate`` start-up.
+- ``startup`` (:mod:`bench.startup`): ``srdh --help`` and ``srdh validate`` start-up;
+- ``endpoint-run`` (:mod:`bench.endpoint_run`): a plain ``srdh run`` of the reference over stdio
+  with the kit's model endpoint vs in process, against the declared-wait floor
+  (:mod:`bench.declared_wait`).
 
 Public names: :data:`BENCHMARKS`, :func:`run_benchmark`, :class:`BenchResult`, :class:`Target`,
 :class:`Summary`, :func:`interleave`, :func:`paired_ratios`, :func:`timed_ns`, :func:`main`.

@@ -19,6 +19,7 @@ BENCHMARKS: Final = {
     "suite-wall": "bench.suite_wall",
     "verify": "bench.verify_wall",
     "startup": "bench.startup",
+    "endpoint-run": "bench.endpoint_run",
 }
 """CLI name -> module with ``run(*, quick: bool) -> BenchResult``, in report order."""
 
