@@ -70,8 +70,10 @@ def replay_recording(recording: Path, report: Path | None, out: Output) -> bool:
     if not isinstance(scenarios, list) or not all(isinstance(s, str) for s in scenarios):
         msg = "run.json: scenarios must be a list of strings"
         raise RecordingError(msg)
-    if examples is not None and (not isinstance(examples, int) or examples < 1):
-        msg = "run.json: examples must be a positive integer or null"
+    if examples is not None and (
+        not isinstance(examples, int) or isinstance(examples, bool) or examples < 0
+    ):
+        msg = "run.json: examples must be an integer >= 0 or null"
         raise RecordingError(msg)
     fixture = _text(options, "fixture")
     out.line(f"replaying {recording} (the IUT is not started)")

@@ -53,6 +53,8 @@ def report_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "reference_harness.mutants:duplicate_overwrites_invocation",
             "--scenario",
             "duplicate-tool-call-id-is-proposed",
+            "--examples",
+            "0",
             "--report",
             str(directory),
         ],

@@ -247,6 +247,8 @@ def test_the_terminal_shortens_a_long_message_but_the_report_keeps_it(
         f"reference_harness.mutants:{DUPLICATE}",
         "--scenario",
         PROPERTY_SCENARIO,
+        "--examples",
+        "0",
         "--report",
         str(directory),
     )

@@ -32,10 +32,9 @@ def _record(runner: CliRunner, tmp_path: Path, *args: str) -> Path:
         encoding="utf-8",
     )
     recording = tmp_path / "recording"
-    result = runner.invoke(
-        app,
-        ["run", "--iut", f"{sys.executable} {script}", "--record", str(recording), *args],
-    )
+    examples = () if "--examples" in args else ("--examples", "0")  # Gherkin only unless asked
+    iut = f"{sys.executable} {script}"
+    result = runner.invoke(app, ["run", "--iut", iut, "--record", str(recording), *examples, *args])
     assert result.exit_code == EXIT_OK, result.output
     script.unlink()  # replay must not need the IUT
     return recording
@@ -133,7 +132,7 @@ def test_a_failed_run_is_recorded_and_fails_again_on_replay(
     """An IUT that raises on run: a `failure` line is recorded; replay fails with its reason."""
     monkeypatch.syspath_prepend(str(ROOT / "tests" / "conformance" / "iuts"))
     recording = tmp_path / "recording"
-    args = ["--scenario", SCENARIO, "--record", str(recording)]
+    args = ["--scenario", SCENARIO, "--examples", "0", "--record", str(recording)]
     result = runner.invoke(app, ["run", "--iut-module", "broken_factories:raises", *args])
     assert result.exit_code == EXIT_FAILED
     failures = [line for line in _lines(recording) if "failure" in line]

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from conformance._examples import DEFAULT_EXAMPLES
 from conformance.cli import EXIT_FAILED, EXIT_OK, EXIT_SETUP, app
 
 if TYPE_CHECKING:
@@ -82,7 +83,8 @@ def test_run_over_stdio_passes_and_writes_parseable_reports(
     """The reference harness over stdio passes a scenario; the reports name it and the IUT."""
     out = tmp_path / "reports"
     command = f"{sys.executable} -m reference_harness.stdio"
-    args = ["run", "--iut", command, "--scenario", DUPLICATE, "--report", str(out)]
+    args = ["run", "--iut", command, "--scenario", DUPLICATE, "--examples", "0"]
+    args += ["--report", str(out)]
     result = runner.invoke(app, args)
     assert result.exit_code == EXIT_OK, result.output
     doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
@@ -96,7 +98,8 @@ def test_run_over_stdio_passes_and_writes_parseable_reports(
 
 def test_run_against_a_broken_iut_exits_1(runner: CliRunner, broken_iut: str) -> None:
     """An IUT that hides its Tool Call ID rejections fails the duplicate-id scenario: exit 1."""
-    result = runner.invoke(app, ["run", "--iut-module", broken_iut, "--scenario", DUPLICATE])
+    args = ["--iut-module", broken_iut, "--scenario", DUPLICATE, "--examples", "0"]
+    result = runner.invoke(app, ["run", *args])
     assert result.exit_code == EXIT_FAILED, result.output
     assert "FAILED" in result.stdout
     assert "MUST 0/1 requirements passed" in result.stdout
@@ -145,3 +148,30 @@ def test_run_with_examples_also_runs_the_property(runner: CliRunner, tmp_path: P
     (requirement,) = doc["requirements"].values()
     # one Gherkin example plus at least one (at most two) generated property examples
     assert 2 <= requirement["scenarios"][scenario]["examples"] <= 3
+
+
+def test_a_plain_run_explores_each_property_with_the_default_examples(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """Without --examples the scenario's property runs DEFAULT_EXAMPLES (10) examples; 0: none."""
+    scenario = "latest-run-is-a-fallback"
+    args = ["run", "--iut-module", "reference_harness.iut:create", "--scenario", scenario]
+    counts = []
+    for extra in ([], ["--examples", "0"]):
+        out = tmp_path / f"r{len(counts)}"
+        result = runner.invoke(app, [*args, *extra, "--report", str(out)])
+        assert result.exit_code == EXIT_OK, result.output
+        doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
+        (requirement,) = doc["requirements"].values()
+        counts.append(requirement["scenarios"][scenario]["examples"])
+    assert DEFAULT_EXAMPLES == 10
+    assert counts == [1 + DEFAULT_EXAMPLES, 1]  # one Gherkin example, then the property's
+
+
+def test_run_help_shows_the_default_examples(runner: CliRunner) -> None:
+    """`srdh run --help` names the default count and what 0 means."""
+    result = runner.invoke(app, ["run", "--help"])
+    assert result.exit_code == EXIT_OK
+    words = " ".join(result.output.split())  # the help is wrapped to the terminal's width
+    assert f"[default: {DEFAULT_EXAMPLES}; x>=0]" in words
+    assert "(0: the Gherkin scenarios only)" in words

@@ -168,6 +168,8 @@ def test_cli_gate_and_run_say_which_kit_judges(spec_repo) -> None:
             "reference_harness.iut:create",
             "--scenario",
             "latest-run-is-a-fallback",
+            "--examples",
+            "0",
         ],
     )
     assert run.exit_code == EXIT_OK, run.output

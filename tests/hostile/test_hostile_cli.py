@@ -55,10 +55,8 @@ def _recorded() -> dict[str, dict]:
 def _run(iut, *args: str, timeout: float = 10.0):
     iut.replay(_recorded())
     started = time.monotonic()
-    result = CliRunner(env=iut.env).invoke(
-        app,
-        ["run", "--iut", iut.command, "--scenario", SCENARIO, "--timeout", str(timeout), *args],
-    )
+    selection = ["--scenario", SCENARIO, "--examples", "0", "--timeout", str(timeout)]
+    result = CliRunner(env=iut.env).invoke(app, ["run", "--iut", iut.command, *selection, *args])
     assert time.monotonic() - started < ENDS_BEFORE_S
     return result
 
@@ -139,6 +137,7 @@ def test_h4_stopping_srdh_ends_the_iut_process_group(hostile, signum):
     takes the same handler)."""
     iut = hostile("grandchildren-hang")
     command = [*SRDH, "run", "--iut", iut.command, "--scenario", SCENARIO, "--timeout", "60"]
+    command += ["--examples", "0"]
     srdh = subprocess.Popen(  # noqa: S603 - the kit's own CLI
         command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
