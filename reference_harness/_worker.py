@@ -21,12 +21,15 @@ from typing import TYPE_CHECKING, Final, TypeVar
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["IDLE_EXIT_S", "start_blocking"]
+__all__ = ["IDLE_EXIT_S", "CallInterruptedError", "call_interruptible", "start_blocking"]
 
 T = TypeVar("T")
 
 IDLE_EXIT_S: Final = 30.0
 """Seconds an idle worker thread waits for another call before it ends."""
+
+INTERRUPT_POLL_S: Final = 0.01
+"""How often :func:`call_interruptible` looks at its interrupt event while the call runs."""
 
 _Job = tuple[str, "Callable[[], None]"]
 
@@ -113,3 +116,43 @@ def start_blocking(call: Callable[[], T], *, name: str) -> asyncio.Future[T]:
 def _retrieve(future: asyncio.Future[T]) -> None:
     if not future.cancelled():
         future.exception()
+
+
+class CallInterruptedError(Exception):
+    """:func:`call_interruptible` gave up on its call: the interrupt event was set first."""
+
+
+def call_interruptible(call: Callable[[], T], interrupt: threading.Event, *, name: str) -> T:
+    """Run ``call()`` on a worker thread; return its result, or give up once ``interrupt`` is set.
+
+    For a blocking call that cannot be stopped from outside (a synchronous HTTP request): the
+    caller returns as soon as the Harness interrupts it (Run cancelled, or its own timeout)
+    instead of when the call's own timeout passes; the call goes on in its worker thread, which
+    is reused once the call ends (by its timeout, or when its server closes the connection).
+    ``interrupt`` is looked at every :data:`INTERRUPT_POLL_S` seconds; a call that finishes is
+    returned at once.
+
+    Raises:
+        CallInterruptedError: ``interrupt`` was set before the call finished.
+        BaseException: whatever ``call()`` raised.
+    """
+    done = threading.Event()
+    outcome: list[tuple[T | None, BaseException | None]] = []
+
+    def job() -> None:
+        try:
+            outcome.append((call(), None))
+        except BaseException as caught:  # noqa: BLE001 - handed to the caller
+            outcome.append((None, caught))
+        done.set()
+
+    if interrupt.is_set():
+        raise CallInterruptedError
+    _submit(name, job)
+    while not done.wait(INTERRUPT_POLL_S):
+        if interrupt.is_set():
+            raise CallInterruptedError
+    result, error = outcome[0]
+    if error is not None:
+        raise error
+    return result  # type: ignore[return-value]  # result is a T when error is None

@@ -12,9 +12,10 @@ its schema before it is written; the kit can trust every line it reads.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from dataclasses import replace
-from typing import IO, TYPE_CHECKING, Any, Final
+from typing import IO, TYPE_CHECKING, Any, Final, NoReturn
 
 from contracts import ContractError, StrictJSONError, loads_strict, validate_document
 from reference_harness.iut import FixtureIUT, create, create_with_endpoint
@@ -170,5 +171,27 @@ def main(argv: list[str] | None = None) -> None:
     raise SystemExit(serve(sys.stdin.buffer, sys.stdout, factory=factory))
 
 
+def _run_as_script() -> NoReturn:
+    """``python -m reference_harness.stdio``: :func:`main`, then end without interpreter teardown.
+
+    Once :func:`serve` returns the exchange is over: every reply is written and flushed and the
+    IUT is closed. Tearing the interpreter down (finalizing every imported module and object)
+    would cost about a quarter of this process's start-up CPU, paid again for every IUT process
+    the kit starts and closes (three per ``srdh run``), and changes nothing anyone can see. The
+    exit code is :func:`main`'s.
+    """
+    try:
+        main()
+    except SystemExit as stop:
+        code = stop.code
+    else:  # pragma: no cover - main always raises SystemExit
+        code = 0
+    if isinstance(code, str):  # pragma: no cover - main passes ints; SystemExit("text") prints it
+        sys.stderr.write(code + "\n")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code if isinstance(code, int) else (0 if code is None else 1))
+
+
 if __name__ == "__main__":
-    main()
+    _run_as_script()

@@ -29,6 +29,7 @@ import httpx
 import openai
 
 from contracts import loads_strict
+from reference_harness._worker import CallInterruptedError, call_interruptible
 from reference_harness.errors import ModelTimeout, ModelUnavailable
 from reference_harness.openai._completion import (
     Completion,
@@ -39,6 +40,7 @@ from reference_harness.openai._completion import (
 
 if TYPE_CHECKING:
     import ssl
+    import threading
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
     from reference_harness.openai._config import OpenAIConfig
@@ -142,6 +144,7 @@ class ChatClient:
         messages: Sequence[Mapping[str, object]],
         *,
         tools: Sequence[Mapping[str, object]] = (),
+        interrupt: threading.Event | None = None,
     ) -> Completion:
         """Send one chat-completions request and return the assistant message.
 
@@ -149,11 +152,29 @@ class ChatClient:
             messages: OpenAI-style chat messages.
             tools: OpenAI ``tools`` entries (``{"type": "function", "function": {…}}``); none sent
                 when empty.
+            interrupt: the port call's interrupt event (Requirement 8): once set, this call
+                returns at once (``ModelUnavailable``) instead of waiting for its HTTP timeout;
+                the request itself ends by its timeout or when the server closes it
+                (:func:`~reference_harness._worker.call_interruptible`).
 
         Raises:
             ModelTimeout: no complete answer within ``config.timeout_s`` seconds.
-            ModelUnavailable: non-2xx status, connection failure, a cut or non-JSON answer.
+            ModelUnavailable: non-2xx status, connection failure, a cut or non-JSON answer, or
+                ``interrupt`` was set first.
         """
+        if interrupt is None:
+            return self._request(messages, tools)
+        try:
+            return call_interruptible(
+                lambda: self._request(messages, tools), interrupt, name="srdh-http-request"
+            )
+        except CallInterruptedError:
+            message = "the call was interrupted (the Run was cancelled or its call timed out)"
+            raise ModelUnavailable(message) from None
+
+    def _request(
+        self, messages: Sequence[Mapping[str, object]], tools: Sequence[Mapping[str, object]]
+    ) -> Completion:
         deadline = time.monotonic() + self._config.timeout_s
         extra: dict[str, Any] = {"tools": list(tools)} if tools else {}
         try:

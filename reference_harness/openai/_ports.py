@@ -4,9 +4,11 @@ Each adapter makes exactly one HTTP request per port call through :class:`ChatCl
 (``max_retries=0``, explicit timeout) and returns the model's answer untouched for the Harness
 to classify: ids as sent, content parsed as JSON when it is JSON text, else the raw text.
 
-Cancellation (Requirement 8): a synchronous HTTP call cannot be interrupted. The adapters accept
-the ``interrupt`` event of the port protocol but cannot act on it mid-call; the call's HTTP timeout
-(``OpenAIConfig.timeout_s``) bounds it, and the Harness's release gate discards a late answer.
+Cancellation (Requirement 8): a synchronous HTTP request cannot be stopped mid-call, but the port
+call can: each adapter hands the port's ``interrupt`` event to :meth:`ChatClient.complete`, which
+returns as soon as it is set (``ModelUnavailable``); the request ends by its HTTP timeout
+(``OpenAIConfig.timeout_s``) or when the server closes it, in its own worker thread, and the
+Harness's release gate discards whatever the port call gave.
 """
 
 from __future__ import annotations
@@ -74,7 +76,7 @@ class OpenAIRouter(_Adapter):
     ``{"intent": X}`` the value ``X``; otherwise the parsed JSON, or the raw text.
     """
 
-    def classify(self, request: RouterRequest, interrupt: threading.Event) -> RouterAnswer:  # noqa: ARG002 - a sync HTTP call cannot be interrupted; its timeout bounds it
+    def classify(self, request: RouterRequest, interrupt: threading.Event) -> RouterAnswer:
         """Classify ``request.user_message``; one HTTP request.
 
         Raises:
@@ -82,7 +84,7 @@ class OpenAIRouter(_Adapter):
             ModelTimeout: no answer within the timeout.
         """
         completion = self._client.complete(
-            [_system(ROUTER_SYSTEM), *_model_input.router_messages(request)]
+            [_system(ROUTER_SYSTEM), *_model_input.router_messages(request)], interrupt=interrupt
         )
         content = parse_json_or_text(completion.content)
         if isinstance(content, dict) and set(content) == {"intent"}:
@@ -98,7 +100,7 @@ class OpenAIAgent(_Adapter):
     key came); otherwise a :class:`FinalAnswer` of the content (parsed JSON, or raw text).
     """
 
-    def step(self, request: AgentRequest, interrupt: threading.Event) -> AgentAnswer:  # noqa: ARG002 - a sync HTTP call cannot be interrupted; its timeout bounds it
+    def step(self, request: AgentRequest, interrupt: threading.Event) -> AgentAnswer:
         """Answer one agent call; one HTTP request.
 
         Raises:
@@ -108,6 +110,7 @@ class OpenAIAgent(_Adapter):
         completion = self._client.complete(
             [_system(AGENT_SYSTEM), *_model_input.agent_messages(request)],
             tools=[tool_entry(spec) for spec in _model_input.agent_tools(request)],
+            interrupt=interrupt,
         )
         if completion.tool_calls:
             return ToolCallsAnswer(
@@ -126,7 +129,7 @@ class OpenAIReviewer(_Adapter):
     history. The answer is the content parsed as JSON, or the raw text.
     """
 
-    def review(self, request: ReviewRequest, interrupt: threading.Event) -> ReviewAnswer:  # noqa: ARG002 - a sync HTTP call cannot be interrupted; its timeout bounds it
+    def review(self, request: ReviewRequest, interrupt: threading.Event) -> ReviewAnswer:
         """Review ``request.snapshot``; one HTTP request.
 
         Raises:
@@ -136,5 +139,6 @@ class OpenAIReviewer(_Adapter):
         completion = self._client.complete(
             [_system(REVIEWER_SYSTEM), *_model_input.review_messages(request)],
             tools=[tool_entry(spec) for spec in _model_input.review_tools(request)],
+            interrupt=interrupt,
         )
         return ReviewAnswer(parse_json_or_text(completion.content))
