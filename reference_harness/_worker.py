@@ -122,15 +122,22 @@ class CallInterruptedError(Exception):
     """:func:`call_interruptible` gave up on its call: the interrupt event was set first."""
 
 
-def call_interruptible(call: Callable[[], T], interrupt: threading.Event, *, name: str) -> T:
+def call_interruptible(
+    call: Callable[[], T],
+    interrupt: threading.Event,
+    *,
+    name: str,
+    ready: threading.Event | None = None,
+) -> T:
     """Run ``call()`` on a worker thread; return its result, or give up once ``interrupt`` is set.
 
     For a blocking call that cannot be stopped from outside (a synchronous HTTP request): the
     caller returns as soon as the Harness interrupts it (Run cancelled, or its own timeout)
     instead of when the call's own timeout passes; the call goes on in its worker thread, which
     is reused once the call ends (by its timeout, or when its server closes the connection).
-    ``interrupt`` is looked at every :data:`INTERRUPT_POLL_S` seconds; a call that finishes is
-    returned at once.
+    With ``ready``, the caller gives up only once ``ready`` is set too (e.g. the request has
+    been sent: an attempt the Harness started always reaches its server). ``interrupt`` is looked
+    at every :data:`INTERRUPT_POLL_S` seconds; a call that finishes is returned at once.
 
     Raises:
         CallInterruptedError: ``interrupt`` was set before the call finished.
@@ -146,11 +153,9 @@ def call_interruptible(call: Callable[[], T], interrupt: threading.Event, *, nam
             outcome.append((None, caught))
         done.set()
 
-    if interrupt.is_set():
-        raise CallInterruptedError
     _submit(name, job)
     while not done.wait(INTERRUPT_POLL_S):
-        if interrupt.is_set():
+        if interrupt.is_set() and (ready is None or ready.is_set()):
             raise CallInterruptedError
     result, error = outcome[0]
     if error is not None:

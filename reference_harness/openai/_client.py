@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 import time
 from typing import TYPE_CHECKING, Any, Final
 
@@ -40,7 +41,6 @@ from reference_harness.openai._completion import (
 
 if TYPE_CHECKING:
     import ssl
-    import threading
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
     from reference_harness.openai._config import OpenAIConfig
@@ -102,11 +102,38 @@ def _http_client() -> Any:  # noqa: ANN401 - httpx2.Client or httpx.Client, as t
     kit's model endpoint. The context is the one the default would build (``verify=True``,
     ``trust_env=True``), made once.
     """
+    hooks = {"request": [_trace_sending]}
     try:
         import httpx2  # noqa: PLC0415 - optional: present with openai >= 3
     except ImportError:  # pragma: no cover - older openai SDKs use httpx only
-        return openai.DefaultHttpxClient(verify=_tls_context(httpx.create_ssl_context))
-    return openai.DefaultHttpx2Client(verify=_tls_context(httpx2.create_ssl_context))
+        return openai.DefaultHttpxClient(
+            verify=_tls_context(httpx.create_ssl_context), event_hooks=hooks
+        )
+    return openai.DefaultHttpx2Client(
+        verify=_tls_context(httpx2.create_ssl_context), event_hooks=hooks
+    )
+
+
+_SENDING = threading.local()
+"""``event``: the :class:`threading.Event` of the request this thread is making, if any."""
+
+
+def _trace_sending(request: Any) -> None:  # noqa: ANN401 - an httpx2.Request or httpx.Request
+    """Request hook: set the calling thread's sending event once the request is fully sent.
+
+    httpcore reports each phase of a request to the ``trace`` request extension; the end of
+    ``send_request_body`` means the server has the whole request (so the model endpoint, or a
+    real provider, records the attempt) and only its answer is awaited.
+    """
+    sent: threading.Event | None = getattr(_SENDING, "event", None)
+    if sent is None:
+        return
+
+    def trace(name: str, _info: object) -> None:
+        if name.endswith("send_request_body.complete"):
+            sent.set()
+
+    request.extensions["trace"] = trace
 
 
 class ChatClient:
@@ -152,9 +179,10 @@ class ChatClient:
             messages: OpenAI-style chat messages.
             tools: OpenAI ``tools`` entries (``{"type": "function", "function": {…}}``); none sent
                 when empty.
-            interrupt: the port call's interrupt event (Requirement 8): once set, this call
-                returns at once (``ModelUnavailable``) instead of waiting for its HTTP timeout;
-                the request itself ends by its timeout or when the server closes it
+            interrupt: the port call's interrupt event (Requirement 8): once it is set and the
+                request has been sent (so the server saw the attempt), this call returns
+                (``ModelUnavailable``) instead of waiting for its HTTP timeout; the request
+                itself ends by its timeout or when the server closes it
                 (:func:`~reference_harness._worker.call_interruptible`).
 
         Raises:
@@ -164,10 +192,18 @@ class ChatClient:
         """
         if interrupt is None:
             return self._request(messages, tools)
+        sent = threading.Event()
+
+        def request() -> Completion:
+            _SENDING.event = sent
+            try:
+                return self._request(messages, tools)
+            finally:
+                _SENDING.event = None
+                sent.set()
+
         try:
-            return call_interruptible(
-                lambda: self._request(messages, tools), interrupt, name="srdh-http-request"
-            )
+            return call_interruptible(request, interrupt, name="srdh-http-request", ready=sent)
         except CallInterruptedError:
             message = "the call was interrupted (the Run was cancelled or its call timed out)"
             raise ModelUnavailable(message) from None

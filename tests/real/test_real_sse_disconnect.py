@@ -221,13 +221,14 @@ def test_model_call_that_never_answers_is_bounded_by_its_timeout(
     assert recorders[0].done.is_set()
 
 
-def test_disconnect_while_model_never_answers_ends_by_the_http_timeout(
+def test_disconnect_while_model_never_answers_ends_at_the_interrupt(
     model_server: ScriptedOpenAIServer, tmp_path: Path
 ) -> None:
-    """Client gone, model silent: the blocked call ends by its HTTP timeout inside the bound.
+    """Client gone, model silent: the blocked call ends at the Harness's interrupt.
 
-    The Run is CANCELLED; the call's end (a timeout error) arrives after the cancellation and is
-    discarded as a late result; the endpoint saw exactly one request.
+    The port call returns once its request was sent and the Run's cancellation interrupted it
+    (not at its HTTP timeout); the Run is CANCELLED, the call's end arrives after the
+    cancellation and is discarded as a late result; the endpoint saw exactly one request.
     """
     model_server.enqueue("ROUTER", {"kind": "intent", "intent": "DIAGNOSIS"})
     model_server.enqueue("DIAGNOSIS_AGENT", Fault.NEVER_ANSWER)
