@@ -33,6 +33,8 @@ def _run_args(report: Path) -> list[str]:
         "reference_harness.iut:create",
         "--scenario",
         SCENARIO,
+        "--examples",
+        "0",
         "--report",
         str(report),
     ]
@@ -127,6 +129,8 @@ def test_an_interrupted_run_writes_a_partial_report_and_its_replay_agrees(
     iut = hostile("hang-on-third")
     report, record = tmp_path / "r", tmp_path / "rec"
     command = [SRDH, "run", "--iut", iut.command, "--report", str(report), "--record", str(record)]
+    # Gherkin only: a scenario whose property never ran is NOT_RUN, and the IUT hangs early
+    command += ["--examples", "0"]
     kit = subprocess.Popen(  # noqa: S603 - the kit's own command
         [*command, "--timeout", "120"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=iut.env
     )
