@@ -16,6 +16,7 @@ import pytest
 
 from conformance.adapters import DEFAULT_TIMEOUT_S, AdapterError, adapter_from_options
 from conformance.bdd import _any_fixture, _given, _given_runtime, _then, _then_runtime, _when
+from conformance.bdd._any_fixture import EXAMPLES_KEY
 from conformance.bdd._context import ScenarioContext
 
 if TYPE_CHECKING:
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ADAPTER_KEY",
+    "EXAMPLES_KEY",
     "MARKERS",
     "iut",
     "pytest_addoption",
@@ -35,6 +37,7 @@ __all__ = [
 
 ADAPTER_KEY = pytest.StashKey["Adapter"]()
 """Where a caller (``run_suite``) stashes a ready adapter; the caller keeps ownership."""
+
 
 MARKERS = {
     "srdh_spec": "a scenario mirroring a spec Scenario (Gherkin tag @spec)",

@@ -191,7 +191,9 @@ def run_conformance(  # noqa: PLR0913 - the options of `srdh run`
         AdapterError: the IUT broke the protocol.
     """
     suite_ids, asked_properties = split_property_ids(scenario_ids)
-    result = run_suite(adapter, scenario_ids=suite_ids or None, level=level)
+    result = run_suite(
+        adapter, scenario_ids=suite_ids or None, level=level, property_examples=examples
+    )
     requirements = requirements_from_suite(result)
     selected = {s.scenario_id for s in result.scenarios}
     to_run = set(selected) if examples else asked_properties & selected

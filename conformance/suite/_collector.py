@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from conformance.bdd import ScenarioContext, scenario_identity
-from conformance.bdd.plugin import ADAPTER_KEY
+from conformance.bdd.plugin import ADAPTER_KEY, EXAMPLES_KEY
 from conformance.checks import rule_ids_in
 
 if TYPE_CHECKING:
@@ -60,6 +60,8 @@ class ResultCollector:
     ``examples`` narrows a scenario to some of its examples: scenario id -> the example
     (fixture) ids to keep (``<scenario>-example-<n>`` of an outline); a scenario not in it keeps
     every example. ``seen_examples`` lists every example id collected for a wanted scenario.
+    ``property_examples`` (when set) is the run's generated examples per property, handed to
+    the suite's property scenarios.
     """
 
     adapter: Adapter
@@ -67,10 +69,13 @@ class ResultCollector:
     examples: dict[str, set[str]] = field(default_factory=dict)
     outcomes: dict[str, Outcome] = field(default_factory=dict)
     seen_examples: set[str] = field(default_factory=set)
+    property_examples: int | None = None
 
     def pytest_configure(self, config: pytest.Config) -> None:
-        """Hand the caller's adapter to the plugin's ``iut`` fixture."""
+        """Hand the caller's adapter (and examples per property) to the plugin."""
         config.stash[ADAPTER_KEY] = self.adapter
+        if self.property_examples is not None:
+            config.stash[EXAMPLES_KEY] = self.property_examples
 
     def pytest_collection_modifyitems(
         self, config: pytest.Config, items: list[pytest.Item]

@@ -141,6 +141,7 @@ def run_suite(
     scenario_ids: Iterable[str] | None = None,
     level: str | None = None,
     report: Path | str | None = None,
+    property_examples: int | None = None,
 ) -> SuiteResult:
     """Run the Gherkin suite against ``adapter`` and return the results.
 
@@ -152,6 +153,9 @@ def run_suite(
             Scenario Outline); ``None`` runs them all.
         level: only requirements at least this binding (``MUST``/``SHALL`` > ``SHOULD`` > ``MAY``).
         report: when given, the result's JSON (:meth:`SuiteResult.to_dict`) is written there.
+        property_examples: generated examples per property for the suite's property scenarios
+            (the any-fixture scenario: 0 runs its pinned fixtures only); ``None``: their default
+            (:data:`conformance._examples.DEFAULT_EXAMPLES`).
 
     Returns:
         Results keyed by requirement id, then scenario id: outcome (passed, failed, skipped with
@@ -172,7 +176,10 @@ def run_suite(
     selected = _select(catalogue, scenario_ids, level)
     hello = adapter.hello()
     collector = ResultCollector(
-        adapter=adapter, wanted={e.scenario_id for e in selected}, examples=examples
+        adapter=adapter,
+        wanted={e.scenario_id for e in selected},
+        examples=examples,
+        property_examples=property_examples,
     )
     args = [*nested_args(), *LEAN_NESTED_OPTIONS]
     output = io.StringIO()

@@ -119,3 +119,29 @@ def test_prop_reference_passes_the_any_fixture_property(reference_iut):
     result = run_any_fixture(reference_iut, config=property_settings(3, shrink=False))
     assert result.passed, result.message
     assert result.examples >= len(pinned_any_fixtures()) + 3
+
+
+def test_prop_the_any_fixture_scenario_draws_the_run_s_examples_per_property(monkeypatch):
+    """`srdh run --examples N` reaches the any-fixture scenario: its pins, then N drawn fixtures
+    (0: the pins only), each run twice; one count for every property of a run."""
+    from conformance.adapters import InProcessAdapter  # noqa: PLC0415 - only this test
+    from conformance.anyfixture import pinned_any_fixtures  # noqa: PLC0415
+    from conformance.bdd._any_fixture import EXAMPLES_VARIABLE  # noqa: PLC0415
+    from conformance.suite import run_suite  # noqa: PLC0415
+
+    monkeypatch.delenv(EXAMPLES_VARIABLE, raising=False)
+    scenario = "any-valid-scenario-fixture-is-judged-by-every-check"
+    runs = {}
+    for drawn in (0, 2):
+        recorder = RecordingAdapter(InProcessAdapter("reference_harness.iut:create"))
+        try:
+            result = run_suite(recorder, scenario_ids=[scenario], property_examples=drawn)
+        finally:
+            recorder.close()
+        assert [s.outcome for s in result.scenarios] == ["passed"]
+        runs[drawn] = [f["fixture_id"] for f in recorder.fixtures]
+    pinned = {f["fixture_id"] for f in pinned_any_fixtures()}
+    assert set(runs[0]) <= pinned  # 0: the pinned fixtures only
+    assert runs[2][: len(runs[0])] == runs[0]  # the same pins first, then
+    assert len(runs[2]) - len(runs[0]) == 2 * 2  # two drawn fixtures, each run twice
+    assert not set(runs[2][len(runs[0]) :]) & pinned
