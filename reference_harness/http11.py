@@ -115,11 +115,16 @@ class Http11Connection:
         self._stopping = stopping
         self._stall_s = stall_s
         self._h11 = h11.Connection(h11.SERVER, max_incomplete_event_size=_MAX_HEAD_BYTES)
+        self._peer_closed = False
 
     # ----------------------------------------------------------------- reading
 
     def receive(self) -> Received | Refusal | None:
-        """Read the next request: complete, refused, or ``None`` (closed, or the server stops)."""
+        """Read the next request: complete, refused, or ``None`` (closed, or the server stops).
+
+        A client that closes its side before its request is complete hung up (``None``), it did
+        not send a malformed request.
+        """
         pending = _Pending()
         try:
             while True:
@@ -135,6 +140,10 @@ class Http11Connection:
                 if outcome is not _Step.MORE:
                     return outcome
         except h11.RemoteProtocolError as error:
+            if self._peer_closed:
+                # the client hung up before its request was complete (its cancellation or its
+                # timeout): a request abandoned, not a malformed one
+                return None
             reason = f"malformed HTTP/1.1 request: {error}"
             return pending.refusal(Refusal(error.error_status_hint, reason))
 
@@ -172,6 +181,7 @@ class Http11Connection:
                     data = self.sock.recv(_READ_BYTES)
                 except OSError:
                     return False
+                self._peer_closed = not data
                 self._h11.receive_data(data)  # b"": the client closed its side
                 return True
             if readable:  # only the wake-up socket: the server stops

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import copy
 import json
+import socket
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ from conformance import checks
 from conformance.adapters import InProcessAdapter, ObservationContractError, StdioAdapter
 from conformance.checks._order import ORDER_RULES, OrderRule, order_table, order_violations
 from conformance.cli import EXIT_FAILED, app
+from reference_harness.http11 import Http11Connection, Refusal
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "conformance" / "fixtures"
@@ -308,3 +311,31 @@ def test_each_documented_trace_order_is_enforced_by_the_checks(rule):
     named = set(checks.check_global_invariants(broken, fixture).rules)
     named |= set(checks.check_layered_cancellation(broken, fixture).rules)
     assert rule.rule_id in named, f"{rule} broken, the checks named {sorted(named)}"
+
+
+# -- a client hanging up mid-request is no malformed request ----------------------------------
+
+
+def _receive(payload: bytes, *, close: bool) -> object:
+    server, client = socket.socketpair()
+    try:
+        client.sendall(payload)
+        if close:
+            client.shutdown(socket.SHUT_WR)
+        connection = Http11Connection(
+            server, max_body=1 << 20, stopping=threading.Event(), stall_s=0.5
+        )
+        return connection.receive()
+    finally:
+        server.close()
+        client.close()
+
+
+def test_a_request_cut_short_by_the_client_is_a_hang_up():
+    """Head and part of the body, then the client closes: no request and no refusal (the
+    Harness's cancellation hung up; the kit's endpoint must not call it malformed)."""
+    head = b"POST /diagnosis-agent/v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+    cut = head + b"Content-Length: 100\r\n\r\n" + b'{"model": "m"'
+    assert _receive(cut, close=True) is None
+    garbage = _receive(b"NOT HTTP AT ALL\r\n\r\n", close=False)
+    assert isinstance(garbage, Refusal)
