@@ -63,7 +63,9 @@ def check_fallback(observation: dict[str, Any], fallback_type: str) -> CheckResu
             and (record.get("projection") or {}).get("query_scope") == source.get("query_scope")
         )
         found.expect(
-            matches, f"verified source {source.get('tool_call_id')!r} is not a READY invocation"
+            matches,
+            f"verified source {source.get('tool_call_id')!r} is not a READY invocation as its "
+            "record holds it (status READY, tool name, evidence status, projection query scope)",
         )
     return found.result()
 
