@@ -33,8 +33,9 @@ required, so they count 0.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any, Final
+
+from contracts import loads_strict
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -97,7 +98,7 @@ def recorded_fixtures(folder: Path) -> list[dict[str, Any]]:
     fixtures: list[dict[str, Any]] = []
     with (folder / "exchange.ndjson").open(encoding="utf-8") as lines:
         for line in lines:
-            entry = json.loads(line)
+            entry = loads_strict(line)
             message = entry.get("message") if entry.get("from") == "kit" else None
             if isinstance(message, dict) and message.get("type") == "run":
                 fixture = message.get("fixture")

@@ -24,7 +24,6 @@ examples; the difference is the examples each property ran.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -37,6 +36,7 @@ from bench._result import BenchResult, Target
 from bench._stats import Summary, interleave, paired_ratios
 from bench.declared_wait import floor_s, recorded_fixtures
 from conformance._examples import DEFAULT_EXAMPLES
+from contracts import loads_strict
 
 __all__ = ["MAX_RATIO", "MIN_EXAMPLES", "NAME", "measure", "property_examples", "run"]
 
@@ -97,7 +97,7 @@ class _Side:
 
 
 def _scenario_examples(report: Path) -> dict[str, int]:
-    document = json.loads(report.read_text(encoding="utf-8"))
+    document = loads_strict(report.read_text(encoding="utf-8"))
     return {
         scenario_id: int(scenario["examples"])
         for requirement in document["requirements"].values()

@@ -6,9 +6,9 @@ Each part breaks one sentence of the spec and nothing else;
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
+from contracts import loads_strict
 from reference_harness.guards import Violation
 from reference_harness.guards._violations import rejected
 
@@ -80,7 +80,7 @@ def extra_verdict_members_ignored(original: Callable[..., Any]) -> Callable[...,
         value: object = raw
         if isinstance(raw, str):
             try:
-                value = json.loads(raw)
+                value = loads_strict(raw)
             except ValueError:
                 return original(raw, **kwargs)
         if isinstance(value, dict):
