@@ -24,9 +24,10 @@ from reference_harness._trace import TraceRecorder
 from reference_harness.store import RunStore
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Mapping, Sequence
 
     from reference_harness._cancellation import CancelCause
+    from reference_harness.openai._completion import Completion
 
 __all__ = [
     "PerStoreSeqStore",
@@ -310,14 +311,25 @@ class _HangUpClient:
     def close(self) -> None:
         """Nothing pooled to close."""
 
-    def complete(self, messages: Any, *, tools: Any = ()) -> Any:  # noqa: ANN401 - Completion
+    def complete(
+        self,
+        messages: Sequence[Mapping[str, object]],
+        *,
+        tools: Sequence[Mapping[str, object]] = (),
+        interrupt: threading.Event | None = None,
+    ) -> Completion:
         from contracts import loads_strict  # noqa: PLC0415 - heavy
         from reference_harness.errors import ModelTimeout, ModelUnavailable  # noqa: PLC0415
         from reference_harness.openai._completion import from_body  # noqa: PLC0415 - SDK side
 
-        interrupt: threading.Event | None = getattr(_CURRENT, "interrupt", None)
+        if interrupt is None:  # a port that does not pass its call's interrupt along
+            interrupt = getattr(_CURRENT, "interrupt", None)
         url = urllib.parse.urlsplit(f"{self.config.base_url}/chat/completions")
-        body = {"model": self.config.model, "messages": list(messages), "stream": False}
+        body: dict[str, object] = {
+            "model": self.config.model,
+            "messages": list(messages),
+            "stream": False,
+        }
         if tools:
             body["tools"] = list(tools)
         connection = http.client.HTTPConnection(
