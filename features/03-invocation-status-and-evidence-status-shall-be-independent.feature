@@ -170,3 +170,37 @@ Feature: Invocation status and evidence status SHALL be independent
     When the Run is executed
     Then the invocation "call_1" is never executed and ends ERROR with evidence status ERROR and the error code INVALID_ARGUMENTS
     And every global invariant holds
+
+  @extension @requirement:invocation-status-and-evidence-status-shall-be-independent @capability:STRUCTURAL_REPAIR
+  Scenario: An OBSERVATION cites a found result and a NO_EVIDENCE result
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 1 the agent calls query_metrics with the Tool Call ID "call_2"
+    And each search_logs execution returns a different matching line
+    And query_metrics finds nothing
+    And the agent then submits a draft observing "call_1" and "call_2"
+    And the structural repair submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When a Diagnosis Draft cites a NO_EVIDENCE Tool result
+    Then EvidenceGuard rejects the first draft with NO_EVIDENCE_NOT_NEGATIVE and releases the repaired draft
+    And every global invariant holds
+
+  @extension @requirement:invocation-status-and-evidence-status-shall-be-independent
+  Scenario Outline: A tool call whose arguments sit at the grammar bounds is executed
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And the arguments of "call_1" have <bound>
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then every action is accepted and executed under the Tool Call ID it presented
+    And the released Diagnosis Draft is canonical-JSON-identical to the draft the agent submitted
+    And every global invariant holds
+
+    Examples:
+      | bound                       |
+      | a 256-character target      |
+      | a 1024-character query      |
+      | an empty query              |
+      | a time range of one instant |

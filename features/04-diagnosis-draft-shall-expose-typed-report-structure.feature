@@ -173,6 +173,8 @@ Feature: Diagnosis Draft SHALL expose typed report structure
       | a draft observing "call_1" whose analysis kind is written " OBSERVATION"  |
       | a draft observing "call_1" whose confidence is written "high"             |
       | a draft observing "call_1" whose action plan has an entry naming no analysis |
+      | a draft observing "call_1" whose analysis kind is written "Inference"     |
+      | a draft observing "call_1" whose confidence is written "Medium"           |
 
   @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure
   Scenario Outline: A backend result exactly at the projection limits is kept whole
@@ -190,3 +192,22 @@ Feature: Diagnosis Draft SHALL expose typed report structure
       | items | chars | rows | length |
       | 3     | 100   | 3    | 40     |
       | 20    | 40    | 1    | 40     |
+
+  @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure
+  Scenario Outline: A draft whose texts sit at their schema bounds is released
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1" whose <member> is <text>
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the released Diagnosis Draft is canonical-JSON-identical to the draft the agent submitted
+    And every global invariant holds
+
+    Examples:
+      | member    | text                          |
+      | summary   | 4000 characters long          |
+      | statement | 4000 characters long          |
+      | summary   | 4000 astral characters long   |
+      | statement | only whitespace               |
+      | summary   | 1 character long              |

@@ -119,6 +119,8 @@ Feature: Safe fallback SHALL use a fixed schema
       | UNAVAILABLE, UNSUPPORTED |
       | LOWER_CASE, SUPPORTED    |
       | UNKNOWN_ANALYSIS, SUPPORTED |
+      | WRONG_CASE, SUPPORTED    |
+      | WRONG_CASE, WRONG_CASE   |
 
   @extension @requirement:safe-fallback-shall-use-a-fixed-schema @capability:STRUCTURAL_REPAIR
   Scenario Outline: The structural repair answers with a tool call

@@ -101,3 +101,5 @@ Feature: Retry attempts SHALL be owned by Harness
       | UNAVAILABLE, TIMEOUT    |
       | INVALID, BLOCK          |
       | LOWER_CASE, DIAGNOSIS   |
+      | WRONG_CASE, DIAGNOSIS   |
+      | WRONG_CASE, WRONG_CASE  |

@@ -270,6 +270,23 @@ def _reversed_range(srdh_context: ScenarioContext, call_id: str) -> None:
     srdh_context.builder.reverse_time_range(call_id)
 
 
+_ARGUMENT_BOUNDS = {
+    "a 256-character target": "target",
+    "a 1024-character query": "query",
+    "an empty query": "empty-query",
+    "a time range of one instant": "instant",
+}
+
+
+@given(parsers.re(r'the arguments of "(?P<call_id>[^"]+)" have (?P<bound>.+)'))
+def _arguments_at_bound(srdh_context: ScenarioContext, call_id: str, bound: str) -> None:
+    name = _ARGUMENT_BOUNDS.get(bound)
+    if name is None:
+        message = f"unknown argument bound {bound!r}; expected one of {sorted(_ARGUMENT_BOUNDS)}"
+        raise StepVocabularyError(message)
+    srdh_context.builder.arguments_at_bound(call_id, name)
+
+
 @given(parsers.re(r'(?P<tool>\w+) raises "(?P<message>[^"]*)"'))
 def _raises(srdh_context: ScenarioContext, tool: str, message: str) -> None:
     srdh_context.builder.raises(tool, message)

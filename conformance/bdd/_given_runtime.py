@@ -8,6 +8,10 @@ comma-separated words, e.g. ``the SemanticGuard answers INVALID, TIMEOUT``:
 * ``INVALID`` (an answer that breaks its schema), ``UNAVAILABLE``, ``TIMEOUT`` (the call fails);
 * ``LOWER_CASE`` (the Router's intent or the SemanticGuard's SUPPORTED written in lower case: not
   a value of the closed vocabulary, so an INVALID_SCHEMA attempt);
+* ``WRONG_CASE`` (a well-formed JSON answer whose closed value is in another case: the Router's
+  text ``{"intent": "diagnosis"}`` (a Router turn's ``intent`` is a closed vocabulary in the
+  Scenario Fixture, so the answer is the model's raw text), the SemanticGuard's ``"Supported"``:
+  an INVALID_SCHEMA attempt, as for any invalid answer);
 * ``UNKNOWN_ANALYSIS`` (SemanticGuard: UNSUPPORTED naming ``a9``, an analysis the reviewed
   snapshot does not hold: an INVALID_SCHEMA attempt);
 * ``BLOCK`` (the call blocks until the Run is cancelled or the call times out, then answers late:
@@ -16,6 +20,7 @@ comma-separated words, e.g. ``the SemanticGuard answers INVALID, TIMEOUT``:
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from pytest_bdd import given, parsers
@@ -65,6 +70,12 @@ def model_answers(words: str, component: str, intent: str = "DIAGNOSIS") -> list
                 raw_turn(intent.lower())
                 if component == "router"
                 else verdict_turn({"verdict": "supported", "unsupported_analysis_ids": []})
+            )
+        elif word == "WRONG_CASE":
+            turns.append(
+                raw_turn(json.dumps({"intent": intent.lower()}))
+                if component == "router"
+                else verdict_turn({"verdict": "Supported", "unsupported_analysis_ids": []})
             )
         elif component == "router" and word in {"DIAGNOSIS", "KNOWLEDGE_QUERY"}:
             turns.append(intent_turn(word))

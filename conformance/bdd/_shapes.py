@@ -82,6 +82,30 @@ def _unbound(
     return document
 
 
+_BOUND_TEXT = re.compile(r"(\d+) (astral )?characters? long|only whitespace()")
+
+
+def _bound_text(words: str) -> str:
+    """Return the text ``words`` describe: ``N characters long``, ``N astral characters long``
+    (code points beyond U+FFFF: one character each for JSON Schema's ``maxLength``) or
+    ``only whitespace`` (spaces, a tab and a newline: ``minLength: 1`` holds).
+
+    Raises:
+        StepVocabularyError: other words.
+    """
+    match = _BOUND_TEXT.fullmatch(words.strip())
+    if match is None:
+        message = (
+            f"unknown text {words!r}; say 'N characters long', 'N astral characters long' "
+            "or 'only whitespace'"
+        )
+        raise StepVocabularyError(message)
+    if match.group(3) is not None:
+        return " \t\n "
+    count = int(match.group(1))
+    return "\U0001f50d" * count if match.group(2) else ("checkout fails " * count)[:count]
+
+
 _Shape = Callable[[FixtureBuilder, list[str]], dict[str, object]]
 
 _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
@@ -146,6 +170,10 @@ _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
         lambda b, g: b.draft_with_value(
             quoted(g[0])[0], "kind" if g[1] == "analysis kind" else "confidence", quoted(g[2])[0]
         ),
+    ),
+    (
+        re.compile(r'a draft observing (".+") whose (summary|statement) is (.+)'),
+        lambda b, g: b.draft_with_value(quoted(g[0])[0], g[1], _bound_text(g[2])),
     ),
     (
         re.compile(r'a draft observing (".+") beside an inference without Tool Call IDs()'),
