@@ -46,6 +46,17 @@ class UnknownAnswerError(ValueError):
     """A model answer word the step vocabulary does not know."""
 
 
+def _wrong_case_turn(word: str, component: str, intent: str) -> dict[str, object]:
+    """Return the ``LOWER_CASE`` or ``WRONG_CASE`` turn of ``component`` (module docstring)."""
+    if word == "LOWER_CASE":
+        if component == "router":
+            return raw_turn(intent.lower())
+        return verdict_turn({"verdict": "supported", "unsupported_analysis_ids": []})
+    if component == "router":
+        return raw_turn(json.dumps({"intent": intent.lower()}))
+    return verdict_turn({"verdict": "Supported", "unsupported_analysis_ids": []})
+
+
 def model_answers(words: str, component: str, intent: str = "DIAGNOSIS") -> list[dict[str, object]]:
     """Return the scripted turns of ``component`` (``router`` or ``review``) for ``words``.
 
@@ -65,18 +76,8 @@ def model_answers(words: str, component: str, intent: str = "DIAGNOSIS") -> list
             )
         elif component == "review" and word == "UNKNOWN_ANALYSIS":
             turns.append(unsupported_turn(["a9"]))
-        elif word == "LOWER_CASE":
-            turns.append(
-                raw_turn(intent.lower())
-                if component == "router"
-                else verdict_turn({"verdict": "supported", "unsupported_analysis_ids": []})
-            )
-        elif word == "WRONG_CASE":
-            turns.append(
-                raw_turn(json.dumps({"intent": intent.lower()}))
-                if component == "router"
-                else verdict_turn({"verdict": "Supported", "unsupported_analysis_ids": []})
-            )
+        elif word in {"LOWER_CASE", "WRONG_CASE"}:
+            turns.append(_wrong_case_turn(word, component, intent))
         elif component == "router" and word in {"DIAGNOSIS", "KNOWLEDGE_QUERY"}:
             turns.append(intent_turn(word))
         elif component == "review" and word == "SUPPORTED":

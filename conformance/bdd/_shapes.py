@@ -86,9 +86,11 @@ _BOUND_TEXT = re.compile(r"(\d+) (astral )?characters? long|only whitespace()")
 
 
 def _bound_text(words: str) -> str:
-    """Return the text ``words`` describe: ``N characters long``, ``N astral characters long``
-    (code points beyond U+FFFF: one character each for JSON Schema's ``maxLength``) or
-    ``only whitespace`` (spaces, a tab and a newline: ``minLength: 1`` holds).
+    """Return the draft text ``words`` describe, at a bound of its schema.
+
+    ``N characters long``, ``N astral characters long`` (code points beyond U+FFFF: one
+    character each for JSON Schema's ``maxLength``) or ``only whitespace`` (spaces, a tab and a
+    newline: ``minLength: 1`` holds).
 
     Raises:
         StepVocabularyError: other words.
