@@ -104,3 +104,24 @@ def test_sdk_client_makes_no_retries(config: OpenAIConfig) -> None:
     sdk = agent._client._client
     assert sdk.max_retries == 0
     assert sdk.timeout.read == config.timeout_s
+
+
+def test_decoy_agent_turns_answer_after_the_agent_script_and_are_never_left_over() -> None:
+    """A fixture's ``decoy_agent_turns`` answer only once ``agent`` is used up, never counted."""
+    first = {"id": "call_1", "name": "list_alerts", "arguments": {}}
+    decoy = {"id": "call_9", "name": "list_alerts", "arguments": {}}
+    fixture = {
+        "agent": [{"kind": "tool_calls", "tool_calls": [first]}],
+        "decoy_agent_turns": [
+            {"kind": "tool_calls", "tool_calls": [decoy]},
+            {"kind": "tool_calls", "tool_calls": [decoy]},
+        ],
+    }
+    with ScriptedOpenAIServer.from_fixture(fixture) as server:
+        agent = OpenAIAgent(OpenAIConfig(server.base_url, "m", "k", timeout_s=5))
+        answers = [agent.step(_REQUEST, threading.Event()) for _ in range(2)]
+        assert [[c.id for c in a.calls] for a in answers if isinstance(a, ToolCallsAnswer)] == [
+            ["call_1"],
+            ["call_9"],
+        ]
+        server.check_consumed()  # one decoy left over is no error

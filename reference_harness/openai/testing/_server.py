@@ -58,6 +58,11 @@ _FIXTURE_SCRIPTS: Final[dict[str, Component]] = {
 }
 
 
+def _turn_list(turns: object) -> list[Reply]:
+    """The dict turns of a fixture's turn list (anything else is left out)."""
+    return [turn for turn in turns if isinstance(turn, dict)] if isinstance(turns, list) else []
+
+
 class ServerScriptError(AssertionError):
     """The scripted server was asked for a reply it does not have, or was left with replies."""
 
@@ -91,13 +96,19 @@ class ScriptedOpenAIServer:
         router: Iterable[Reply] = (),
         agent: Iterable[Reply] = (),
         semantic_guard: Iterable[Reply] = (),
+        decoy_agent: Iterable[Reply] = (),
     ) -> None:
-        """Create a stopped server with one script per component (replies consumed in order)."""
+        """Create a stopped server with one script per component (replies consumed in order).
+
+        ``decoy_agent`` (a fixture's ``decoy_agent_turns``) answers Diagnosis Agent requests only
+        once ``agent`` is used up, and is never counted as unconsumed.
+        """
         self._scripts: dict[Component, deque[Reply]] = {
             "ROUTER": deque(router),
             "DIAGNOSIS_AGENT": deque(agent),
             "SEMANTIC_GUARD": deque(semantic_guard),
         }
+        self._decoys: deque[Reply] = deque(decoy_agent)
         self._requests: list[RecordedRequest] = []
         self._errors: list[str] = []
         self._changed = threading.Condition()
@@ -110,20 +121,15 @@ class ScriptedOpenAIServer:
     def from_fixture(cls, fixture: Mapping[str, object]) -> Self:
         """Create a server scripted with a Scenario Fixture's model turns.
 
-        The ``router``, ``agent`` and ``semantic_guard`` turn lists become the three scripts.
+        The ``router``, ``agent`` and ``semantic_guard`` turn lists become the three scripts;
+        ``decoy_agent_turns`` answer the Diagnosis Agent once ``agent`` is used up.
         """
-        scripts: dict[str, list[Reply]] = {}
-        for key in _FIXTURE_SCRIPTS:
-            turns = fixture.get(key, [])
-            scripts[key] = (
-                [turn for turn in turns if isinstance(turn, dict)]
-                if isinstance(turns, list)
-                else []
-            )
+        scripts = {key: _turn_list(fixture.get(key)) for key in _FIXTURE_SCRIPTS}
         return cls(
             router=scripts["router"],
             agent=scripts["agent"],
             semantic_guard=scripts["semantic_guard"],
+            decoy_agent=_turn_list(fixture.get("decoy_agent_turns")),
         )
 
     # ----------------------------------------------------------------- lifecycle
@@ -249,6 +255,8 @@ class ScriptedOpenAIServer:
                 error = "request without a [srdh-component: …] system-prompt marker"
             elif self._scripts[request.component]:
                 return self._scripts[request.component].popleft()
+            elif request.component == "DIAGNOSIS_AGENT" and self._decoys:
+                return self._decoys.popleft()
             else:
                 error = f"{request.component}: script exhausted at request {len(self._requests)}"
             self._errors.append(error)
