@@ -566,16 +566,19 @@ class ChildProcess:
         return True
 
 
+def _other_processes() -> list[Path]:
+    """The ``/proc/<pid>`` folders of every process but this one (none without ``/proc``)."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return []
+    me = str(os.getpid())
+    return [e for e in proc.iterdir() if e.name.isdigit() and e.name != me]
+
+
 def _kill_pipe_holders(inodes: set[int]) -> None:
     """SIGKILL every other process with one of the pipes ``inodes`` open (Linux ``/proc``)."""
     wanted = {f"pipe:[{inode}]" for inode in inodes}
-    me = os.getpid()
-    proc = Path("/proc")
-    if not proc.is_dir():
-        return
-    for entry in proc.iterdir():
-        if not entry.name.isdigit() or int(entry.name) == me:
-            continue
+    for entry in _other_processes():
         with contextlib.suppress(OSError):
             for fd in (entry / "fd").iterdir():
                 with contextlib.suppress(OSError):
@@ -587,13 +590,7 @@ def _kill_pipe_holders(inodes: set[int]) -> None:
 def _kill_marked(mark: str) -> None:
     """SIGKILL every process whose initial environment holds ``MARK_VARIABLE=mark`` (``/proc``)."""
     wanted = f"{MARK_VARIABLE}={mark}".encode() + b"\0"
-    me = os.getpid()
-    proc = Path("/proc")
-    if not proc.is_dir():
-        return
-    for entry in proc.iterdir():
-        if not entry.name.isdigit() or int(entry.name) == me:
-            continue
+    for entry in _other_processes():
         with contextlib.suppress(OSError):
             if wanted in (entry / "environ").read_bytes():
                 os.kill(int(entry.name), signal.SIGKILL)
