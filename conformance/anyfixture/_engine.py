@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from hypothesis import HealthCheck, Phase, example, given, settings
 
@@ -75,6 +75,10 @@ def property_settings(max_examples: int = 100, *, shrink: bool = True) -> settin
     )
 
 
+_SUB_ERRORS: Final = 3
+"""How many sub-exceptions of an exception group (Hypothesis's ``FlakyFailure``) a message shows."""
+
+
 class _Recorder:
     def __init__(self) -> None:
         self.examples = 0
@@ -112,6 +116,10 @@ def drive(
         config(wrapped)()
     except Exception as error:  # noqa: BLE001 - any failure of the IUT or its check is a result
         message = f"{type(error).__name__}: {error}"
+        if isinstance(error, BaseExceptionGroup):  # e.g. FlakyFailure: say what failed first
+            message += "".join(
+                f"\n  {type(sub).__name__}: {sub}" for sub in error.exceptions[:_SUB_ERRORS]
+            )
         if recorder.failing is not None:
             replay = json.dumps(recorder.failing, ensure_ascii=True, sort_keys=True)
             message += (

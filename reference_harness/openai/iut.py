@@ -42,6 +42,8 @@ from reference_harness.openai._prompts import AGENT_SYSTEM, REVIEWER_SYSTEM, ROU
 from reference_harness.openai.testing import ScriptedOpenAIServer
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from reference_harness.errors import ScriptError
     from reference_harness.ports import (
         AgentAnswer,
@@ -155,7 +157,11 @@ class OpenAIIUT(FixtureIUT):
             tools = ScriptedTools(fixture["tools"], errors)
             observation = await self._run_harness(fixture, limits, config, server, tools)
             script_error = _script_error(
-                server, tools, errors, cancelled=cancelled_run(observation)
+                server,
+                tools,
+                errors,
+                cancelled=cancelled_run(observation),
+                trace=observation.get("trace") or [],
             )
         if script_error is not None:
             observation["error"] = script_error
@@ -213,19 +219,46 @@ def _script_error(
     errors: list[ScriptError],
     *,
     cancelled: bool = False,
+    trace: list[dict[str, Any]] | tuple[()] = (),
 ) -> dict[str, str] | None:
     exhausted = [*(server.script_errors() if server is not None else ()), *map(str, errors)]
     if exhausted:
         return {"code": "SCRIPT_EXHAUSTED", "message": exhausted[0][:4000]}
     if cancelled:  # a cancelled Run may leave turns unread wherever the disconnect stopped it
         return None
-    left = {str(c): n for c, n in (server.unconsumed() if server is not None else {}).items()}
+    left: dict[str, int] = {}
+    if server is not None:
+        left = {
+            str(c): n
+            for c, n in server.unconsumed().items()
+            if not _timed_out_unsent(trace, str(c), n, server.request_count(c))
+        }
     if server is not None and tools.left:  # a real model may leave scripted tool answers unused
         left["tools"] = tools.left
     if left:
         detail = ", ".join(f"{name}: {count} turn(s) left" for name, count in left.items())
         return {"code": "SCRIPT_UNCONSUMED", "message": f"script not consumed: {detail}"}
     return None
+
+
+def _timed_out_unsent(
+    trace: Sequence[dict[str, Any]], component: str, left: int, sent: int
+) -> bool:
+    """Whether ``left`` turns of ``component`` were asked for by attempts that timed out unsent.
+
+    A model-call timeout can end an attempt before its HTTP request reaches the server (1 ms, the
+    contract's lower bound): the attempt is recorded ``TIMEOUT`` and sent nothing, so its turn
+    stays unread though the Harness did ask for it. The kit's model endpoint excuses the same
+    turns (``conformance.adapters._endpoint``); a scripted port in process takes its turn when the
+    call starts, so only HTTP paths need this.
+    """
+    finished = [
+        (event.get("data") or {}).get("outcome")
+        for event in trace
+        if event.get("type") == "MODEL_CALL_FINISHED"
+        and (event.get("data") or {}).get("component") == component
+    ]
+    return len(finished) - sent >= left and finished.count("TIMEOUT") >= left
 
 
 def create() -> OpenAIIUT:

@@ -145,3 +145,29 @@ def test_prop_the_any_fixture_scenario_draws_the_run_s_examples_per_property(mon
     assert runs[2][: len(runs[0])] == runs[0]  # the same pins first, then
     assert len(runs[2]) - len(runs[0]) == 2 * 2  # two drawn fixtures, each run twice
     assert not set(runs[2][len(runs[0]) :]) & pinned
+
+
+def test_prop_any_fixture_flaky_failure_names_what_failed():
+    """An IUT that fails a fixture once and then passes it is reported with the first failure.
+
+    Hypothesis raises ``FlakyFailure`` (an exception group) when a failing example passes on
+    replay; the result's message carries the sub-exception, not only "unreliable results" (stop
+    26's CI log lost which rule had failed).
+    """
+    from hypothesis import strategies as st  # noqa: PLC0415
+
+    from conformance.anyfixture import drive  # noqa: PLC0415
+
+    calls: list[int] = []
+
+    def body(value: int) -> None:
+        calls.append(value)
+        if len(calls) == 1:
+            message = "[R0.valid-observation] SCRIPT_UNCONSUMED the first time only"
+            raise AssertionError(message)
+
+    config = settings(max_examples=5, database=None, derandomize=True)
+    result = drive("flaky", st.just(1), body, config)
+    assert result.outcome == "failed"
+    assert "R0.valid-observation" in result.message
+    assert "SCRIPT_UNCONSUMED the first time only" in result.message
