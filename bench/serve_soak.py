@@ -42,7 +42,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Final
 
-from contracts import loads_strict
 from reference_harness.store import BUSY_TIMEOUT_S
 
 TOOL_DELAY_S: Final = 1.5
@@ -58,17 +57,9 @@ over it, so Runs are in flight when the next phase's fault begins."""
 # -- the server (child process) -------------------------------------------------------------------
 def _serve(store_path: Path, port_file: Path) -> None:
     """Serve the chat app on loopback; SIGUSR1 fills the disk, SIGUSR2 clears it; SIGTERM ends."""
-    from conformance import fixtures as fx  # noqa: PLC0415 - the child only
-    from reference_harness import Harness, ScriptedPorts  # noqa: PLC0415
+    from bench.served_chat import scripted_harness_factory  # noqa: PLC0415 - the child only
     from reference_harness.sse import LoopbackServer, create_app, open_run_store  # noqa: PLC0415
 
-    fixture = fx.diagnosis_fixture(
-        "soak",
-        steps=[[fx.tool_call("call_1")]],
-        draft=fx.diagnosis_draft([fx.analysis("a1", "OBSERVATION", ["call_1"])]),
-        reviews=[fx.supported_turn()],
-        tools={"search_logs": fx.tool_script(fx.rows("checkout error 500"))},
-    )
     store = open_run_store(store_path)
     executor = ThreadPoolExecutor(4, thread_name_prefix="srdh-store")
 
@@ -80,17 +71,7 @@ def _serve(store_path: Path, port_file: Path) -> None:
             await asyncio.sleep(TOOL_DELAY_S)
             return await self._inner.execute(call, cancel)
 
-    def factory() -> Harness:
-        ports = ScriptedPorts.from_fixture(fixture)
-        return Harness(
-            store=store,
-            router=ports.router,
-            agent=ports.agent,
-            reviewer=ports.reviewer,
-            tools=SlowTools(ports.tools),
-            store_executor=executor,
-        )
-
+    factory = scripted_harness_factory(store, executor, tools=SlowTools)
     soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     signal.signal(
@@ -115,6 +96,9 @@ def _chat(base_url: str, index: int) -> str:
     """One chat request; its outcome: ``ended:<state>``, ``503``, or what went wrong."""
     import httpx  # noqa: PLC0415 - the driver only
 
+    from bench.served_chat import chat_frames  # noqa: PLC0415 - the driver only
+    from contracts import StrictJSONError  # noqa: PLC0415 - the driver only
+
     body = {"session_id": f"soak-{index % 7}", "message": f"why {index}?"}
     try:
         with (
@@ -124,15 +108,12 @@ def _chat(base_url: str, index: int) -> str:
             if response.status_code != 200:
                 response.read()
                 return str(response.status_code)
-            event, last = "", None
-            for line in response.iter_lines():
-                if line.startswith("event:"):
-                    event = line[6:].strip()
-                elif line.startswith("data:") and event == "end":
-                    last = loads_strict(line[5:], source="the soak server's end frame")
+            ends = [data for event, data in chat_frames(response.iter_lines()) if event == "end"]
     except httpx.HTTPError as error:
         return f"error:{type(error).__name__}"
-    return f"ended:{last['state']}" if last is not None else "no-end"
+    except StrictJSONError:
+        return "error:frame-not-json"
+    return f"ended:{ends[-1]['state']}" if ends else "no-end"
 
 
 def _get_latency(base_url: str) -> float:

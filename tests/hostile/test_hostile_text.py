@@ -14,7 +14,6 @@ import io
 import json
 import re
 import xml.etree.ElementTree as ET
-from html.parser import HTMLParser
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -31,18 +30,12 @@ from conformance._inert import (
 )
 from conformance.cli._output import Output
 from conformance.reports import (
-    MutantRow,
-    Report,
-    RequirementResult,
-    ScenarioResult,
-    Status,
-    StepResult,
-    Versions,
     render_html,
     render_json,
     render_junit,
     render_markdown,
 )
+from tests.hostile.hostile_reports import hostile_report, start_tags
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
 PROPERTY = settings(max_examples=100, derandomize=True, deadline=None, database=None)
@@ -117,38 +110,9 @@ _TEMPLATE_TAGS = {
 }  # fmt: skip
 
 
-def _report(text: str) -> Report:
-    scenario = ScenarioResult(text or "s", text, Status.FAILED, 0.1, text, 1)
-    return Report(
-        title=f"srdh run {text}",
-        kit=Versions("srdh-conformance-kit", "0"),
-        iut=Versions(text, text),
-        requirements=(RequirementResult(text or "r", text, "MUST", (scenario,)),),
-        steps=(StepResult(text, Status.FAILED, text, 0.1),),
-        mutants=(MutantRow(text, text, text, killed=False, killed_by=(text,)),),
-        warnings=(text,),
-    )
-
-
 def _flat(text: str) -> str:
     """What inert Markdown shows for ``text``: one line, controls as visible escapes."""
     return re.sub("\r\n|[\r\n]", " ", terminal_text(text, keep_newlines=True).replace("\t", " "))
-
-
-class _Tags(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: list[str] = []
-
-    def handle_starttag(self, tag: str, _attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append(tag)
-
-
-def _tags(markup: str) -> list[str]:
-    parser = _Tags()
-    parser.feed(markup)
-    parser.close()
-    return parser.tags
 
 
 @PROPERTY
@@ -181,7 +145,7 @@ def test_the_terminal_table_prints_markup_as_text(text):
 def test_junit_is_well_formed_and_keeps_the_text(text):
     """junit.xml parses with xml.etree; the failure text is the message with forbidden
     characters shown as escapes."""
-    root = ET.fromstring(render_junit(_report(text)))  # noqa: S314 - the kit's own output
+    root = ET.fromstring(render_junit(hostile_report(text)))  # noqa: S314 - the kit's own output
     (failure,) = [f for f in root.iter("failure") if f.get("type") == "FAILED"][:1]
     assert (failure.text or "") == (xml_text(text) or "FAILED")
     assert _XML_ALLOWED.fullmatch(xml_text(text))
@@ -191,13 +155,13 @@ def test_junit_is_well_formed_and_keeps_the_text(text):
 @given(HOSTILE)
 def test_json_round_trips_every_string(text):
     """report.json parses; strings come back equal, with lone surrogates replaced."""
-    document = json.loads(render_json(_report(text)))
+    document = json.loads(render_json(hostile_report(text)))
     assert document["iut"]["name"] == scrub(text)
     assert document["warnings"] == [scrub(text)]
     (requirement,) = document["requirements"].values()
     (scenario,) = requirement["scenarios"].values()
     assert scenario["message"] == scrub(text)
-    render_json(_report(text)).encode("utf-8")
+    render_json(hostile_report(text)).encode("utf-8")
 
 
 @PROPERTY
@@ -205,7 +169,7 @@ def test_json_round_trips_every_string(text):
 def test_markdown_text_renders_as_exactly_the_text(text):
     """Inert Markdown renders to no tag at all and shows the (flattened) text verbatim."""
     rendered = MarkdownIt("commonmark").renderInline(markdown_text(text))
-    assert _tags(rendered) == []
+    assert start_tags(rendered) == []
     assert html.unescape(rendered) == _flat(text)
 
 
@@ -218,7 +182,7 @@ def test_markdown_code_is_one_unbroken_code_span(text):
     if not flat:
         assert rendered == ""
         return
-    assert _tags(rendered) == ["code"]
+    assert start_tags(rendered) == ["code"]
     inner = rendered.removeprefix("<code>").removesuffix("</code>")
     shown = html.unescape(inner)
     assert shown in {flat, flat[1:-1] if len(flat) > 1 else flat}  # CommonMark strips one pad
@@ -229,10 +193,10 @@ def test_markdown_code_is_one_unbroken_code_span(text):
 @given(HOSTILE)
 def test_the_markdown_summary_has_no_raw_html_and_intact_tables(text):
     """summary.md renders with only the summary's own tags; every table row keeps its cells."""
-    markdown = render_markdown(_report(text))
+    markdown = render_markdown(hostile_report(text))
     parser = MarkdownIt("commonmark").enable("table")
     rendered = parser.render(markdown)
-    assert set(_tags(rendered)) <= _SUMMARY_TAGS
+    assert set(start_tags(rendered)) <= _SUMMARY_TAGS
     rows = [t for t in parser.parse(markdown) if t.type == "tr_open"]
     cells = [t for t in parser.parse(markdown) if t.type in {"td_open", "th_open"}]
     # compliance: 6 columns x (header + 3 levels); steps: 4 x 2; requirements: 5 x 2
@@ -242,9 +206,9 @@ def test_the_markdown_summary_has_no_raw_html_and_intact_tables(text):
 
 @settings(PROPERTY, max_examples=30)
 @given(HOSTILE)
-def test_the_html_report_has_only_its_own_tags(text):
+def test_the_html_report_has_only_its_ownstart_tags(text):
     """report.html parses with html.parser; IUT text adds no element (script, img, …)."""
-    page = render_html(_report(text), SCHEMAS)
+    page = render_html(hostile_report(text), SCHEMAS)
     page.encode("utf-8")
-    assert set(_tags(page)) <= _TEMPLATE_TAGS
+    assert set(start_tags(page)) <= _TEMPLATE_TAGS
     assert "<script" not in page

@@ -22,20 +22,15 @@ import pytest
 
 from conformance.reports import (
     REPORT_FILES,
-    Failure,
     Report,
     ReportDirError,
-    RequirementResult,
-    ScenarioResult,
-    Status,
-    StepResult,
-    Versions,
     render_html,
     render_json,
     render_junit,
     render_markdown,
     write_reports,
 )
+from tests.hostile.hostile_reports import hostile_report
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,34 +42,8 @@ _RAW_CONTROL = re.compile(
 
 
 def _report(text: str = HOSTILE, *, failing: tuple[str, ...] = ("ex-1",)) -> Report:
-    scenario = ScenarioResult("s", text, Status.FAILED if failing else Status.PASSED, 0.1, text, 1)
-    failures = tuple(
-        Failure(
-            requirement_id="r",
-            scenario_id="s",
-            example_id=example,
-            source="fixture",
-            status=Status.FAILED,
-            check=text,
-            rules=(),
-            spec=(),
-            expected=text,
-            observed=text,
-            message=text,
-            fixture={"fixture_id": example, "note": text},
-            fixture_path=f"fixtures/{example}.json",
-        )
-        for example in failing
-    )
-    return Report(
-        title=f"srdh run {text}",
-        kit=Versions("srdh-conformance-kit", "0"),
-        iut=Versions(text, text),
-        requirements=(RequirementResult("r", text, "MUST", (scenario,)),),
-        steps=(StepResult(text, Status.FAILED, text, 0.1),),
-        warnings=(text,),
-        failures=failures,
-    )
+    """A run's report holding ``text`` everywhere; PASSED when nothing is ``failing``."""
+    return hostile_report(text, failing=failing, passed=not failing)
 
 
 @pytest.mark.parametrize(

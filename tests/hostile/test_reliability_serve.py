@@ -8,7 +8,6 @@ head a byte at a time. Nothing is mocked below the store's own methods.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import socket
 import sqlite3
@@ -20,8 +19,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import pytest
 
-from conformance import fixtures as fx
-from reference_harness import Harness, ScriptedPorts
+from bench.served_chat import chat_frames, scripted_harness_factory
 from reference_harness.sse import (
     INTERNAL_CHAT_PATH,
     HeadTimeoutProtocol,
@@ -40,13 +38,6 @@ if TYPE_CHECKING:
 WAIT_S = 60.0
 """Bound on every wait here (a hang detector, not a performance bound)."""
 BODY = {"session_id": "s-1", "message": "why?"}
-_FIXTURE = fx.diagnosis_fixture(
-    "serve-faults",
-    steps=[[fx.tool_call("call_1")]],
-    draft=fx.diagnosis_draft([fx.analysis("a1", "OBSERVATION", ["call_1"])]),
-    reviews=[fx.supported_turn()],
-    tools={"search_logs": fx.tool_script(fx.rows("checkout error 500"))},
-)
 
 
 class _Locker:
@@ -91,33 +82,13 @@ def _rows(path: Path) -> dict[str, str]:
         return dict(connection.execute("SELECT run_id, state FROM diagnosis_run").fetchall())
 
 
-def _frames(response: httpx.Response) -> list[tuple[str, Any]]:
-    frames, event = [], ""
-    for line in response.iter_lines():
-        if line.startswith("event:"):
-            event = line[6:].strip()
-        elif line.startswith("data:"):
-            frames.append((event, json.loads(line[5:])))
-    return frames
-
-
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[LoopbackServer, _SpyStore]]:
     """The chat app over a spy store, Harnesses running store calls in a thread pool."""
     store = _SpyStore(tmp_path / "runs.sqlite3")
     executor = ThreadPoolExecutor(2)
 
-    def factory() -> Harness:
-        ports = ScriptedPorts.from_fixture(_FIXTURE)
-        return Harness(
-            store=store,
-            router=ports.router,
-            agent=ports.agent,
-            reviewer=ports.reviewer,
-            tools=ports.tools,
-            store_executor=executor,
-        )
-
+    factory = scripted_harness_factory(store, executor)
     app = create_app(harness_factory=factory, public_entry="SINGLE_REACT", run_store=store)
     try:
         with LoopbackServer(app) as server:
@@ -139,7 +110,7 @@ def test_final_write_on_a_locked_store_ends_the_stream_and_the_row_is_recovered(
         client.stream("POST", INTERNAL_CHAT_PATH, json=BODY) as response,
     ):
         assert response.status_code == 200
-        frames = _frames(response)
+        frames = chat_frames(response.iter_lines())
     run_id = frames[0][1]["run_id"]
     assert frames[-1] == ("end", {"state": "FAILED"})
     assert frames[-3] == (
