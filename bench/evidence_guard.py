@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from bench._result import BenchResult, Target
 from bench._stats import Summary, interleave, paired_ratios, timed_ns
-from conformance.fixtures import analysis, call_arguments, diagnosis_draft, query_scope
+from conformance.builders import analysis, call_arguments, diagnosis_draft, query_scope
 from contracts import ToolInvocation, validator_for
 from reference_harness.guards import check_draft
 

@@ -10,7 +10,7 @@
   every Harness on one run store and one store thread pool (as ``srdh serve``'s);
 * :func:`chat_frames` — the ``(event, data)`` frames of a streamed chat answer.
 
-It lives in ``bench`` (the top layer: it uses both ``conformance.fixtures`` and
+It lives in ``bench`` (the top layer: it uses both ``conformance.builders`` and
 ``reference_harness``); tests may import it, ``conformance`` never does.
 """
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from conformance import fixtures as fx
+from conformance import builders as fx
 from contracts import loads_strict
 from reference_harness import Harness, ScriptedPorts
 

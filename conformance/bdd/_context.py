@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from conformance.fixtures import FixtureBuilder
+from conformance.builders import FixtureBuilder
 
 if TYPE_CHECKING:
     import pytest

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from pytest_bdd import given, parsers
 
 from conformance.bdd._shapes import StepVocabularyError, document_for, presented_id, quoted
-from conformance.fixtures import (
+from conformance.builders import (
     call_arguments,
     draft_and_tool_calls_turn,
     tool_call,

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from pytest_bdd import given, parsers
 
-from conformance.fixtures import (
+from conformance.builders import (
     blocks_until_cancelled,
     error_turn,
     intent_turn,

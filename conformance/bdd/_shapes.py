@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from conformance.fixtures import ABSENT, FixtureBuilder
+from conformance.builders import ABSENT, FixtureBuilder
 from contracts import StrictJSONError, loads_strict
 
 __all__ = ["StepVocabularyError", "document_for", "presented_id", "quoted"]

@@ -16,9 +16,9 @@ from pytest_bdd import then, when
 from conformance import checks
 from conformance.adapters import StdioAdapter
 from conformance.bdd._context import ScenarioContext, scenario_identity, scenario_name
+from conformance.builders import cross_process_fixtures
 from conformance.checks import CheckResult, Findings
 from conformance.checks._view import current_run, events, invocation, model_attempts
-from conformance.fixtures import cross_process_fixtures
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Sequence

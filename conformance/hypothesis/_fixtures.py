@@ -43,10 +43,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from hypothesis import strategies as st
 
-from conformance.checks import attempt_policy, expected_attempts, expected_outcome
-from conformance.checks._outcome_oracle import expected_verdict
-from conformance.checks._runtime_oracle import RETRY_ON, review_outcome
-from conformance.fixtures import (
+from conformance.builders import (
     DEFAULT_LIMITS,
     analysis,
     answer_item,
@@ -67,6 +64,9 @@ from conformance.fixtures import (
     tool_calls_turn,
     verdict_turn,
 )
+from conformance.checks import attempt_policy, expected_attempts, expected_outcome
+from conformance.checks._outcome_oracle import expected_verdict
+from conformance.checks._runtime_oracle import RETRY_ON, review_outcome
 from conformance.hypothesis._ids import REJECTED_ID_CLASSES, conforming_ids, rejected_ids
 from conformance.strategies import (
     DIAGNOSIS_TOOLS,
@@ -673,7 +673,7 @@ def _agent_and_reviews(  # noqa: PLR0913, PLR0917 - the parts of the pipeline it
 
 
 def _scope(tool: str) -> dict[str, object]:
-    from conformance.fixtures import call_arguments  # noqa: PLC0415 - small helper
+    from conformance.builders import call_arguments  # noqa: PLC0415 - small helper
 
     return {"tool": tool, **call_arguments()}
 

@@ -11,7 +11,7 @@ from typing import Final
 
 from hypothesis import strategies as st
 
-from conformance.fixtures import ABSENT
+from conformance.builders import ABSENT
 
 __all__ = ["REJECTED_ID_CLASSES", "conforming_ids", "rejected_ids"]
 

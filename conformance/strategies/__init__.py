@@ -4,7 +4,7 @@ One strategy per spec Scenario (:data:`SCENARIO_STRATEGIES`, keyed by scenario i
 whose WHEN is a Run, two over the stage-zero contract data (component registry and phase plan
 variants, each with whether it keeps the rule), and :func:`any_fixtures`: a mix of all run
 strategies with random extra faults, for the global invariants. Built from the same
-:mod:`conformance.fixtures` builders as the Gherkin Given steps. DESIGN section 9, "Properties".
+:mod:`conformance.builders` as the Gherkin Given steps. DESIGN section 9, "Properties".
 """
 
 from conformance.strategies._contracts import (

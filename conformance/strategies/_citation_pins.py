@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from conformance.fixtures import (
+from conformance.builders import (
     DEFAULT_LIMITS,
     analysis,
     answer_item,

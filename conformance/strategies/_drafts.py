@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Final
 
 from hypothesis import strategies as st
 
-from conformance.fixtures import (
+from conformance.builders import (
     analysis,
     answer_item,
     diagnosis_draft,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from conformance.fixtures import (
+from conformance.builders import (
     ABSENT,
     analysis,
     answer_item,

@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from hypothesis import strategies as st
 
-from conformance.checks import expected_outcome, presented_calls
-from conformance.fixtures import (
+from conformance.builders import (
     error_turn,
     failure,
     in_band_error,
@@ -26,6 +25,7 @@ from conformance.fixtures import (
     tool_script,
     unsupported_turn,
 )
+from conformance.checks import expected_outcome, presented_calls
 from conformance.strategies._citation_pins import citation_pinned_fixtures
 from conformance.strategies._evidence_pins import evidence_pinned_fixtures
 from conformance.strategies._runtime_faults import (
@@ -183,7 +183,7 @@ def pinned_fixtures() -> list[Fixture]:
     (:func:`~conformance.strategies._evidence_pins.evidence_pinned_fixtures`) and per citation
     kind (:func:`~conformance.strategies._citation_pins.citation_pinned_fixtures`).
     """
-    from conformance.fixtures import (  # noqa: PLC0415 - only needed when pinning
+    from conformance.builders import (  # noqa: PLC0415 - only needed when pinning
         analysis,
         diagnosis_draft,
         diagnosis_fixture,
@@ -241,7 +241,7 @@ def _model_input_fixtures() -> list[Fixture]:
     Earlier Runs in every ineligible state plus another session's Run of the selected ``seq``
     (none of their texts may reach a model), and backend rows beyond the bounded projection.
     """
-    from conformance.fixtures import FixtureBuilder  # noqa: PLC0415 - only needed when pinning
+    from conformance.builders import FixtureBuilder  # noqa: PLC0415 - only needed when pinning
 
     earlier = FixtureBuilder()
     for seq, state in enumerate(("SUCCESS", "FAILED", "CANCELLED", "FALLBACK"), start=1):

@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Final
 
 from hypothesis import strategies as st
 
-from conformance.checks import expected_identity
-from conformance.fixtures import (
+from conformance.builders import (
     T0_MS,
     call_arguments,
     document_rows,
@@ -26,6 +25,7 @@ from conformance.fixtures import (
     tool_call,
     tool_script,
 )
+from conformance.checks import expected_identity
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

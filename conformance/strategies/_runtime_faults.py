@@ -24,9 +24,7 @@ from typing import Any, Final
 
 from hypothesis import strategies as st
 
-from conformance.checks import attempt_policy, expected_attempts
-from conformance.checks._runtime_oracle import review_outcome, router_outcome
-from conformance.fixtures import (
+from conformance.builders import (
     blocks_until_cancelled,
     error_turn,
     intent_turn,
@@ -35,6 +33,8 @@ from conformance.fixtures import (
     supported_turn,
     unsupported_turn,
 )
+from conformance.checks import attempt_policy, expected_attempts
+from conformance.checks._runtime_oracle import review_outcome, router_outcome
 
 __all__ = ["RUNTIME_FAULTS", "apply_runtime_fault", "runtime_pinned_fixtures"]
 
@@ -168,7 +168,7 @@ def _tool_timeout(draw: st.DrawFn, fixture: Fixture) -> bool:
         return False
     if _intent(fixture) != "DIAGNOSIS" or _LATE_ID in str(agent):
         return False
-    from conformance.fixtures import call_arguments, rows, tool_call  # noqa: PLC0415 - fixtures
+    from conformance.builders import call_arguments, rows, tool_call  # noqa: PLC0415 - fixtures
 
     tool = draw(st.sampled_from(free))
     late = rows(f"{tool} late answer after the tool timeout")
@@ -209,7 +209,7 @@ def runtime_pinned_fixtures() -> list[Fixture]:
     past its timeout and answers late (no disconnect); the SemanticGuard is unavailable once,
     then supports the snapshot (a retry after UNAVAILABLE).
     """
-    from conformance.fixtures import (  # noqa: PLC0415 - only needed when pinning
+    from conformance.builders import (  # noqa: PLC0415 - only needed when pinning
         analysis,
         diagnosis_draft,
         diagnosis_fixture,

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from hypothesis import strategies as st
 
-from conformance.fixtures import (
+from conformance.builders import (
     ABSENT,
     blocks_until_cancelled,
     disconnect_during_agent_turn,

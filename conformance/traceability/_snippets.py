@@ -73,7 +73,7 @@ def step_hint(keyword: str, text: str) -> str:
     calls goes in ``conformance/checks/``, its rule in ``conformance/checks/_rules.py``; the
     scenario's property uses the same entry). ``given``: a step definition in
     ``conformance/bdd/_given.py`` to complete (:func:`step_snippet`), building the fixture from
-    data with ``srdh_context.builder`` (``conformance/fixtures/_builder.py``).
+    data with ``srdh_context.builder`` (``conformance/builders/_builder.py``).
     """
     if keyword == "when":
         return (
@@ -89,7 +89,7 @@ def step_hint(keyword: str, text: str) -> str:
         )
     return (
         "reuse a Given of conformance/bdd/_given.py, or add one there that builds the fixture "
-        "with srdh_context.builder (conformance/fixtures/_builder.py); a definition to start "
+        "with srdh_context.builder (conformance/builders/_builder.py); a definition to start "
         f"from (with `from pytest_bdd import given, when, then, parsers`):\n"
         f"{step_snippet(keyword, text)}"
     )

@@ -104,7 +104,9 @@ FRAMES_SPECS: Final = (
         "an SSE client disconnects: the client still receives the frames that follow its "
         "disconnect",
         rule_id="R8.nothing-after-disconnect",
-        patches=(Patch("reference_harness.iut", "SimulatedClient", listening_after_disconnect),),
+        patches=(
+            Patch("reference_harness._fixture_iut", "SimulatedClient", listening_after_disconnect),
+        ),
     ),
 )
 """The trace-field and frame mutants, in requirement order of the fault they carry."""

@@ -66,7 +66,7 @@ REDTEAM_SPECS: Final = (
         "a projection keeps at most max_items items of at most max_item_chars characters: a "
         "limit of 0 (in range) is read as unset and the defaults apply",
         rule_id="R4.bounded-projection",
-        patches=(Patch("reference_harness.iut", "Limits", zero_limits_unset),),
+        patches=(Patch("reference_harness._fixture_iut", "Limits", zero_limits_unset),),
     ),
     MutantSpec(
         "user_message_stripped_in_row",

@@ -33,8 +33,8 @@ import threading
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from reference_harness import CancelScope, Limits, ScriptedTools
+from reference_harness._fixture_iut import FixtureIUT, cancelled_run, observe
 from reference_harness._model_input import ModelCallLog
-from reference_harness.iut import FixtureIUT, cancelled_run, observe
 from reference_harness.openai._config import ConfigError, OpenAIConfig
 from reference_harness.openai._perturb import ModelPorts, perturb
 from reference_harness.openai._ports import OpenAIAgent, OpenAIReviewer, OpenAIRouter
