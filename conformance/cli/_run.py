@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
     from conformance.adapters import Adapter, ProtocolViolation
     from conformance.cli._failures import FailureContext
-    from conformance.reports import Report
+    from conformance.reports import Report, ReportDirLock
 
 __all__ = [
     "DEFAULT_MAX_MESSAGE_BYTES",
@@ -394,13 +394,30 @@ def run_against_iut(options: RunOptions, out: Output, adapter: Adapter | None = 
     options still name the recorded IUT for reproduce commands). With ``options.record`` the
     exchange is written to that folder (:class:`~conformance.adapters.ExchangeRecorder`).
 
+    With ``options.report`` the report folder is locked (:func:`~conformance.reports.
+    lock_report_dir`) before the IUT starts and until the reports are written: a second run
+    into the same folder is refused at once (exit 2, naming the folder and this run's pid).
+
     Returns True when the run passed (every MUST requirement passed).
 
     Raises:
-        CliSetupError: bad options. ReportDirError: unwritable report directory.
-        AdapterError: the IUT cannot start or broke the protocol. SuiteSetupError: unknown
-            scenario id.
+        CliSetupError: bad options. ReportDirError: unwritable report directory, or one another
+            run holds. AdapterError: the IUT cannot start or broke the protocol.
+            SuiteSetupError: unknown scenario id.
     """
+    from conformance.reports import lock_report_dir  # noqa: PLC0415 - lazy
+
+    _check_options(options)
+    if options.report is None:
+        return _run_and_report(options, out, adapter, None)
+    with lock_report_dir(options.report) as held:
+        return _run_and_report(options, out, adapter, held)
+
+
+def _run_and_report(
+    options: RunOptions, out: Output, adapter: Adapter | None, held: ReportDirLock | None
+) -> bool:
+    """:func:`run_against_iut` once its options are checked and its report folder is locked."""
     from conformance.adapters import (  # noqa: PLC0415 - lazy
         RunInterrupted,
         interruption,
@@ -411,7 +428,6 @@ def run_against_iut(options: RunOptions, out: Output, adapter: Adapter | None = 
     from conformance.reports import write_reports  # noqa: PLC0415 - lazy
 
     level = options.level
-    _check_options(options)
     if adapter is None:
         adapter = _adapter(
             options.iut, options.iut_module, options.timeout_s, options.max_message_bytes
@@ -459,7 +475,7 @@ def run_against_iut(options: RunOptions, out: Output, adapter: Adapter | None = 
     verdict = "PARTIAL" if result.partial else "PASSED" if result.passed else "FAILED"
     out.line(f"run {verdict}: MUST {must.passed}/{must.requirements} requirements passed")
     if options.report is not None:
-        for path in write_reports(result, options.report, kit_schemas_dir()):
+        for path in write_reports(result, options.report, kit_schemas_dir(), held=held):
             out.line(f"wrote {path}")
     if options.record is not None:
         out.line(f"recorded the exchange in {options.record} (re-judge it: srdh replay DIR)")

@@ -5,6 +5,7 @@ The work: run every step (``conformance.verify``), then turn its result into a r
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -37,7 +38,7 @@ def verify(
     schemas/ or features/ differ from the kit's is refused (exit 2) rather than mixed.
     Exit 0 only if every step passed, 1 otherwise, 2 on setup errors.
     """
-    from conformance.reports import check_report_dir, write_reports  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+    from conformance.reports import lock_report_dir, write_reports  # noqa: PLC0415 - lazy: `srdh --help` stays fast
     from conformance.verify import (  # noqa: PLC0415 - lazy: `srdh --help` stays fast
         STEP_NAMES,
         MixedSourcesError,
@@ -51,21 +52,23 @@ def verify(
         plan = plan_sources(repo)
     except MixedSourcesError as exc:
         raise CliSetupError(str(exc)) from None
-    if report is not None:
-        check_report_dir(report)
-    for line in plan.lines:
-        out.line(line)
-    schemas = kit_schemas_dir()
-    with step_progress(out, len(STEP_NAMES)) as progress:
-        result = run_verify(repo, schemas, progress=progress)
-    rows = [[s.name, s.status.value, s.detail, f"{s.seconds:.2f}"] for s in result.steps]
-    out.table(f"srdh verify {repo}", ["step", "status", "detail", "seconds"], rows)
-    verdict = "PASSED" if result.passed else "FAILED"
-    failed = sum(s.status.value != "PASSED" for s in result.steps)
-    out.line(f"verify {verdict}: {len(result.steps) - failed}/{len(result.steps)} steps passed")
-    if report is not None:
-        for path in write_reports(verify_report(result, repo), report, schemas):
-            out.line(f"wrote {path}")
+    with contextlib.ExitStack() as stack:
+        # the report folder is this run's from now until its reports are written (as srdh run)
+        held = stack.enter_context(lock_report_dir(report)) if report is not None else None
+        for line in plan.lines:
+            out.line(line)
+        schemas = kit_schemas_dir()
+        with step_progress(out, len(STEP_NAMES)) as progress:
+            result = run_verify(repo, schemas, progress=progress)
+        rows = [[s.name, s.status.value, s.detail, f"{s.seconds:.2f}"] for s in result.steps]
+        out.table(f"srdh verify {repo}", ["step", "status", "detail", "seconds"], rows)
+        verdict = "PASSED" if result.passed else "FAILED"
+        failed = sum(s.status.value != "PASSED" for s in result.steps)
+        passed = len(result.steps) - failed
+        out.line(f"verify {verdict}: {passed}/{len(result.steps)} steps passed")
+        if report is not None:
+            for path in write_reports(verify_report(result, repo), report, schemas, held=held):
+                out.line(f"wrote {path}")
     if not result.passed:
         raise typer.Exit(EXIT_FAILED)
 

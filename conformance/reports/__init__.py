@@ -33,8 +33,10 @@ from conformance.reports._writer import (
     FIXTURES_DIR,
     REPORT_FILES,
     ReportDirError,
+    ReportDirLock,
     check_report_dir,
     fixture_file_name,
+    lock_report_dir,
     write_reports,
 )
 
@@ -51,6 +53,7 @@ __all__ = [
     "MutantRow",
     "Report",
     "ReportDirError",
+    "ReportDirLock",
     "RequirementResult",
     "ScenarioResult",
     "SchemaEnumError",
@@ -62,6 +65,7 @@ __all__ = [
     "build_diagrams",
     "check_report_dir",
     "fixture_file_name",
+    "lock_report_dir",
     "matrix_from_results",
     "normalize_level",
     "property_enum",

@@ -11,7 +11,7 @@ import secrets
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 from conformance._inert import shown_path
 from conformance.reports._html import render_html
@@ -28,8 +28,10 @@ __all__ = [
     "FIXTURES_DIR",
     "REPORT_FILES",
     "ReportDirError",
+    "ReportDirLock",
     "check_report_dir",
     "fixture_file_name",
+    "lock_report_dir",
     "write_reports",
 ]
 
@@ -72,11 +74,116 @@ def check_report_dir(directory: Path) -> None:
 
 
 LOCK_WAIT_S = 30.0
-"""How long a run waits for another run writing the same report directory, in seconds."""
+"""How long a write without a held lock waits for another writer of the same folder, in seconds."""
 _TEMP_PREFIX = ".srdh-tmp-"
 
 
-def write_reports(report: Report, directory: Path, schemas_dir: Path) -> list[Path]:
+class ReportDirLock:
+    """An exclusive ``flock`` on a report directory, held by one run from its start to its end.
+
+    Made by :func:`lock_report_dir`; hand it to :func:`write_reports` (``held=``), which then
+    writes into the locked folder without locking again. :meth:`release` (or leaving the
+    ``with`` block) unlocks it; the kernel unlocks it when the process ends, however it ends, so
+    a killed run never leaves the folder locked. The descriptor is not inherited by children
+    (the IUT's process never holds the lock).
+
+    Attributes:
+        directory: the report directory, as given.
+        fd: the folder's open descriptor, the one holding the lock (-1 once released).
+    """
+
+    def __init__(self, directory: Path, fd: int) -> None:
+        """Wrap ``fd``, an open descriptor of ``directory`` already holding ``LOCK_EX``."""
+        self.directory = directory
+        self.fd = fd
+
+    def release(self) -> None:
+        """Unlock the folder and close the descriptor (idempotent)."""
+        if self.fd >= 0:
+            fd, self.fd = self.fd, -1
+            os.close(fd)  # closing the only descriptor of the open file releases its flock
+
+    def __enter__(self) -> Self:
+        """Return the held lock."""
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        """Release the lock."""
+        self.release()
+
+
+def lock_report_dir(directory: Path) -> ReportDirLock:
+    """Create ``directory`` if needed, prove it writable and lock it for this whole run.
+
+    ``srdh run`` (and ``replay``, ``verify``) calls it before it starts anything, so two runs
+    given the same ``--report`` folder never interleave: the second is refused at once, before
+    its IUT starts, instead of waiting for a run of unknown length.
+
+    Raises:
+        ReportDirError: as :func:`check_report_dir`; or the folder is locked by another run:
+            the message names the folder and that run's process id (read from
+            ``/proc/locks``; "its process id is not visible here" when another PID namespace
+            holds it).
+    """
+    check_report_dir(directory)
+    folder = _open_folder(directory)
+    try:
+        fcntl.flock(folder, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        pid = _flock_holder(folder)
+        os.close(folder)
+        holder = f"pid {pid}" if pid is not None else "its process id is not visible here"
+        msg = (
+            f"{_named(directory)} is in use by another srdh run ({holder}); wait for it to "
+            "finish or choose another --report folder"
+        )
+        raise ReportDirError(msg) from None
+    except BaseException:
+        os.close(folder)
+        raise
+    return ReportDirLock(directory, folder)
+
+
+def _open_folder(directory: Path) -> int:
+    try:
+        return os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError as exc:
+        msg = f"{_named(directory)}: cannot open ({exc.strerror or exc})"
+        raise ReportDirError(msg) from None
+
+
+def _flock_holder(folder: int) -> int | None:
+    """The process id holding a ``flock`` on the open folder ``folder``, from ``/proc/locks``.
+
+    A line reads ``N: FLOCK  ADVISORY  WRITE PID MAJOR:MINOR:INODE 0 EOF`` (major and minor in
+    hexadecimal); a waiter's line has ``->`` after ``N:`` and is skipped. ``None`` when no line
+    matches or the holder's PID is 0 or negative (it is in another PID namespace).
+    """
+    status = os.fstat(folder)
+    wanted = (os.major(status.st_dev), os.minor(status.st_dev), status.st_ino)
+    try:
+        text = Path("/proc/locks").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return None
+    for line in text.splitlines():
+        fields = line.split()
+        if len(fields) < 6 or fields[1] != "FLOCK":  # noqa: PLR2004 - the line's fixed fields
+            continue
+        device = fields[5].split(":")
+        try:
+            major, minor, inode = int(device[0], 16), int(device[1], 16), int(device[2])
+            pid = int(fields[4])
+        except (ValueError, IndexError):
+            continue
+        key = (major, minor, inode)
+        if key == wanted and pid > 0:
+            return pid
+    return None
+
+
+def write_reports(
+    report: Report, directory: Path, schemas_dir: Path, *, held: ReportDirLock | None = None
+) -> list[Path]:
     """Render and write ``report.json``, ``junit.xml``, ``summary.md`` and ``report.html``.
 
     Each failure's fixture (``Failure.fixture``) is written to its ``fixture_path`` under
@@ -86,8 +193,10 @@ def write_reports(report: Report, directory: Path, schemas_dir: Path) -> list[Pa
 
     The folder holds one run's files only:
 
-    * the set is written under an exclusive ``flock`` on the folder itself (no lock file): a
-      second run writing the same folder waits for the first (at most :data:`LOCK_WAIT_S`, then
+    * the set is written under an exclusive ``flock`` on the folder itself (no lock file):
+      ``held``, the run's own lock from :func:`lock_report_dir` (the CLI takes it before the
+      run starts, so a second run into the folder is refused), or, without it, a lock taken
+      here: a second writer then waits for the first (at most :data:`LOCK_WAIT_S`, then
       refused), so the folder ends with one run's complete set, never a mix;
     * fixtures of an earlier run that this run did not write are removed (a passing run leaves
       no stale ``fixtures/``), as are temporary files an interrupted writer left;
@@ -97,9 +206,9 @@ def write_reports(report: Report, directory: Path, schemas_dir: Path) -> list[Pa
       replaced, its target untouched).
 
     Raises:
-        ReportDirError: the directory cannot be created, locked or written; on a full disk or a
-            file-size limit, names the file that could not be written (its temporary files are
-            removed first).
+        ReportDirError: the directory cannot be created, locked or written (or ``held`` was
+            released); on a full disk or a file-size limit, names the file that could not be
+            written (its temporary files are removed first).
     """
     check_report_dir(directory)
     texts = {
@@ -114,11 +223,13 @@ def write_reports(report: Report, directory: Path, schemas_dir: Path) -> list[Pa
             # the path is rebuilt from its own name: a report cannot write outside its folder
             name = fixture_file_name(Path(failure.fixture_path).stem)
             fixtures[Path(name).name] = json.dumps(failure.fixture, indent=2) + "\n"
-    try:
-        folder = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    except OSError as exc:
-        msg = f"{_named(directory)}: cannot open ({exc.strerror or exc})"
-        raise ReportDirError(msg) from None
+    if held is not None:
+        if held.fd < 0:
+            msg = f"{_named(directory)}: the run's lock was already released"
+            raise ReportDirError(msg)
+        _write_set(held.fd, directory, texts, fixtures)
+        return [directory / name for name in REPORT_FILES]
+    folder = _open_folder(directory)
     try:
         with _locked(folder, directory):
             _write_set(folder, directory, texts, fixtures)

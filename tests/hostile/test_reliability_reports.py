@@ -15,6 +15,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -24,12 +25,14 @@ from conformance.reports import (
     REPORT_FILES,
     Report,
     ReportDirError,
+    lock_report_dir,
     render_html,
     render_json,
     render_junit,
     render_markdown,
     write_reports,
 )
+from conformance.reports._writer import LOCK_WAIT_S
 from tests.hostile.hostile_reports import hostile_report
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
@@ -186,3 +189,138 @@ def test_a_report_folder_name_with_a_newline_is_shown_escaped(tmp_path: Path) ->
         write_reports(_report("x"), folder, SCHEMAS)
     assert "\n" not in str(caught.value)
     assert "a-file\\x0anamed is a file" in str(caught.value)
+
+
+_GATED_IUT = """
+import os, sys, time
+from pathlib import Path
+started, gate = Path(sys.argv[1]), Path(sys.argv[2])
+with started.open("a", encoding="utf-8") as log:
+    log.write(f"{os.getppid()}\\n")
+deadline = time.monotonic() + 240
+while not gate.exists() and time.monotonic() < deadline:
+    time.sleep(0.02)
+os.execv(sys.executable, [sys.executable, "-m", "reference_harness.stdio"])
+"""
+"""A stdio IUT that logs its kit's pid, then waits for the gate file before it answers."""
+_SRDH = str(Path(sys.executable).with_name("srdh"))
+_SCENARIO = "contract-ownership-is-inspected"
+_RUN_S = 300
+"""Bound on one ``srdh`` process (a hang detector, not a performance bound)."""
+
+
+def _gated_run(folder: Path, started: Path, gate: Path) -> list[str]:
+    script = folder.parent / "gated_iut.py"
+    script.write_text(_GATED_IUT, encoding="utf-8")
+    return [
+        _SRDH,
+        "run",
+        "--iut",
+        f"{sys.executable} {script} {started} {gate}",
+        "--scenario",
+        _SCENARIO,
+        "--examples",
+        "0",
+        "--timeout",
+        "240",
+        "--report",
+        str(folder),
+    ]
+
+
+def _finished_run(folder: Path, started: Path, gate: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(  # noqa: S603 - the kit's own command
+        _gated_run(folder, started, gate),
+        capture_output=True,
+        text=True,
+        timeout=_RUN_S,
+        check=False,
+        cwd=ROOT,
+    )
+
+
+def _started_by(started: Path) -> list[int]:
+    """The kit pids whose IUT started (one line each)."""
+    if not started.exists():
+        return []
+    return [int(line) for line in started.read_text("utf-8").split()]
+
+
+def _wait_started(started: Path, kit: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + _RUN_S
+    while not _started_by(started):
+        assert kit.poll() is None, kit.communicate()
+        assert time.monotonic() < deadline, "the first run's IUT never started"
+        time.sleep(0.05)
+
+
+@pytest.mark.slow
+def test_a_second_run_into_a_folder_in_use_is_refused_naming_the_first(tmp_path: Path) -> None:
+    """D11: the first run holds the folder from its start; the second exits 2 before its IUT.
+
+    Two real ``srdh run --report DIR`` processes: the first is held at its IUT's ``hello``
+    (past the point where it locked the folder), the second is started meanwhile. The second
+    says which folder and which pid, starts no IUT and writes nothing; the first then ends
+    with its own complete set.
+    """
+    folder, started, gate = tmp_path / "reports", tmp_path / "started", tmp_path / "gate"
+    first = subprocess.Popen(  # noqa: S603 - the kit's own command
+        _gated_run(folder, started, gate), stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT
+    )
+    try:
+        _wait_started(started, first)
+        second = _finished_run(folder, started, gate)
+        assert second.returncode == 2, second.stdout + second.stderr
+        assert second.stderr.strip() == (
+            f"srdh: error: report directory {folder} is in use by another srdh run "
+            f"(pid {first.pid}); wait for it to finish or choose another --report folder"
+        )
+        assert _started_by(started) == [first.pid]  # the second run started no IUT
+        assert _files(folder) == set()
+    finally:
+        gate.touch()
+        stdout, stderr = first.communicate(timeout=_RUN_S)
+    assert first.returncode == 0, stdout + stderr
+    assert _files(folder) == set(REPORT_FILES)
+    document = json.loads((folder / "report.json").read_text("utf-8"))
+    (requirement,) = document["requirements"].values()
+    assert requirement["scenarios"][_SCENARIO]["status"] == "PASSED"
+
+
+@pytest.mark.slow
+def test_a_killed_run_leaves_its_folder_free(tmp_path: Path) -> None:
+    """D11: ``kill -9`` of the run holding the folder frees it: the next run writes its set."""
+    folder, started, gate = tmp_path / "reports", tmp_path / "started", tmp_path / "gate"
+    first = subprocess.Popen(  # noqa: S603 - the kit's own command
+        _gated_run(folder, started, gate),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+    )
+    try:
+        _wait_started(started, first)
+    finally:
+        first.kill()
+        first.wait(timeout=_RUN_S)
+    gate.touch()
+    again = _finished_run(folder, started, gate)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert _files(folder) == set(REPORT_FILES)
+
+
+def test_the_run_lock_refuses_a_second_holder_and_writes_through_the_held_one(
+    tmp_path: Path,
+) -> None:
+    """D11: a held lock refuses another (this very pid named); ``held=`` writes without waiting."""
+    folder = tmp_path / "reports"
+    with lock_report_dir(folder) as held:
+        with pytest.raises(ReportDirError) as caught:
+            lock_report_dir(folder)
+        assert f"in use by another srdh run (pid {os.getpid()})" in str(caught.value)
+        started = time.monotonic()
+        write_reports(_report("x"), folder, SCHEMAS, held=held)
+        assert time.monotonic() - started < LOCK_WAIT_S
+    assert _files(folder) == {*REPORT_FILES, "fixtures", "fixtures/ex-1.json"}
+    lock_report_dir(folder).release()  # free again once released
+    with pytest.raises(ReportDirError, match="lock was already released"):
+        write_reports(_report("x"), folder, SCHEMAS, held=held)
