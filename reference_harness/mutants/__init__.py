@@ -24,6 +24,7 @@ __all__ = [
     "agent_call_retried",
     "analysis_ids_case_folded",
     "analysis_kind_case_folded",
+    "argument_length_bounds_exclusive",
     "cancel_finishes_older_running_runs",
     "cancel_layers_after_finish",
     "cancelled_tool_recorded_timeout",
@@ -34,6 +35,8 @@ __all__ = [
     "document_ids_beyond_max_items",
     "document_ids_case_folded",
     "document_position_accepted",
+    "draft_member_names_accepted",
+    "draft_texts_counted_in_utf16",
     "duplicate_analysis_id_released",
     "duplicate_item_id_accepted",
     "duplicate_judged_per_tool",
@@ -82,6 +85,7 @@ __all__ = [
     "max_items_ignored",
     "missing_id_executed",
     "missing_tool_call_ids_as_schema_invalid",
+    "mixed_no_evidence_citation_accepted",
     "model_call_waits_past_timeout",
     "negative_on_found_evidence_accepted",
     "negative_scope_first_citation_only",
@@ -118,6 +122,7 @@ __all__ = [
     "reviewer_offered_tools",
     "reviewer_sees_conversation",
     "router_intent_case_folded",
+    "router_json_intent_upper_cased",
     "row_rewritten_after_release",
     "run_started_seq_off",
     "running_run_as_previous_turn",
@@ -170,6 +175,7 @@ __all__ = [
     "user_message_cut_in_row",
     "user_message_stripped_in_row",
     "validation_kind_mislabelled",
+    "verdict_member_name_accepted",
     "verdict_naming_unknown_analysis_taken",
     "zero_limits_read_as_unset",
 ]
@@ -946,3 +952,36 @@ def analysis_ids_case_folded() -> MutantIUT:
 def extra_verdict_members_accepted() -> MutantIUT:
     """IUT factory of mutant ``extra_verdict_members_accepted`` (see :data:`MUTANTS`)."""
     return create("extra_verdict_members_accepted")
+
+
+# -- red team 3: closed values in another case, values at their bounds --
+
+
+def router_json_intent_upper_cased() -> MutantIUT:
+    """IUT factory of mutant ``router_json_intent_upper_cased`` (see :data:`MUTANTS`)."""
+    return create("router_json_intent_upper_cased")
+
+
+def verdict_member_name_accepted() -> MutantIUT:
+    """IUT factory of mutant ``verdict_member_name_accepted`` (see :data:`MUTANTS`)."""
+    return create("verdict_member_name_accepted")
+
+
+def draft_member_names_accepted() -> MutantIUT:
+    """IUT factory of mutant ``draft_member_names_accepted`` (see :data:`MUTANTS`)."""
+    return create("draft_member_names_accepted")
+
+
+def argument_length_bounds_exclusive() -> MutantIUT:
+    """IUT factory of mutant ``argument_length_bounds_exclusive`` (see :data:`MUTANTS`)."""
+    return create("argument_length_bounds_exclusive")
+
+
+def draft_texts_counted_in_utf16() -> MutantIUT:
+    """IUT factory of mutant ``draft_texts_counted_in_utf16`` (see :data:`MUTANTS`)."""
+    return create("draft_texts_counted_in_utf16")
+
+
+def mixed_no_evidence_citation_accepted() -> MutantIUT:
+    """IUT factory of mutant ``mixed_no_evidence_citation_accepted`` (see :data:`MUTANTS`)."""
+    return create("mixed_no_evidence_citation_accepted")

@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from reference_harness._retry import RetryPolicy
+from reference_harness.mutants._bounds_specs import BOUNDS_SPECS
 from reference_harness.mutants._citation_parts import (
     FirstDraftSourcesHarness,
     IntentFirstStore,
@@ -829,6 +830,7 @@ MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
             *ROUND3_SPECS,
             *REDTEAM_SPECS,
             *REDTEAM2_SPECS,
+            *BOUNDS_SPECS,
         )
     }
 )

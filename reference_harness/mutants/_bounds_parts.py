@@ -1,0 +1,226 @@
+"""Broken parts for the wrong-case and bounds mutants.
+
+A third red team's faulty harnesses passed the default ``srdh run`` with these faults before the
+extension rows of features 03, 04, 06 and 09 existed (docs/decisions/wrong-case-and-bounds-rows.md).
+Each part is the smallest wrong harness of one kind, passing every row written before those (the
+lower-case rows included):
+
+* the Router's JSON answer ``{"intent": X}`` read with ``X`` upper-cased (``"diagnosis"`` taken
+  as DIAGNOSIS), while a bare word is still compared exactly;
+* a closed value looked up by the enum member's name as well as by its value, the members named
+  in CamelCase (``Verdict.Supported = "SUPPORTED"``): ``"Supported"``, ``"Inference"``,
+  ``"Medium"`` are accepted, ``"supported"`` or ``"high"`` are not;
+* the tool arguments' length bounds checked with ``<`` instead of ``<=`` (a target of exactly 256
+  characters, a query of exactly 1,024 refused as INVALID_ARGUMENTS);
+* a Diagnosis Draft's texts measured in UTF-16 code units (Java's ``String.length()``), so 4,000
+  astral characters count 8,000 and the draft is rejected SCHEMA_INVALID;
+* the NO_EVIDENCE kind rule applied to an analysis only when every result it cites is
+  NO_EVIDENCE (an OBSERVATION citing a found result beside a NO_EVIDENCE one passes).
+
+:mod:`reference_harness.mutants._bounds_specs` combines each with the reference Harness.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import TYPE_CHECKING, Any, Final
+
+from contracts import loads_strict
+from reference_harness.guards import Violation
+from reference_harness.guards._violations import rejected
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+__all__ = [
+    "json_intent_upper_cased",
+    "member_named_draft",
+    "member_named_verdict",
+    "mixed_citation_forgiven",
+    "strict_length_bounds",
+    "utf16_text_bounds",
+]
+
+Json = Any
+
+_INTENTS: Final = frozenset({"DIAGNOSIS", "KNOWLEDGE_QUERY"})
+_VERDICTS: Final = frozenset({"SUPPORTED", "UNSUPPORTED"})
+_KINDS: Final = frozenset({"OBSERVATION", "NEGATIVE_OBSERVATION", "INFERENCE"})
+_CONFIDENCES: Final = frozenset({"LOW", "MEDIUM", "HIGH"})
+_MAX_TEXT: Final = 4000
+_MAX_TARGET: Final = 256
+_MAX_QUERY: Final = 1024
+_ANALYSIS: Final = re.compile(r"^/analyses/(\d+)(?:/|$)")
+
+
+# --------------------------------------------------------------------------- Router
+
+
+def json_intent_upper_cased(original: Callable[[object], Any]) -> Callable[[object], Any]:
+    """Wrap the Router answer check: a JSON answer ``{"intent": X}`` is read as ``X.upper()``.
+
+    What an OpenAI-compatible Harness does when it parses the model's JSON and maps the member
+    with ``Intent.valueOf(x.toUpperCase())``; a bare word (``diagnosis``) is still compared
+    exactly, so the lower-case row does not reach the fault.
+    """
+    from reference_harness.ports import RouterAnswer  # noqa: PLC0415 - the class at run time
+
+    def check(answer: object) -> Any:  # noqa: ANN401 - an intent or None
+        if isinstance(answer, RouterAnswer) and isinstance(answer.content, str):
+            try:
+                value = loads_strict(answer.content)
+            except ValueError:
+                value = None
+            if isinstance(value, dict) and set(value) == {"intent"}:
+                intent = value["intent"]
+                if isinstance(intent, str) and intent.upper() in _INTENTS:
+                    answer = RouterAnswer(intent.upper())
+        return original(answer)
+
+    return check
+
+
+# --------------------------------------------------------------------------- enum member names
+
+
+def _member_name(value: str) -> str:
+    """The CamelCase member name of a closed value (NEGATIVE_OBSERVATION: NegativeObservation)."""
+    return "".join(word.capitalize() for word in value.split("_"))
+
+
+def by_member_name(value: Json, allowed: frozenset[str]) -> Json:
+    """``value`` read as ``Enum(value)`` falling back to ``Enum[value]`` would read it.
+
+    The closed value whose CamelCase member name ``value`` is, else ``value`` unchanged.
+    """
+    if isinstance(value, str) and value not in allowed:
+        for closed in allowed:
+            if _member_name(closed) == value:
+                return closed
+    return value
+
+
+def member_named_verdict(original: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap ``parse_verdict``: a verdict written as its member name (``"Supported"``) is taken."""
+
+    def parse(raw: object, **kwargs: Any) -> Any:  # noqa: ANN401 - a SemanticVerdict or None
+        value: object = raw
+        if isinstance(raw, str):
+            try:
+                value = loads_strict(raw)
+            except ValueError:
+                return original(raw, **kwargs)
+        if isinstance(value, dict) and "verdict" in value:
+            value = {**value, "verdict": by_member_name(value["verdict"], _VERDICTS)}
+        return original(value, **kwargs)
+
+    return parse
+
+
+def _member_named_document(document: Json) -> Json:
+    """A copy of ``document`` with each Analysis kind and the confidence read by member name."""
+    if not isinstance(document, dict):
+        return document
+    read = copy.deepcopy(document)
+    analyses = read.get("analyses")
+    for analysis in analyses if isinstance(analyses, list) else []:
+        if isinstance(analysis, dict) and "kind" in analysis:
+            analysis["kind"] = by_member_name(analysis["kind"], _KINDS)
+    conclusion = read.get("conclusion")
+    if isinstance(conclusion, dict) and "confidence" in conclusion:
+        conclusion["confidence"] = by_member_name(conclusion["confidence"], _CONFIDENCES)
+    return read
+
+
+def member_named_draft(original: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap ``check_draft``: the draft's closed values are read by member name first.
+
+    Before validation, ``"Inference"`` becomes INFERENCE and ``"Medium"`` MEDIUM.
+    """
+
+    def check(document: object, **kwargs: Any) -> Any:  # noqa: ANN401 - a GuardVerdict
+        return original(_member_named_document(document), **kwargs)
+
+    return check
+
+
+# --------------------------------------------------------------------------- bounds
+
+
+def strict_length_bounds(original: Callable[[object], bool]) -> Callable[[object], bool]:
+    """Wrap ``valid_arguments``: the length bounds are exclusive.
+
+    ``len(target) < 256`` and ``len(query) < 1024``: an off-by-one of the QueryScope grammar's
+    ``maxLength`` (a bound value is valid).
+    """
+
+    def valid_arguments(arguments: object) -> bool:
+        if not original(arguments) or not isinstance(arguments, dict):
+            return False
+        return len(arguments["target"]) < _MAX_TARGET and len(arguments["query"]) < _MAX_QUERY
+
+    return valid_arguments
+
+
+def _utf16_length(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _long_texts(document: Json) -> list[str]:
+    """The pointers of the summary and statements longer than 4,000 UTF-16 code units."""
+    if not isinstance(document, dict):
+        return []
+    found: list[str] = []
+    conclusion = document.get("conclusion")
+    summary = conclusion.get("summary") if isinstance(conclusion, dict) else None
+    if isinstance(summary, str) and _utf16_length(summary) > _MAX_TEXT:
+        found.append("/conclusion/summary")
+    analyses = document.get("analyses")
+    for index, analysis in enumerate(analyses if isinstance(analyses, list) else []):
+        statement = analysis.get("statement") if isinstance(analysis, dict) else None
+        if isinstance(statement, str) and _utf16_length(statement) > _MAX_TEXT:
+            found.append(f"/analyses/{index}/statement")
+    return found
+
+
+def utf16_text_bounds(original: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap ``check_draft``: a summary or statement over 4,000 UTF-16 code units is rejected.
+
+    As SCHEMA_INVALID, although JSON Schema's ``maxLength`` counts characters (code points).
+    """
+
+    def check(document: object, **kwargs: Any) -> Any:  # noqa: ANN401 - a GuardVerdict
+        verdict = original(document, **kwargs)
+        long_texts = _long_texts(document)
+        if not verdict.valid or not long_texts:
+            return verdict
+        return rejected([Violation("SCHEMA_INVALID", at) for at in long_texts])
+
+    return check
+
+
+# --------------------------------------------------------------------------- citations
+
+
+def mixed_citation_forgiven(
+    violation: dict[str, str], document: Json, invocations: Mapping[str, Any]
+) -> bool:
+    """NO_EVIDENCE_NOT_NEGATIVE is dropped when the analysis also cites an EVIDENCE_FOUND result.
+
+    The kind rule checked for the analysis as a whole ("is all it cites NO_EVIDENCE?"), not per
+    cited result.
+    """
+    match = _ANALYSIS.match(violation["pointer"])
+    analyses = document.get("analyses") if isinstance(document, dict) else None
+    if violation["code"] != "NO_EVIDENCE_NOT_NEGATIVE" or match is None:
+        return False
+    if not isinstance(analyses, list) or int(match.group(1)) >= len(analyses):
+        return False
+    analysis = analyses[int(match.group(1))]
+    cited = analysis.get("tool_call_ids") if isinstance(analysis, dict) else None
+    return any(
+        getattr(invocations.get(c), "evidence_status", None) == "EVIDENCE_FOUND"
+        for c in (cited if isinstance(cited, list) else [])
+        if isinstance(c, str)
+    )

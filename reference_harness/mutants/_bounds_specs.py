@@ -1,0 +1,82 @@
+"""Mutants of the wrong-case and bounds kinds a third red team's faulty harnesses kept conformant.
+
+Each is the smallest wrong Harness of one kind (docs/decisions/wrong-case-and-bounds-rows.md,
+"Mutants"), named by the sentence it breaks, with the rule id (:mod:`conformance.checks`
+registry) whose failure must kill it. Added to :data:`reference_harness.mutants.MUTANTS` by the
+catalogue.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from reference_harness.mutants._bounds_parts import (
+    json_intent_upper_cased,
+    member_named_draft,
+    member_named_verdict,
+    mixed_citation_forgiven,
+    strict_length_bounds,
+    utf16_text_bounds,
+)
+from reference_harness.mutants._evidence_parts import dropping
+from reference_harness.mutants._iut import MutantSpec, Patch
+
+__all__ = ["BOUNDS_SPECS"]
+
+_R1 = "design-contracts-shall-separate-deterministic-control-from-diagnosis-reasoning"
+_R3 = "invocation-status-and-evidence-status-shall-be-independent"
+_R4 = "diagnosis-draft-shall-expose-typed-report-structure"
+_R9 = "retry-attempts-shall-be-owned-by-harness"
+_RELEASE = "reference_harness._release"
+
+BOUNDS_SPECS: Final = (
+    MutantSpec(
+        "router_json_intent_upper_cased",
+        _R9,
+        "an invalid Router answer is an INVALID_SCHEMA attempt under the Harness's retry policy: "
+        'the JSON answer {"intent": "diagnosis"} is read upper-cased and taken as DIAGNOSIS',
+        rule_id="R9.model-call-outcome",
+        patches=(Patch("reference_harness._harness", "_route_check", json_intent_upper_cased),),
+    ),
+    MutantSpec(
+        "verdict_member_name_accepted",
+        _R9,
+        "an invalid SemanticGuard answer is an INVALID_SCHEMA attempt: the verdict 'Supported' "
+        "(the enum member's name) is accepted as SUPPORTED",
+        rule_id="R9.model-call-outcome",
+        patches=(Patch(_RELEASE, "parse_verdict", member_named_verdict),),
+    ),
+    MutantSpec(
+        "draft_member_names_accepted",
+        _R4,
+        "a fixed Analysis kind (and the closed confidence): the draft's closed values are read by "
+        "enum member name before validation, so 'Inference' and 'Medium' pass",
+        rule_id="R4.analysis-structure",
+        patches=(Patch(_RELEASE, "check_draft", member_named_draft),),
+    ),
+    MutantSpec(
+        "argument_length_bounds_exclusive",
+        _R3,
+        "INVALID_ARGUMENTS is for arguments that give no query scope: a target of exactly 256 "
+        "characters or a query of exactly 1,024 (the grammar's bounds) is refused (< for <=)",
+        rule_id="R3.malformed-arguments-error",
+        patches=(Patch("reference_harness._agent_loop", "valid_arguments", strict_length_bounds),),
+    ),
+    MutantSpec(
+        "draft_texts_counted_in_utf16",
+        _R1,
+        "the Diagnosis Agent's draft is released as written: a summary of 4,000 astral characters "
+        "(8,000 UTF-16 code units) is rejected SCHEMA_INVALID",
+        rule_id="R1.released-is-agent-authored",
+        patches=(Patch(_RELEASE, "check_draft", utf16_text_bounds),),
+    ),
+    MutantSpec(
+        "mixed_no_evidence_citation_accepted",
+        _R3,
+        "a cited NO_EVIDENCE result makes the Analysis kind NEGATIVE_OBSERVATION: an OBSERVATION "
+        "citing it beside an EVIDENCE_FOUND result is accepted",
+        rule_id="R3.no-evidence-citation",
+        patches=(Patch(_RELEASE, "check_draft", dropping(mixed_citation_forgiven)),),
+    ),
+)
+"""The wrong-case and bounds mutants, one per kind, in the order of the decision note."""

@@ -1,0 +1,81 @@
+"""The wrong-case and bounds mutants are killed by the rows added for their kind, naming their rule.
+
+A third red team's faulty harnesses passed the default ``srdh run`` by accepting a closed value in
+another case, by refusing values at a grammar bound, or by holding only an all-NO_EVIDENCE
+citation to NEGATIVE_OBSERVATION; the kit closed the kinds with extension rows
+(docs/decisions/wrong-case-and-bounds-rows.md). Each mutant here is the smallest wrong harness of
+one kind: the rows of its outline written before those pass on it, the rows added for its kind
+fail it, naming its rule. The reference passes the same scenarios
+(tests/conformance/test_conf_gherkin_inprocess.py runs every scenario on it).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.adapters import InProcessAdapter
+from conformance.checks import RULES
+from conformance.suite import run_suite
+from reference_harness.mutants import MUTANTS
+from reference_harness.mutants._bounds_specs import BOUNDS_SPECS
+
+KILLING_ROWS: dict[str, tuple[str, frozenset[int]]] = {
+    "router_json_intent_upper_cased": (
+        "every-router-answer-gets-the-attempts-the-declared-policy-allows",
+        frozenset({7, 8}),
+    ),
+    "verdict_member_name_accepted": (
+        "the-semanticguard-s-last-allowed-answer-decides-the-fallback",
+        frozenset({8, 9}),
+    ),
+    "draft_member_names_accepted": (
+        "a-draft-breaks-its-contract-in-one-value-only",
+        frozenset({5, 6}),
+    ),
+    "argument_length_bounds_exclusive": (
+        "a-tool-call-whose-arguments-sit-at-the-grammar-bounds-is-executed",
+        frozenset({1, 2}),
+    ),
+    "draft_texts_counted_in_utf16": (
+        "a-draft-whose-texts-sit-at-their-schema-bounds-is-released",
+        frozenset({3}),
+    ),
+    "mixed_no_evidence_citation_accepted": (
+        "an-observation-cites-a-found-result-and-a-no-evidence-result",
+        frozenset(),
+    ),
+}
+"""Mutant -> the scenario and the outline rows (example numbers; none: a plain scenario) that
+must fail it; every other row of that scenario passes on it."""
+
+
+def test_every_bounds_mutant_declares_a_registered_rule_of_its_requirement():
+    """Each mutant is in the catalogue and names a rule of its own requirement."""
+    assert set(KILLING_ROWS) == {spec.name for spec in BOUNDS_SPECS}
+    for spec in BOUNDS_SPECS:
+        assert MUTANTS[spec.name] is spec
+        assert RULES[spec.rule_id].requirement_id == spec.requirement_id
+
+
+def _example_number(scenario_id: str, example_id: str) -> int:
+    """The row number of an outline example id (0 for a plain scenario's own id)."""
+    return 0 if example_id == scenario_id else int(example_id.rsplit("-", 1)[1])
+
+
+@pytest.mark.parametrize("name", list(KILLING_ROWS))
+def test_bounds_mutant_is_killed_by_its_rows_only_naming_its_rule(name):
+    """The rows added for the mutant's kind fail it naming its rule; the other rows pass."""
+    scenario_id, rows = KILLING_ROWS[name]
+    adapter = InProcessAdapter(f"reference_harness.mutants:{name}")
+    try:
+        result = run_suite(adapter, scenario_ids=[scenario_id])
+    finally:
+        adapter.close()
+    (scenario,) = [s for s in result.scenarios if s.scenario_id == scenario_id]
+    failed = {
+        _example_number(scenario_id, e.example_id): e.rules
+        for e in scenario.examples
+        if e.outcome == "failed"
+    }
+    assert set(failed) == (rows or {0}), scenario.messages
+    assert all(MUTANTS[name].rule_id in rules for rules in failed.values()), failed
