@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conformance.adapters import InProcessAdapter
-from conformance.selftest import REFERENCE, _seed, run_selftest
+from conformance.selftest import REFERENCE, _refresh, _seed, run_selftest
 from conformance.selftest._cache import read_killers, write_killers
 from conformance.selftest._execute import _Worker, execute_units
 from conformance.selftest._plan import Judge, Probe, Unit, mutant_probes, reference_probes
@@ -163,6 +163,31 @@ def test_order_tries_the_cache_then_the_seed(tmp_path, monkeypatch):
     seed.write_text("{not json", encoding="utf-8")
     assert order(cache) == {"m": ["scenario:cached"]}
     assert order(None) == {}
+
+
+def test_refreshing_named_mutants_replaces_their_entries_and_keeps_the_others(monkeypatch):
+    """``python -m conformance.selftest NAME`` measures only NAME (unordered, no variant): its
+    entry is replaced, the other catalogued mutants' entries are kept, uncatalogued ones dropped;
+    an unknown name is refused before anything is measured."""
+    first, second = list(MUTANTS)[:2]
+    asked: list[object] = []
+    written: dict[str, list[str]] = {}
+    monkeypatch.setattr(
+        _refresh, "_measure", lambda names: asked.append(names) or {first: ["scenario:new"]}
+    )
+    monkeypatch.setattr(
+        _refresh,
+        "read_seed",
+        lambda: {first: ["scenario:old"], second: ["scenario:kept"], "gone": ["scenario:x"]},
+    )
+    monkeypatch.setattr(_refresh, "write_seed", written.update)
+    _refresh.main([first])
+    assert asked == [[first]]
+    assert written == {first: ["scenario:new"], second: ["scenario:kept"]}
+    with pytest.raises(SystemExit) as refused:
+        _refresh.main(["no-such-mutant"])
+    assert refused.value.code == 2
+    assert asked == [[first]]
 
 
 def test_a_wrong_seed_never_changes_a_verdict(tmp_path, monkeypatch):

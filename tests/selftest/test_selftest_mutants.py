@@ -103,7 +103,9 @@ def test_selftest_fast_path_kill_holds_on_the_slow_path(name, judged):
     )
     ran = [p.probe for p in paths.probes]
     assert ran == plan[: len(ran)], "the fast path did not run a prefix of the slow path's plan"
-    assert len(ran) == 1, f"the seed order is stale for {name}: run python -m conformance.selftest"
+    assert len(ran) == 1, (
+        f"the seed order is stale for {name}: run python -m conformance.selftest {name}"
+    )
     assert paths.probes[-1].kills(judge(name)), "the fast path did not stop at its kill"
     alone = {p.probe: p for p in paths.alone}
     assert alone[paths.probes[-1].probe].kills(judge(name)), "the kill did not hold alone"
