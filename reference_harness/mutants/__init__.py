@@ -24,7 +24,7 @@ __all__ = [
     "agent_call_retried",
     "analysis_ids_case_folded",
     "analysis_kind_case_folded",
-    "argument_length_bounds_exclusive",
+    "argument_bounds_exclusive",
     "cancel_finishes_older_running_runs",
     "cancel_layers_after_finish",
     "cancelled_tool_recorded_timeout",
@@ -36,7 +36,8 @@ __all__ = [
     "document_ids_case_folded",
     "document_position_accepted",
     "draft_member_names_accepted",
-    "draft_texts_counted_in_utf16",
+    "draft_text_bounds_exclusive",
+    "draft_texts_checked_as_java_strings",
     "duplicate_analysis_id_released",
     "duplicate_item_id_accepted",
     "duplicate_judged_per_tool",
@@ -972,14 +973,19 @@ def draft_member_names_accepted() -> MutantIUT:
     return create("draft_member_names_accepted")
 
 
-def argument_length_bounds_exclusive() -> MutantIUT:
-    """IUT factory of mutant ``argument_length_bounds_exclusive`` (see :data:`MUTANTS`)."""
-    return create("argument_length_bounds_exclusive")
+def argument_bounds_exclusive() -> MutantIUT:
+    """IUT factory of mutant ``argument_bounds_exclusive`` (see :data:`MUTANTS`)."""
+    return create("argument_bounds_exclusive")
 
 
-def draft_texts_counted_in_utf16() -> MutantIUT:
-    """IUT factory of mutant ``draft_texts_counted_in_utf16`` (see :data:`MUTANTS`)."""
-    return create("draft_texts_counted_in_utf16")
+def draft_texts_checked_as_java_strings() -> MutantIUT:
+    """IUT factory of mutant ``draft_texts_checked_as_java_strings`` (see :data:`MUTANTS`)."""
+    return create("draft_texts_checked_as_java_strings")
+
+
+def draft_text_bounds_exclusive() -> MutantIUT:
+    """IUT factory of mutant ``draft_text_bounds_exclusive`` (see :data:`MUTANTS`)."""
+    return create("draft_text_bounds_exclusive")
 
 
 def mixed_no_evidence_citation_accepted() -> MutantIUT:

@@ -10,10 +10,13 @@ lower-case rows included):
 * a closed value looked up by the enum member's name as well as by its value, the members named
   in CamelCase (``Verdict.Supported = "SUPPORTED"``): ``"Supported"``, ``"Inference"``,
   ``"Medium"`` are accepted, ``"supported"`` or ``"high"`` are not;
-* the tool arguments' length bounds checked with ``<`` instead of ``<=`` (a target of exactly 256
-  characters, a query of exactly 1,024 refused as INVALID_ARGUMENTS);
-* a Diagnosis Draft's texts measured in UTF-16 code units (Java's ``String.length()``), so 4,000
-  astral characters count 8,000 and the draft is rejected SCHEMA_INVALID;
+* every bound of the QueryScope grammar checked exclusively (``<`` for ``<=``): a target of
+  exactly 256 characters, a query of exactly 1,024, an empty query or a one-instant time range
+  refused as INVALID_ARGUMENTS;
+* a Diagnosis Draft's texts checked as Java strings (``@NotBlank @Size(max = 4000)``): 4,000
+  astral characters count 8,000 UTF-16 code units, a whitespace-only text is blank, and the
+  draft is rejected SCHEMA_INVALID;
+* a Diagnosis Draft's text bounds checked exclusively (``1 < len(text) < 4000``);
 * the NO_EVIDENCE kind rule applied to an analysis only when every result it cites is
   NO_EVIDENCE (an OBSERVATION citing a found result beside a NO_EVIDENCE one passes).
 
@@ -34,12 +37,14 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
 __all__ = [
+    "exclusive_argument_bounds",
+    "exclusive_text_bounds",
+    "java_string_text",
     "json_intent_upper_cased",
     "member_named_draft",
     "member_named_verdict",
     "mixed_citation_forgiven",
-    "strict_length_bounds",
-    "utf16_text_bounds",
+    "refusing_texts",
 ]
 
 Json = Any
@@ -148,56 +153,80 @@ def member_named_draft(original: Callable[..., Any]) -> Callable[..., Any]:
 # --------------------------------------------------------------------------- bounds
 
 
-def strict_length_bounds(original: Callable[[object], bool]) -> Callable[[object], bool]:
-    """Wrap ``valid_arguments``: the length bounds are exclusive.
+def exclusive_argument_bounds(original: Callable[[object], bool]) -> Callable[[object], bool]:
+    """Wrap ``valid_arguments``: every bound of the QueryScope grammar is checked exclusively.
 
-    ``len(target) < 256`` and ``len(query) < 1024``: an off-by-one of the QueryScope grammar's
-    ``maxLength`` (a bound value is valid).
+    ``1 < len(target) < 256``, ``0 < len(query) < 1024`` and ``start_ms < end_ms``: each ``<=``
+    or ``>=`` of the grammar (``minLength``, ``maxLength``, ``end_ms >= start_ms``) written as a
+    strict comparison, so a value at a bound is refused as INVALID_ARGUMENTS.
     """
 
     def valid_arguments(arguments: object) -> bool:
         if not original(arguments) or not isinstance(arguments, dict):
             return False
-        return len(arguments["target"]) < _MAX_TARGET and len(arguments["query"]) < _MAX_QUERY
+        window = arguments["time_range"]
+        return (
+            1 < len(arguments["target"]) < _MAX_TARGET
+            and 0 < len(arguments["query"]) < _MAX_QUERY
+            and window["start_ms"] < window["end_ms"]
+        )
 
     return valid_arguments
+
+
+def _texts(document: Json) -> list[tuple[str, str]]:
+    """The summary and the statements of a draft, with their pointers."""
+    if not isinstance(document, dict):
+        return []
+    found: list[tuple[str, str]] = []
+    conclusion = document.get("conclusion")
+    summary = conclusion.get("summary") if isinstance(conclusion, dict) else None
+    if isinstance(summary, str):
+        found.append(("/conclusion/summary", summary))
+    analyses = document.get("analyses")
+    for index, analysis in enumerate(analyses if isinstance(analyses, list) else []):
+        statement = analysis.get("statement") if isinstance(analysis, dict) else None
+        if isinstance(statement, str):
+            found.append((f"/analyses/{index}/statement", statement))
+    return found
+
+
+def refusing_texts(refused: Callable[[str], bool]) -> Callable[[Callable[..., Any]], Any]:
+    """A ``check_draft`` wrap: a draft passing it is still rejected where ``refused`` says.
+
+    SCHEMA_INVALID at each summary or statement ``refused`` picks.
+    """
+
+    def wrap(original: Callable[..., Any]) -> Callable[..., Any]:
+        def check(document: object, **kwargs: Any) -> Any:  # noqa: ANN401 - a GuardVerdict
+            verdict = original(document, **kwargs)
+            picked = [at for at, text in _texts(document) if refused(text)]
+            if not verdict.valid or not picked:
+                return verdict
+            return rejected([Violation("SCHEMA_INVALID", at) for at in picked])
+
+        return check
+
+    return wrap
 
 
 def _utf16_length(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def _long_texts(document: Json) -> list[str]:
-    """The pointers of the summary and statements longer than 4,000 UTF-16 code units."""
-    if not isinstance(document, dict):
-        return []
-    found: list[str] = []
-    conclusion = document.get("conclusion")
-    summary = conclusion.get("summary") if isinstance(conclusion, dict) else None
-    if isinstance(summary, str) and _utf16_length(summary) > _MAX_TEXT:
-        found.append("/conclusion/summary")
-    analyses = document.get("analyses")
-    for index, analysis in enumerate(analyses if isinstance(analyses, list) else []):
-        statement = analysis.get("statement") if isinstance(analysis, dict) else None
-        if isinstance(statement, str) and _utf16_length(statement) > _MAX_TEXT:
-            found.append(f"/analyses/{index}/statement")
-    return found
+def java_string_text(text: str) -> bool:
+    """Whether ``@NotBlank @Size(max = 4000)`` on a Java ``String`` refuses ``text``.
 
-
-def utf16_text_bounds(original: Callable[..., Any]) -> Callable[..., Any]:
-    """Wrap ``check_draft``: a summary or statement over 4,000 UTF-16 code units is rejected.
-
-    As SCHEMA_INVALID, although JSON Schema's ``maxLength`` counts characters (code points).
+    ``String.length()`` counts UTF-16 code units (an astral character counts 2) and
+    ``@NotBlank`` refuses a text of whitespace only; the schema's ``maxLength`` counts characters
+    and ``minLength: 1`` allows whitespace.
     """
+    return _utf16_length(text) > _MAX_TEXT or not text.strip()
 
-    def check(document: object, **kwargs: Any) -> Any:  # noqa: ANN401 - a GuardVerdict
-        verdict = original(document, **kwargs)
-        long_texts = _long_texts(document)
-        if not verdict.valid or not long_texts:
-            return verdict
-        return rejected([Violation("SCHEMA_INVALID", at) for at in long_texts])
 
-    return check
+def exclusive_text_bounds(text: str) -> bool:
+    """Whether ``1 < len(text) < 4000`` refuses ``text``: ``minLength``/``maxLength`` exclusive."""
+    return not 1 < len(text) < _MAX_TEXT
 
 
 # --------------------------------------------------------------------------- citations

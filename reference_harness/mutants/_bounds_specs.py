@@ -11,12 +11,14 @@ from __future__ import annotations
 from typing import Final
 
 from reference_harness.mutants._bounds_parts import (
+    exclusive_argument_bounds,
+    exclusive_text_bounds,
+    java_string_text,
     json_intent_upper_cased,
     member_named_draft,
     member_named_verdict,
     mixed_citation_forgiven,
-    strict_length_bounds,
-    utf16_text_bounds,
+    refusing_texts,
 )
 from reference_harness.mutants._evidence_parts import dropping
 from reference_harness.mutants._iut import MutantSpec, Patch
@@ -55,20 +57,32 @@ BOUNDS_SPECS: Final = (
         patches=(Patch(_RELEASE, "check_draft", member_named_draft),),
     ),
     MutantSpec(
-        "argument_length_bounds_exclusive",
+        "argument_bounds_exclusive",
         _R3,
-        "INVALID_ARGUMENTS is for arguments that give no query scope: a target of exactly 256 "
-        "characters or a query of exactly 1,024 (the grammar's bounds) is refused (< for <=)",
+        "INVALID_ARGUMENTS is for arguments that give no query scope: every bound of the "
+        "QueryScope grammar is checked exclusively, so a target of 256 characters, a query of "
+        "1,024, an empty query or a one-instant time range is refused",
         rule_id="R3.malformed-arguments-error",
-        patches=(Patch("reference_harness._agent_loop", "valid_arguments", strict_length_bounds),),
+        patches=(
+            Patch("reference_harness._agent_loop", "valid_arguments", exclusive_argument_bounds),
+        ),
     ),
     MutantSpec(
-        "draft_texts_counted_in_utf16",
+        "draft_texts_checked_as_java_strings",
         _R1,
-        "the Diagnosis Agent's draft is released as written: a summary of 4,000 astral characters "
-        "(8,000 UTF-16 code units) is rejected SCHEMA_INVALID",
+        "the Diagnosis Agent's draft is released as written: its texts are checked as Java "
+        "strings (@NotBlank @Size(max = 4000)), so 4,000 astral characters (8,000 UTF-16 code "
+        "units) or a whitespace-only statement are rejected SCHEMA_INVALID",
         rule_id="R1.released-is-agent-authored",
-        patches=(Patch(_RELEASE, "check_draft", utf16_text_bounds),),
+        patches=(Patch(_RELEASE, "check_draft", refusing_texts(java_string_text)),),
+    ),
+    MutantSpec(
+        "draft_text_bounds_exclusive",
+        _R1,
+        "the Diagnosis Agent's draft is released as written: its text bounds are checked "
+        "exclusively (1 < length < 4000), so a summary of 4,000 characters or of 1 is rejected",
+        rule_id="R1.released-is-agent-authored",
+        patches=(Patch(_RELEASE, "check_draft", refusing_texts(exclusive_text_bounds)),),
     ),
     MutantSpec(
         "mixed_no_evidence_citation_accepted",
@@ -79,4 +93,4 @@ BOUNDS_SPECS: Final = (
         patches=(Patch(_RELEASE, "check_draft", dropping(mixed_citation_forgiven)),),
     ),
 )
-"""The wrong-case and bounds mutants, one per kind, in the order of the decision note."""
+"""The wrong-case and bounds mutants, in the order of the decision note's kinds."""

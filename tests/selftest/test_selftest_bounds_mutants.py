@@ -32,13 +32,17 @@ KILLING_ROWS: dict[str, tuple[str, frozenset[int]]] = {
         "a-draft-breaks-its-contract-in-one-value-only",
         frozenset({5, 6}),
     ),
-    "argument_length_bounds_exclusive": (
+    "argument_bounds_exclusive": (
         "a-tool-call-whose-arguments-sit-at-the-grammar-bounds-is-executed",
-        frozenset({1, 2}),
+        frozenset({1, 2, 3, 4}),
     ),
-    "draft_texts_counted_in_utf16": (
+    "draft_texts_checked_as_java_strings": (
         "a-draft-whose-texts-sit-at-their-schema-bounds-is-released",
-        frozenset({3}),
+        frozenset({3, 4}),
+    ),
+    "draft_text_bounds_exclusive": (
+        "a-draft-whose-texts-sit-at-their-schema-bounds-is-released",
+        frozenset({1, 2, 3, 5}),
     ),
     "mixed_no_evidence_citation_accepted": (
         "an-observation-cites-a-found-result-and-a-no-evidence-result",
