@@ -1,14 +1,29 @@
-"""A scenario amendment, from an OpenSpec change to a green ``srdh verify``, on a copy of the kit.
+"""The spec author's two walks on one copy of the kit, then one green ``srdh verify``.
 
-The walk of docs/adding-a-scenario.md: the change adds "Client disconnects during a tool call"
-to the cancellation requirement; ``srdh scenario new`` writes the mirror, the When line and the
-phase-plan entries; the author's edits complete the Given steps, the Then registry entry (a
-check the kit has), the rule fragment, the fixture strategy and the property; the change is
-archived and committed with the documented command; ``srdh verify .`` passes every step.
+1. A scenario amendment (docs/adding-a-scenario.md): the change adds "Client disconnects during
+   a tool call" to the cancellation requirement; ``srdh scenario new`` writes the mirror, the
+   When line and the phase-plan entries; the author's edits complete the Given steps, the Then
+   registry entry (a check the kit has), the rule fragment, the fixture strategy and the
+   property; the change is archived and committed with the documented command.
+2. Then the contract loop (docs/contracts.md "Evolving a contract"): an optional field on a READ
+   contract (``srdh contract check`` says minor, ``srdh contract update`` records it and
+   regenerates the models and TypeScript types), then a ``$id`` bump of a referenced contract
+   (``srdh contract bump tool-call-id``), committed.
+
+``srdh verify .`` then passes every step. One verify judges both walks (it was one verify per
+walk, ~33 CPU s each; docs/decisions/test-speed.md, Session 5). The two walks write disjoint
+files: the contract loop writes ``schemas/`` (the changed schemas and the freeze lock),
+``contracts/_generated/`` and ``types/``, none of which the amendment writes (it writes
+``features/``, ``conformance/``, ``contracts/data/phase-plan.json`` and ``openspec/``). The loop
+runs after the amendment is committed, so it cannot repair anything the amendment broke, and
+the amendment runs before the loop, so it cannot repair anything the loop breaks: a defect of
+either walk fails this verify as it failed its own. (The one meeting point is a gain: the plan
+entries the amendment wrote are validated against the phase-plan schema the loop evolved.)
 """
 
 from __future__ import annotations
 
+import json
 import subprocess
 from typing import TYPE_CHECKING
 
@@ -62,8 +77,18 @@ def _edit(path: Path, old: str, new: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.timeout(1500)
-def test_a_scenario_amendment_ends_green_in_verify(kit_copy: Path) -> None:
-    """The documented commands and a few edits take a new scenario to a green verify."""
+def test_a_scenario_amendment_and_a_contract_evolution_end_green_in_verify(kit_copy: Path) -> None:
+    """The documented commands and a few edits take a new scenario, an optional field and a
+    ``$id`` bump to a green verify."""
+    _amend_a_scenario(kit_copy)
+    _evolve_contracts(kit_copy)
+    verify = srdh(kit_copy, "verify", ".", timeout=1200)
+    assert verify.returncode == 0, verify.stdout[-4000:] + verify.stderr[-2000:]
+    assert "verify FAILED" not in verify.stdout
+
+
+def _amend_a_scenario(kit_copy: Path) -> None:
+    """docs/adding-a-scenario.md, step by step, committed (the walk of the module docstring)."""
     _add_change(kit_copy)
     done = srdh(kit_copy, "scenario", "new", SCENARIO, "--stage", "1", "--capability",
                 "CANCELLATION")  # fmt: skip
@@ -138,5 +163,24 @@ def test_a_scenario_amendment_ends_green_in_verify(kit_copy: Path) -> None:
     gate = srdh(kit_copy, "gate", "1")
     assert "stage 1: finished" in gate.stdout, gate.stdout
     assert WHEN in (kit_copy / "openspec/specs/single-react-diagnosis-harness/spec.md").read_text()
-    verify = srdh(kit_copy, "verify", ".", timeout=1200)
-    assert verify.returncode == 0, verify.stdout[-4000:] + verify.stderr[-2000:]
+
+
+def _evolve_contracts(kit_copy: Path) -> None:
+    """docs/contracts.md "Evolving a contract", step by step, committed."""
+    path = kit_copy / "schemas" / "phase-plan.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    schema["properties"]["notes"] = {"type": "string", "description": "Free text for the team."}
+    path.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+    check = srdh(kit_copy, "contract", "check")
+    assert check.returncode == 1
+    assert "phase-plan.schema.json: minor change" in check.stdout
+    update = srdh(kit_copy, "contract", "update")
+    assert update.returncode == 0, update.stdout + update.stderr
+    assert "ran python -m contracts.codegen_typescript" in update.stdout
+    assert "notes" in (kit_copy / "types" / "typescript" / "contracts.ts").read_text("utf-8")
+
+    bump = srdh(kit_copy, "contract", "bump", "tool-call-id")
+    assert bump.returncode == 0, bump.stdout + bump.stderr
+    git(kit_copy, "add", "-A")
+    git(kit_copy, "commit", "-q", "-m", "phase-plan notes; tool-call-id v2")
