@@ -11,6 +11,8 @@ import pytest
 
 from conformance.openspec import lint_items
 
+from .conftest import VALIDATE_ALL, timeless
+
 CORPUS = Path(__file__).parent / "corpus"
 CASES: dict[str, dict[str, Any]] = json.loads((CORPUS / "cases.json").read_text(encoding="utf-8"))
 
@@ -20,6 +22,26 @@ def corpus_copies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Each corpus case copied to its own temporary project root."""
     base = tmp_path_factory.mktemp("corpus")
     return {name: Path(shutil.copytree(CORPUS / name, base / name)) for name in CASES}
+
+
+@pytest.fixture(scope="module")
+def official_reports(corpus_copies: dict[str, Path], openspec_validate_many) -> dict[str, Any]:
+    """``openspec validate --all --strict --json`` of each corpus case, in one Node process."""
+    names = sorted(corpus_copies)
+    reports = openspec_validate_many([corpus_copies[n] for n in names], VALIDATE_ALL)
+    return dict(zip(names, reports, strict=True))
+
+
+@pytest.mark.parametrize("name", ["added-and-removed-conflict", "valid-change-all-operations"])
+def test_the_batched_referee_reports_what_the_cli_prints(
+    name: str, corpus_copies: dict[str, Path], official_reports, openspec_cli
+) -> None:
+    """The one-process batch (``validate_batch.mjs``) is the CLI: the same report and exit code
+    as ``openspec validate --all --strict --json --no-interactive``, on an invalid and a valid
+    case (all 46 agreed when the batch was introduced; docs/decisions/test-speed.md)."""
+    cli = openspec_cli(corpus_copies[name])
+    assert CASES[name]["official_valid"] is (cli["exit_code"] == 0)
+    assert timeless(official_reports[name]) == timeless(cli)
 
 
 def test_corpus_is_large_enough() -> None:
@@ -33,10 +55,10 @@ def test_corpus_is_large_enough() -> None:
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_official_verdicts_match_cli(
-    name: str, corpus_copies: dict[str, Path], openspec_cli
+    name: str, corpus_copies: dict[str, Path], official_reports
 ) -> None:
     """Per item, the official-rule verdict equals ``openspec validate --all --strict``'s."""
-    report = openspec_cli(corpus_copies[name])
+    report = official_reports[name]
     cli = {(item["type"], item["id"]): item["valid"] for item in report["items"]}
     ours = {
         (r.kind, r.id): r.valid
