@@ -202,23 +202,38 @@ class Http11Connection:
     # ----------------------------------------------------------------- writing
 
     def respond(self, status: int, headers: list[tuple[str, str]], body: bytes) -> None:
-        """Send a whole response (``Content-Length`` framed).
+        """Send a whole response (``Content-Length`` framed) in one write.
+
+        One write: the client gets the head and the body together, however the sending thread
+        is scheduled (a response split over writes can reach a client past its read timeout
+        when the sender is starved between them).
 
         Raises:
             OSError: the client is gone.
         """
-        self.write_head(status, [*headers, ("Content-Length", str(len(body)))])
-        self.write(body)
-        self.write_end()
+        fields = [*headers, ("Content-Length", str(len(body)))]
+        self._send_all([self._head(status, fields), h11.Data(data=body), h11.EndOfMessage()])
 
     def respond_stream(
-        self, status: int, headers: list[tuple[str, str]], pieces: Iterable[bytes]
+        self,
+        status: int,
+        headers: list[tuple[str, str]],
+        pieces: Iterable[bytes],
+        *,
+        whole: bool = False,
     ) -> None:
         """Send a response whose body is ``pieces``, each sent at once (chunked for HTTP/1.1).
 
+        ``whole``: the pieces are all known already; head, pieces (each still its own chunk)
+        and end go out in one write, as :meth:`respond` does.
+
         Raises:
             OSError: the client is gone.
         """
+        if whole:
+            body = [h11.Data(data=piece) for piece in pieces if piece]
+            self._send_all([self._head(status, headers), *body, h11.EndOfMessage()])
+            return
         self.write_head(status, headers)
         for piece in pieces:
             self.write(piece)
@@ -230,9 +245,12 @@ class Http11Connection:
         Raises:
             OSError: the client is gone.
         """
+        self._send(self._head(status, headers))
+
+    def _head(self, status: int, headers: list[tuple[str, str]]) -> h11.Response:
         closing = not self._keep_alive and all(k.lower() != "connection" for k, _ in headers)
         fields = [*headers, ("Connection", "close")] if closing else headers
-        self._send(h11.Response(status_code=status, headers=fields, reason=_phrase(status)))
+        return h11.Response(status_code=status, headers=fields, reason=_phrase(status))
 
     def write(self, piece: bytes) -> None:
         """Send one piece of the response body at once (a fault may stop before the end).
@@ -267,6 +285,12 @@ class Http11Connection:
 
     def _send(self, event: h11.Event) -> None:
         data = self._h11.send(event)
+        if data:
+            self.sock.sendall(data)
+
+    def _send_all(self, events: list[h11.Event]) -> None:
+        """Send ``events`` in one write."""
+        data = b"".join(self._h11.send(event) or b"" for event in events)
         if data:
             self.sock.sendall(data)
 

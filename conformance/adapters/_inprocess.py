@@ -10,6 +10,7 @@ from typing import Any
 from conformance.adapters._endpoint import endpoint_session
 from conformance.adapters._errors import AdapterError
 from conformance.adapters._protocol import check_hello, check_observation, run_message
+from conformance.adapters._starved import unstarved
 
 __all__ = ["InProcessAdapter"]
 
@@ -81,8 +82,13 @@ class InProcessAdapter:
 
         An IUT that declared ``MODEL_ENDPOINT`` is called ``run(fixture, model_endpoint=...)``
         with the kit's model endpoint (the run message's ``model_endpoint`` object); the requests
-        the endpoint received come back as the observation's ``model_requests``.
+        the endpoint received come back as the observation's ``model_requests``. A Run in which
+        a timely scripted answer ended by the IUT's timeout (its clock, not the script, decided
+        it) is run again, up to :data:`~conformance.adapters._starved.STARVED_RUNS` Runs.
         """
+        return unstarved(lambda: self._run_once(fixture), fixture)
+
+    def _run_once(self, fixture: dict[str, Any]) -> dict[str, Any]:
         self.hello()
         request_id = f"req-{next(self._requests)}"
         with endpoint_session(self.capabilities, fixture) as endpoint:

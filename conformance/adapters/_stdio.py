@@ -29,6 +29,7 @@ from conformance.adapters._process import (
     ReadTimeout,
 )
 from conformance.adapters._protocol import check_hello, check_observation, run_message
+from conformance.adapters._starved import unstarved
 from contracts import MAX_DEPTH, StrictJSONError, loads_strict
 
 __all__ = [
@@ -300,8 +301,13 @@ class StdioAdapter:
         answer's request; the IUT is then restarted, since its stream is out of step.
 
         For an IUT that declared ``MODEL_ENDPOINT`` the kit's model endpoint serves the Run: its
-        URLs go in the message, the requests it received come back as ``model_requests``.
+        URLs go in the message, the requests it received come back as ``model_requests``. A Run
+        in which a timely scripted answer ended by the IUT's timeout (its clock, not the script,
+        decided it) is run again, up to :data:`~conformance.adapters._starved.STARVED_RUNS` Runs.
         """
+        return unstarved(lambda: self._run_once(fixture), fixture)
+
+    def _run_once(self, fixture: dict[str, Any]) -> dict[str, Any]:
         self._requests += 1
         request_id = f"req-{self._requests}"
         self._check_between_runs(self._answer_of(request_id, fixture))

@@ -106,6 +106,7 @@ from conformance.checks._runtime_oracle import (
     fit_to_capabilities,
 )
 from conformance.checks._schema import check_contract, contract_problems
+from conformance.checks._starved import starved_by_the_clock
 from conformance.checks._trace_fields import (
     arguments_give_scope,
     check_arguments_refused,
@@ -199,5 +200,6 @@ __all__ = [
     "rule",
     "rule_ids_in",
     "scope_within",
+    "starved_by_the_clock",
     "submissions",
 ]

@@ -34,7 +34,7 @@ from typing import Any, Final
 
 from conformance.checks._result import CheckResult, Findings
 
-__all__ = ["answered_late", "check_late_results", "late_result_findings"]
+__all__ = ["answered_late", "check_late_results", "late_result_findings", "tool_responses"]
 
 _LATE: Final = "R8.late-result-discarded"
 _STOP: Final = "R8.tool-stop-recorded"
@@ -191,8 +191,8 @@ def _terminal_changes(trace: list[dict[str, Any]]) -> dict[Any, tuple[int, Any]]
     return terminal
 
 
-def _blocking_calls(observation: dict[str, Any], fixture: dict[str, Any]) -> set[Any]:
-    """Tool Call IDs whose execution got a ``block_until_cancelled`` backend response.
+def tool_responses(observation: dict[str, Any], fixture: dict[str, Any]) -> dict[Any, Any]:
+    """Tool Call ID -> the scripted backend response its execution got, where that is known.
 
     The n-th executed invocation of a tool (acceptance order) gets that tool's n-th response,
     then its default; once an invocation of a tool was not executed (invalid arguments) the
@@ -200,7 +200,7 @@ def _blocking_calls(observation: dict[str, Any], fixture: dict[str, Any]) -> set
     """
     counters: dict[str, int] = {}
     broken: set[str] = set()
-    blocking: set[Any] = set()
+    got: dict[Any, Any] = {}
     records = sorted(observation.get("invocations", []), key=lambda r: r.get("sequence") or 0)
     for record in records:
         tool = str(record.get("tool_name"))
@@ -212,10 +212,19 @@ def _blocking_calls(observation: dict[str, Any], fixture: dict[str, Any]) -> set
         counters[tool] = nth + 1
         script = fixture.get("tools", {}).get(tool) or {}
         responses = script.get("responses", [])
-        response = responses[nth] if nth < len(responses) else script.get("default")
-        if (response or {}).get("kind") == "block_until_cancelled":
-            blocking.add(record.get("tool_call_id"))
-    return blocking
+        got[record.get("tool_call_id")] = (
+            responses[nth] if nth < len(responses) else script.get("default")
+        ) or {}
+    return got
+
+
+def _blocking_calls(observation: dict[str, Any], fixture: dict[str, Any]) -> set[Any]:
+    """Tool Call IDs whose execution got a ``block_until_cancelled`` backend response."""
+    return {
+        call_id
+        for call_id, response in tool_responses(observation, fixture).items()
+        if response.get("kind") == "block_until_cancelled"
+    }
 
 
 def _tool_stops(

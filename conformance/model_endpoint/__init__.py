@@ -8,6 +8,19 @@ real, and the checks see every request (``conformance.checks.check_model_inputs`
 """
 
 from conformance.model_endpoint._replies import COT_CANARY
-from conformance.model_endpoint._server import API_KEY, COMPONENTS, MAX_BODY_BYTES, ModelEndpoint
+from conformance.model_endpoint._server import (
+    API_KEY,
+    COMPONENTS,
+    MAX_BODY_BYTES,
+    STARVATION_MARGIN_S,
+    ModelEndpoint,
+)
 
-__all__ = ["API_KEY", "COMPONENTS", "COT_CANARY", "MAX_BODY_BYTES", "ModelEndpoint"]
+__all__ = [
+    "API_KEY",
+    "COMPONENTS",
+    "COT_CANARY",
+    "MAX_BODY_BYTES",
+    "STARVATION_MARGIN_S",
+    "ModelEndpoint",
+]

@@ -25,9 +25,18 @@ closes it. A request the endpoint cannot take (malformed HTTP, a body that is no
 another path or method) is answered with an error status and kept, with what was wrong, in
 :meth:`ModelEndpoint.refusals` (the adapters put it in the observation's error).
 
+Held requests (``error: TIMEOUT``, ``block_until_cancelled``) wait for an event the kit observes:
+the client hangs up (its timeout or the Run's cancellation: ``CLIENT_CLOSED``), the endpoint
+stops (``NOT_ANSWERED``), or the IUT sends a later request to the endpoint (it has moved on past
+the held call, so a ``block_until_cancelled`` turn's ``then`` answer is surely late for it). No
+timer decides that an answer is late while the IUT may still be inside its timeout: an IUT
+starved of CPU for seconds still hangs up first (``docs/decisions/races.md``).
+
 Bounds: a request body is at most :data:`MAX_BODY_BYTES`; a held request is answered or dropped
-within :attr:`ModelEndpoint.max_hold_s`; :meth:`ModelEndpoint.stop` ends every hold at once and
-joins every handler thread, so the endpoint stops by itself and leaves nothing behind.
+within :attr:`ModelEndpoint.max_hold_s` at the latest (a safety bound, seconds past the IUT's own
+timeout, so that a Harness waiting for a blocked call is seen answering instead of hanging the
+kit); :meth:`ModelEndpoint.stop` ends every hold at once and joins every handler thread, so the
+endpoint stops by itself and leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -53,7 +62,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
     from types import TracebackType
 
-__all__ = ["API_KEY", "COMPONENTS", "MAX_BODY_BYTES", "ModelEndpoint"]
+__all__ = ["API_KEY", "COMPONENTS", "MAX_BODY_BYTES", "STARVATION_MARGIN_S", "ModelEndpoint"]
 
 COMPONENTS: Final[Mapping[str, tuple[str, str, str]]] = {
     "ROUTER": ("router", "router", "srdh-router"),
@@ -80,6 +89,12 @@ _RETRY_AFTER_MS: Final = 10
 _SOCKET_TIMEOUT_S: Final = 10.0
 _HOLD_SHARE: Final = 3.0
 _HOLD_MAX_S: Final = 60.0
+STARVATION_MARGIN_S: Final = 5.0
+"""Seconds a held request waits past 3 model-call timeouts before the safety bound ends it.
+
+A conforming IUT starved of CPU for up to this long still hangs up (or moves on) first, so the
+late ``then`` answer of a ``block_until_cancelled`` turn never reaches a Harness still inside
+its own timeout."""
 _DEFAULT_TIMEOUT_MS: Final = 5000
 _PATHS: Final = {f"/{prefix}/v1/chat/completions": c for c, (_, prefix, _m) in COMPONENTS.items()}
 
@@ -96,16 +111,19 @@ class ModelEndpoint:
             ``limits.model_call_timeout_ms`` (default 5000) sets :attr:`max_hold_s`.
 
     Attributes:
-        max_hold_s: how long a held request waits for its client to hang up (seconds):
-            3 times ``model_call_timeout_ms``, at most 60 s, as the in-fixture scripted ports. A
-            ``block_until_cancelled`` turn is then answered (late), a ``TIMEOUT`` turn dropped.
+        max_hold_s: the safety bound of a held request (seconds): 3 times
+            ``model_call_timeout_ms`` (at most 60 s) plus :data:`STARVATION_MARGIN_S`. A held
+            request ends earlier when its client hangs up, the endpoint stops, or a later
+            request arrives (then a ``block_until_cancelled`` turn answers its ``then`` turn late,
+            a ``TIMEOUT`` turn keeps holding); at the bound the former answers, the latter is
+            dropped.
     """
 
     def __init__(self, fixture: Mapping[str, Any]) -> None:
         """Create a stopped endpoint scripted with ``fixture``'s model turns."""
         limits = fixture.get("limits") or {}
         timeout_s = int(limits.get("model_call_timeout_ms", _DEFAULT_TIMEOUT_MS)) / 1000
-        self.max_hold_s = min(_HOLD_MAX_S, timeout_s * _HOLD_SHARE)
+        self.max_hold_s = min(_HOLD_MAX_S, timeout_s * _HOLD_SHARE) + STARVATION_MARGIN_S
         self._scripts: dict[str, deque[Mapping[str, Any]]] = {
             component: deque(t for t in fixture.get(key, []) if isinstance(t, dict))
             for component, key in _FIXTURE_KEYS.items()
@@ -121,6 +139,7 @@ class ModelEndpoint:
         self._refusals: list[str] = []
         self._thread: threading.Thread | None = None
         self._wake: socket.socket | None = None
+        self._holds: list[threading.Event] = []  # set by the next request: the IUT moved on
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -220,8 +239,14 @@ class ModelEndpoint:
         with self._lock:
             self._refusals.append(f"{where}: HTTP {refusal.status} {refusal.reason}")
 
-    def _take(self, component: str, body: Mapping[str, Any]) -> tuple[int, Reply | None]:
-        """Record the request; return its index and reply (``None``: the script is exhausted)."""
+    def _take(
+        self, component: str, body: Mapping[str, Any]
+    ) -> tuple[int, Reply | None, threading.Event]:
+        """Record the request; return its index, its reply and its "moved on" event.
+
+        The reply is ``None`` when the script is exhausted; the event is set once a later
+        request arrives (the IUT moved on past this one).
+        """
         record = {
             "component": component,
             "model": str(body.get("model", ""))[:256],
@@ -230,7 +255,11 @@ class ModelEndpoint:
             "stream": body.get("stream") is True,
             "answer": "NOT_ANSWERED",
         }
+        later = threading.Event()
         with self._lock:
+            for earlier in self._holds:  # the IUT moved on: every earlier call is over for it
+                earlier.set()
+            self._holds = [later]
             self._requests.append(record)
             index = len(self._requests) - 1
             self._served[component] += 1
@@ -240,10 +269,10 @@ class ModelEndpoint:
                 script = self._decoys
             if not script:
                 self._exhausted.append(f"{component}: request {served} has no scripted turn")
-                return index, None
+                return index, None, later
             turn = script.popleft()
         reasoning = f"{COT_CANARY} {component.lower()} {served}: private reasoning"
-        return index, render(turn, reasoning)
+        return index, render(turn, reasoning), later
 
     def _answered(self, index: int, answer: str) -> None:
         with self._lock:
@@ -346,19 +375,21 @@ class _Handler(socketserver.BaseRequestHandler):
             self._refuse(Refusal(400, reason, received.method, received.target))
             return
         endpoint = self.endpoint
-        index, reply = endpoint._take(component, body)  # noqa: SLF001 - the endpoint's own handler
+        index, reply, later = endpoint._take(component, body)  # noqa: SLF001 - its own handler
         model = str(body.get("model", ""))[:256]
         if reply is None:
             message = f"{component}: the fixture has no model turn left for this request"
             self._deliver(index, "HTTP_ERROR", lambda: self._plain(500, message))
             return
-        self._answer(index, reply, model=model, stream=body.get("stream") is True)
+        self._answer(index, reply, later, model=model, stream=body.get("stream") is True)
 
-    def _answer(self, index: int, reply: Reply, *, model: str, stream: bool) -> None:
+    def _answer(
+        self, index: int, reply: Reply, later: threading.Event, *, model: str, stream: bool
+    ) -> None:
         endpoint = self.endpoint
         while isinstance(reply, Hold):
-            outcome = self._hold(endpoint.max_hold_s)
-            if outcome != "ELAPSED" or reply.then is None:
+            outcome = self._hold(endpoint.max_hold_s, None if reply.then is None else later)
+            if outcome not in {"ELAPSED", "MOVED_ON"} or reply.then is None:
                 self.close_connection = True
                 answer = "CLIENT_CLOSED" if outcome == "CLOSED" else "NOT_ANSWERED"
                 endpoint._answered(index, answer)  # noqa: SLF001 - the endpoint's own handler
@@ -396,11 +427,12 @@ class _Handler(socketserver.BaseRequestHandler):
             endpoint._answered(index, "CLIENT_CLOSED")  # noqa: SLF001
             raise
 
-    def _hold(self, bound_s: float) -> str:
-        """Wait up to ``bound_s``: ``CLOSED`` (client hung up), ``STOPPED`` or ``ELAPSED``.
+    def _hold(self, bound_s: float, later: threading.Event | None = None) -> str:
+        """Wait: ``CLOSED`` (client hung up), ``STOPPED``, ``MOVED_ON`` or ``ELAPSED``.
 
-        A client that hung up before the endpoint stopped is ``CLOSED`` even when both are seen
-        at once (the connection is looked at first).
+        ``MOVED_ON``: ``later`` was set (a later request arrived; looked at every
+        :data:`_POLL_S`); ``ELAPSED``: ``bound_s`` passed. A client that hung up is ``CLOSED``
+        even when another of these is seen at once (the connection is looked at first).
         """
         deadline = time.monotonic() + bound_s
         stopping = self.endpoint._stopping  # noqa: SLF001 - the endpoint's own handler
@@ -409,7 +441,10 @@ class _Handler(socketserver.BaseRequestHandler):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return "ELAPSED"
-            readable, _, _ = select.select([self.request, wake], [], [], remaining)
+            if later is not None and later.is_set():
+                return "MOVED_ON"
+            wait = remaining if later is None else min(remaining, _POLL_S)
+            readable, _, _ = select.select([self.request, wake], [], [], wait)
             if self.request in readable:
                 try:
                     peeked = self.request.recv(1, socket.MSG_PEEK)
@@ -437,4 +472,4 @@ class _Handler(socketserver.BaseRequestHandler):
     def _send_stream(self, chunks: Iterable[bytes]) -> None:
         headers = [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")]
         frames = (b"data: " + chunk + b"\n\n" for chunk in [*chunks, b"[DONE]"])
-        self.http.respond_stream(200, headers, frames)
+        self.http.respond_stream(200, headers, frames, whole=True)  # timely: on the wire at once

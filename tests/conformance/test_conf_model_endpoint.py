@@ -13,7 +13,7 @@ import pytest
 
 from conformance import checks
 from conformance.adapters import AdapterError, InProcessAdapter, StdioAdapter
-from conformance.model_endpoint import COT_CANARY, ModelEndpoint
+from conformance.model_endpoint import COT_CANARY, STARVATION_MARGIN_S, ModelEndpoint
 
 TOOL_TURN = {
     "kind": "tool_calls",
@@ -136,21 +136,44 @@ BLOCKED_ROUTER = {
 }
 
 
-def test_endpoint_answers_a_blocked_turn_late_after_three_model_call_timeouts():
-    """A client that never gives up gets the ``then`` turn after 3 model-call timeouts."""
-    fixture = _fixture(router=[BLOCKED_ROUTER], limits={"model_call_timeout_ms": 40})
+def test_endpoint_answers_a_blocked_turn_late_once_the_iut_sends_a_later_request():
+    """A client that stays gets the ``then`` turn when the IUT moves on (its next request), not
+    after a timer: with a 60 s model-call timeout the old timer would answer after 3 minutes (and
+    this client gives up after 10 s); the later request releases it at once."""
+    fixture = _fixture(
+        router=[BLOCKED_ROUTER],
+        semantic_guard=[{"kind": "raw", "text": "later"}],
+        limits={"model_call_timeout_ms": 60_000},
+    )
+    bodies: list[dict[str, object]] = []
     with ModelEndpoint(fixture) as endpoint:
-        body = _post(endpoint.descriptor()["router"]["base_url"], {"messages": []}).json()
-    assert json.loads(body["choices"][0]["message"]["content"]) == {"intent": "DIAGNOSIS"}
-    assert endpoint.max_hold_s == pytest.approx(3 * 40 / 1000)
-    assert [r["answer"] for r in endpoint.requests()] == ["ANSWERED"]
+        urls = endpoint.descriptor()
+        held = threading.Thread(
+            target=lambda: bodies.append(_post(urls["router"]["base_url"], {}, timeout=10).json())
+        )
+        held.start()
+        while not endpoint.requests():  # the held request has arrived
+            threading.Event().wait(0.01)
+        assert endpoint.requests()[0]["answer"] == "NOT_ANSWERED"
+        _post(urls["semantic_guard"]["base_url"], {"messages": []})
+        held.join()
+        recorded = [r["answer"] for r in endpoint.requests()]
+    assert json.loads(bodies[0]["choices"][0]["message"]["content"]) == {"intent": "DIAGNOSIS"}
+    assert recorded == ["ANSWERED", "ANSWERED"]
+
+
+def test_endpoint_hold_bound_leaves_a_starved_iut_seconds_past_its_timeout():
+    """The safety bound of a held request is 3 model-call timeouts plus the starvation margin."""
+    fixture = _fixture(router=[BLOCKED_ROUTER], limits={"model_call_timeout_ms": 300})
+    assert ModelEndpoint(fixture).max_hold_s == pytest.approx(0.9 + STARVATION_MARGIN_S)
+    assert STARVATION_MARGIN_S >= 5
 
 
 def test_endpoint_holds_a_blocked_turn_until_the_client_gives_up():
     """A block_until_cancelled turn is not answered before the client's own timeout ends the call.
 
-    The client gives up after model_call_timeout_ms, as a Harness does; the hold bound is three
-    of those, so an endpoint answering earlier (the Harness's timeout never firing) fails here.
+    The client gives up after model_call_timeout_ms, as a Harness does; an endpoint answering
+    earlier (the Harness's timeout never firing) fails here.
     """
     fixture = _fixture(router=[BLOCKED_ROUTER], limits={"model_call_timeout_ms": 500})
     with ModelEndpoint(fixture) as endpoint:
@@ -159,7 +182,72 @@ def test_endpoint_holds_a_blocked_turn_until_the_client_gives_up():
         while endpoint.requests()[0]["answer"] == "NOT_ANSWERED":  # the hold sees the hang-up
             threading.Event().wait(0.01)
     assert [r["answer"] for r in endpoint.requests()] == ["CLIENT_CLOSED"]
-    assert endpoint.max_hold_s == pytest.approx(1.5)
+
+
+def test_endpoint_never_releases_a_timeout_turn_for_a_later_request():
+    """An ``error: TIMEOUT`` turn is never answered: a later request does not release it."""
+    fixture = _fixture(
+        router=[{"kind": "error", "error": "TIMEOUT"}],
+        semantic_guard=[{"kind": "raw", "text": "later"}],
+        limits={"model_call_timeout_ms": 60_000},
+    )
+    failures: list[BaseException] = []
+
+    def held() -> None:
+        try:
+            _post(endpoint.descriptor()["router"]["base_url"], {}, timeout=1.0)
+        except httpx.ReadTimeout as error:
+            failures.append(error)
+
+    with ModelEndpoint(fixture) as endpoint:
+        thread = threading.Thread(target=held)
+        thread.start()
+        while not endpoint.requests():
+            threading.Event().wait(0.01)
+        _post(endpoint.descriptor()["semantic_guard"]["base_url"], {"messages": []})
+        thread.join()
+        while endpoint.requests()[0]["answer"] == "NOT_ANSWERED":  # the hold sees the hang-up
+            threading.Event().wait(0.01)
+    assert len(failures) == 1
+    assert [r["answer"] for r in endpoint.requests()] == ["CLIENT_CLOSED", "ANSWERED"]
+
+
+class _CountingSocket:
+    """A socket proxy recording every ``sendall`` (the endpoint's writes)."""
+
+    def __init__(self, sock: object, writes: list[bytes]) -> None:
+        self._sock = sock
+        self._writes = writes
+
+    def sendall(self, data: bytes) -> None:
+        self._writes.append(bytes(data))
+        self._sock.sendall(data)  # type: ignore[attr-defined]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._sock, name)
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_endpoint_sends_a_timely_answer_in_one_write(monkeypatch, stream):
+    """Head, every SSE event and the end go out in one write: a kit thread descheduled between
+    writes cannot make a timely answer reach the IUT past its read timeout (the streamed path
+    wrote each event on its own)."""
+    from conformance.model_endpoint import _server  # noqa: PLC0415 - the handler under test
+
+    writes: list[bytes] = []
+    connection = _server.Http11Connection
+
+    def counting(sock: object, *args: object, **kwargs: object) -> object:
+        return connection(_CountingSocket(sock, writes), *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_server, "Http11Connection", counting)
+    with ModelEndpoint(_fixture(agent=[TOOL_TURN])) as endpoint:
+        url = endpoint.descriptor()["diagnosis_agent"]["base_url"]
+        response = _post(url, {"messages": [], "stream": stream})
+    assert response.status_code == 200
+    assert len(writes) == 1
+    assert writes[0].startswith(b"HTTP/1.1 200")
+    assert (b"data: [DONE]" in writes[0]) is stream
 
 
 def test_endpoint_answers_a_draft_and_tool_calls_turn_with_both_in_one_message():
