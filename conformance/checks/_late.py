@@ -12,9 +12,11 @@ IUT's own claims):
     ``RESULT_RELEASED`` follows it, and a model-call attempt finishing after it finishes
     ``CANCELLED``. A model call in flight at the cancellation whose answer does arrive late (its
     scripted turn answers late: ``block_until_cancelled``, ``ignore_cancellation``; over the
-    kit's model endpoint: its held ``block_until_cancelled`` request was ``ANSWERED`` after its
-    hold, so the client stayed to receive it) is recorded ``LATE_RESULT_DISCARDED``
-    (component, call_index, attempt) after the cancellation.
+    kit's model endpoint: its held ``block_until_cancelled`` request was ``ANSWERED``, which the
+    endpoint does only once the IUT sent a later request or its hold bound passed, so the client
+    stayed to receive it; scripted, only with ``model_call_timeout_ms`` of at least
+    :data:`SURE_WAIT_MS`) is recorded ``LATE_RESULT_DISCARDED`` (component, call_index, attempt)
+    after the cancellation.
 ``R8.tool-stop-recorded``
     An invocation still in flight when the Run is cancelled (its terminal change comes after
     ``CANCEL_REQUESTED``) ends ERROR with code ``CANCELLED``; an invocation whose backend blocks
@@ -34,7 +36,13 @@ from typing import Any, Final
 
 from conformance.checks._result import CheckResult, Findings
 
-__all__ = ["answered_late", "check_late_results", "late_result_findings", "tool_responses"]
+__all__ = [
+    "SURE_WAIT_MS",
+    "answered_late",
+    "check_late_results",
+    "late_result_findings",
+    "tool_responses",
+]
 
 _LATE: Final = "R8.late-result-discarded"
 _STOP: Final = "R8.tool-stop-recorded"
@@ -59,6 +67,16 @@ _SCRIPTS: Final = {
     "SEMANTIC_GUARD": "semantic_guard",
 }
 _MIN_NEEDLE: Final = 8
+_DEFAULT_TIMEOUT_MS: Final = 5000
+
+SURE_WAIT_MS: Final = 2000
+"""Shortest ``model_call_timeout_ms`` at which a scripted late answer surely reaches a Harness.
+
+A scripted ``block_until_cancelled`` / ``ignore_cancellation`` turn answers once its call is
+interrupted (the cancellation); a Harness that waits for the interrupted call until its own
+deadline receives that answer unless the deadline passes first, which a shorter timeout (or a
+Harness starved of CPU for a second) allows. Below this bound ``LATE_RESULT_DISCARDED`` is not
+required for it (either order is conforming)."""
 
 
 def _cancel_at(trace: list[dict[str, Any]]) -> int | None:
@@ -88,9 +106,9 @@ def _answers_late(
             if e.get("type") == "MODEL_CALL_STARTED"
             and (e.get("data") or {}).get("component") == component
         ]
-        # Only a held call answered after its hold (3 x model_call_timeout_ms) surely reached a
-        # client that stayed: an answer sent at once may cross a client hanging up (no late
-        # result then), which the endpoint cannot tell from one that was read.
+        # Only a held call answered late (after a later request of the IUT, or the hold bound)
+        # surely reached a client that stayed: an answer sent at once may cross a client
+        # hanging up (no late result then), which the endpoint cannot tell from one that was read.
         held = position < len(turns) and turns[position].get("kind") == "block_until_cancelled"
         return (
             held
@@ -99,6 +117,13 @@ def _answers_late(
             and mine[position].get("answer") == "ANSWERED"
         )
     if position >= len(turns):
+        return False
+    limits = fixture.get("limits") or {}
+    if int(limits.get("model_call_timeout_ms", _DEFAULT_TIMEOUT_MS)) < SURE_WAIT_MS:
+        # The scripted answer comes once the call is interrupted, and a Harness waits for an
+        # interrupted call at most until its own deadline: with a short timeout (1 ms, 300 ms)
+        # that deadline may pass first (or a starved Harness wakes after it), and the spec does
+        # not order the two. Either order is accepted: the record is not required.
         return False
     turn = turns[position]
     return turn.get("kind") in _LATE_TURNS and turn.get("then") is not None

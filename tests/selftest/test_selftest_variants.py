@@ -176,13 +176,10 @@ def test_variant_takes_its_latitude(name):
 def test_selftest_passes_variant(name):
     """The self-test judges the variant on every scenario and the invariants: it passes.
 
-    A kill is judged once more: the fixtures are derandomized, so a real false kill fails again,
-    while the 300 ms model-call timeouts of the retry scenarios can lose a race on a loaded
-    2-core machine (seen once for ``streams_flipped`` in 4 full runs; not reproduced alone).
+    Judged once: a Run the machine's load decided (a timely answer ended by the variant's 300 ms
+    timeout) is run again by the adapter itself (``docs/decisions/races.md``).
     """
     result = run_selftest(mutants=[name], examples=2, reference=False, jobs=1)
-    if result.mutants[0].killed:
-        result = run_selftest(mutants=[name], examples=2, reference=False, jobs=1)
     (verdict,) = result.mutants
     assert verdict.kind == "variant"
     assert verdict.error == ""
