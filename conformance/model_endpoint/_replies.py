@@ -12,8 +12,8 @@ A fixture turn (contract sheet: ``RouterTurn``, ``AgentTurn``, ``ReviewTurn``) b
   unless the turn names another ``http_status``: 429, 500, 502, 503 or 504);
 * :class:`Hold` — ``error: TIMEOUT`` holds the request until the client gives up (its HTTP
   timeout) and never answers; ``block_until_cancelled`` holds it until the client gives up (the
-  Harness's own ``model_call_timeout_ms``, or the Run's cancellation) or the endpoint's hold bound
-  (3 times ``model_call_timeout_ms``) passes, then answers its ``then`` turn late.
+  Harness's own ``model_call_timeout_ms``, or the Run's cancellation), and answers its ``then``
+  turn late only once the IUT sends a later request (or at the endpoint's safety bound).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ class Status:
 
 @dataclass(frozen=True, slots=True)
 class Hold:
-    """Hold the request until the client hangs up or the hold bound passes, then answer ``then``.
+    """Hold the request until the client hangs up; answer ``then`` once the IUT moved on.
 
     ``then`` is ``None`` for a never-answered ``error: TIMEOUT`` turn.
     """

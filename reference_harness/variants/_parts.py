@@ -423,6 +423,6 @@ def no_discard_after_hang_up(_original: type[TraceRecorder]) -> type[TraceRecord
     Latitude: "discards any late model result": a call the Harness hung up has no late result;
     an answer that crossed the hang-up (it came before the cancellation was noticed) is dropped
     as well, unrecorded. Over the kit's endpoint the record is required only for a held call
-    answered after its hold, which a Harness that hangs up never is.
+    answered late (after a later request), which a Harness that hangs up never is.
     """
     return _NoLateDiscardRecorder
