@@ -13,6 +13,10 @@ The stdio adapter supervises its IUT: one deadline per awaited message, a maximu
 (``max_message_bytes``, :data:`DEFAULT_MAX_MESSAGE_BYTES`), the IUT's own process group ended
 after ``bye`` and on every failure, :func:`supervise_signals` for SIGINT/SIGTERM/SIGHUP, and
 late protocol errors kept as :class:`ProtocolViolation` values.
+
+Both run a fixture again when its Run shows a timely scripted answer ended by the IUT's own
+timeout (a starved machine, not the script, decided it), up to :data:`STARVED_RUNS` Runs
+(``docs/decisions/races.md``).
 """
 
 from conformance.adapters._errors import AdapterError, ObservationContractError, ProtocolViolation
@@ -34,6 +38,7 @@ from conformance.adapters._process import (
 )
 from conformance.adapters._protocol import PROTOCOL_VERSION, Adapter, message_problems
 from conformance.adapters._recording import RecordingAdapter
+from conformance.adapters._starved import STARVED_RUNS
 from conformance.adapters._stdio import (
     DEFAULT_MAX_MESSAGE_BYTES,
     DEFAULT_TIMEOUT_S,
@@ -48,6 +53,7 @@ __all__ = [
     "MAX_MESSAGE_DEPTH",
     "PROTOCOL_VERSION",
     "RUN_FILE",
+    "STARVED_RUNS",
     "Adapter",
     "AdapterError",
     "ExchangeRecorder",

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from conformance.adapters import StdioAdapter
-from conformance.adapters._starved import STARVED_RUNS, unstarved
+from conformance.adapters import STARVED_RUNS, StdioAdapter
+from conformance.adapters._starved import unstarved
 from conformance.checks import check_global_invariants, check_model_calls, starved_by_the_clock
 from conformance.model_endpoint import _server
 
