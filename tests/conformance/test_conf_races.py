@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from conformance import checks
 from conformance.adapters import STARVED_RUNS, StdioAdapter
 from conformance.adapters._starved import unstarved
 from conformance.checks import check_global_invariants, check_model_calls, starved_by_the_clock
@@ -195,3 +196,22 @@ def test_unstarved_runs_a_starved_fixture_at_most_starved_runs_times():
 
     assert unstarved(run_once, ROUTER_TURNS) is calls[-1]
     assert len(calls) == STARVED_RUNS == 3
+
+
+def _event(seq: int, kind: str, **data: Any) -> dict[str, Any]:
+    return {"run_id": "run-1", "seq": seq, "type": kind, "data": data}
+
+
+def test_two_runs_may_differ_only_in_recording_a_late_answer():
+    """A 1 ms timeout and a disconnect: one Run's interrupted call answered before the wait
+    ended (LATE_RESULT_DISCARDED), the other's after; the rest of the trace is the same, so
+    R1.deterministic-control holds. Any other difference still fails it."""
+    head = [_event(1, "RUN_STARTED"), _event(2, "MODEL_CALL_STARTED", attempt=1)]
+    cancelled = [_event(3, "CANCEL_REQUESTED"), _event(4, "MODEL_CALL_FINISHED", attempt=1)]
+    late = [_event(5, "LATE_RESULT_DISCARDED", attempt=1)]
+    discarded = {"run_id": "run-1", "trace": [*head, *cancelled, *late, _event(6, "RUN_FINISHED")]}
+    silent = {"run_id": "run-1", "trace": [*head, *cancelled, _event(5, "RUN_FINISHED")]}
+    assert checks.check_same_normalized_trace(discarded, silent).passed
+    other = copy.deepcopy(silent)
+    other["trace"][-1]["data"] = {"state": "FAILED"}
+    assert not checks.check_same_normalized_trace(discarded, other).passed
