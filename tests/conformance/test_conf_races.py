@@ -93,13 +93,14 @@ def test_a_run_whose_iut_was_starved_past_a_timely_answer_is_run_again(monkeypat
 
 def test_a_held_answer_never_reaches_an_iut_starved_inside_its_timeout(monkeypatch, reference):
     """Stopped 1.5 s (five of its timeouts) while its SemanticGuard call is held, the reference
-    still hangs up first when it runs again: the late ``then`` answer waits for an event (a later
-    request), not for a timer of 3 timeouts that a starved IUT can outsleep."""
+    never gets the late answer: it waits for an event (a later request), not for a timer of 3
+    timeouts that a starved IUT can outsleep (the old endpoint answered it at 0.9 s)."""
     fixture = _load(REVIEW_BLOCKS)
     _pausing(monkeypatch, reference, "SEMANTIC_GUARD", 1.5)
     observation = reference.run(fixture)
     review = [r for r in observation["model_requests"] if r["component"] == "SEMANTIC_GUARD"]
-    assert [r["answer"] for r in review] == ["CLIENT_CLOSED"]
+    # never ANSWERED; the hang-up may still be on its way when the observation is read
+    assert [r["answer"] for r in review] in (["CLIENT_CLOSED"], ["NOT_ANSWERED"])
     assert _outcomes(observation, "SEMANTIC_GUARD") == ["TIMEOUT"]
     check_global_invariants(observation, fixture).require()
 
