@@ -85,7 +85,7 @@ def test_a_run_whose_iut_was_starved_past_a_timely_answer_is_run_again(monkeypat
     fixture = _load(ROUTER_RETRY)
     runs = _pausing(monkeypatch, reference, "ROUTER", 1.2)
     observation = reference.run(fixture)
-    assert len(runs) == 2
+    assert len(runs) >= 2  # a third only if the machine starved the second Run too
     assert _outcomes(observation, "ROUTER") == ["UNAVAILABLE", "VALID"]
     check_model_calls(observation, fixture, reference.capabilities).require()
     check_global_invariants(observation, fixture).require()
