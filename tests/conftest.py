@@ -9,12 +9,23 @@ with two workers per core 1.92; docs/decisions/test-speed.md).
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 
 from conformance.selftest._execute import default_jobs
 
 WORKERS_PER_CORE = 2
+
+# Bytecode caches are written during the test run even where the environment says not to
+# (PYTHONDONTWRITEBYTECODE, set on some machines): the tests start hundreds of Python processes
+# of the kit (``srdh``, stdio IUTs, the self-test's workers, copies of the kit), and without the
+# caches every one of them compiled the kit's modules again and re-did pytest's assertion
+# rewriting of the suite's modules (about 0.6 CPU s of 2.4 per ``srdh run``;
+# docs/decisions/test-speed.md, Session 5). Python writes them atomically, so parallel workers
+# are safe; ``__pycache__/`` is ignored by git.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 
 def pytest_xdist_auto_num_workers(config) -> int:  # noqa: ARG001 - pytest-xdist's hook signature
