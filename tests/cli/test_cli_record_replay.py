@@ -8,19 +8,18 @@ with that rule's id.
 from __future__ import annotations
 
 import json
+import shutil
 import sys
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
 
 from conformance.adapters import EXCHANGE_FILE, RUN_FILE
 from conformance.cli import EXIT_FAILED, EXIT_OK, EXIT_SETUP, app
 from contracts import validate_document
 from tests.cli.conftest import ROOT
-
-if TYPE_CHECKING:
-    from pathlib import Path
-
-    import pytest
-    from typer.testing import CliRunner
 
 SCENARIO = "duplicate-tool-call-id-is-proposed"
 
@@ -40,14 +39,30 @@ def _record(runner: CliRunner, tmp_path: Path, *args: str) -> Path:
     return recording
 
 
+@pytest.fixture(scope="module")
+def scenario_recording(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One recording of :data:`SCENARIO` by the reference over stdio, its IUT script deleted.
+
+    Recorded once for the module (each recording is a stdio IUT process and a suite run); the
+    tests that edit it take their own copy (:func:`recording_copy`).
+    """
+    return _record(CliRunner(), tmp_path_factory.mktemp("shared"), "--scenario", SCENARIO)
+
+
+@pytest.fixture
+def recording_copy(scenario_recording: Path, tmp_path: Path) -> Path:
+    """This test's own copy of :func:`scenario_recording` (it may edit it)."""
+    return Path(shutil.copytree(scenario_recording, tmp_path / "recording"))
+
+
 def _lines(recording: Path) -> list[dict[str, Any]]:
     text = (recording / EXCHANGE_FILE).read_text("utf-8")
     return [json.loads(line) for line in text.splitlines()]
 
 
-def test_the_recording_is_the_adapter_message_exchange(runner: CliRunner, tmp_path: Path) -> None:
+def test_the_recording_is_the_adapter_message_exchange(recording_copy: Path) -> None:
     """Every line carries a valid adapter message: hello, then a run and its observation."""
-    recording = _record(runner, tmp_path, "--scenario", SCENARIO)
+    recording = recording_copy
     lines = _lines(recording)
     assert [line["seq"] for line in lines] == list(range(1, len(lines) + 1))
     kinds = [(line["from"], line["message"]["type"]) for line in lines]
@@ -57,9 +72,11 @@ def test_the_recording_is_the_adapter_message_exchange(runner: CliRunner, tmp_pa
     assert json.loads((recording / RUN_FILE).read_text("utf-8"))["scenarios"] == [SCENARIO]
 
 
-def test_replay_judges_the_recording_without_the_iut(runner: CliRunner, tmp_path: Path) -> None:
+def test_replay_judges_the_recording_without_the_iut(
+    runner: CliRunner, tmp_path: Path, recording_copy: Path
+) -> None:
     """The recording of a conforming IUT replays green, its script gone."""
-    recording = _record(runner, tmp_path, "--scenario", SCENARIO)
+    recording = recording_copy
     result = runner.invoke(app, ["replay", str(recording), "--report", str(tmp_path / "r")])
     assert result.exit_code == EXIT_OK, result.output
     report = json.loads((tmp_path / "r" / "report.json").read_text("utf-8"))
@@ -67,9 +84,11 @@ def test_replay_judges_the_recording_without_the_iut(runner: CliRunner, tmp_path
     assert requirement["scenarios"][SCENARIO]["status"] == "PASSED"
 
 
-def test_replay_rejudges_an_edited_observation(runner: CliRunner, tmp_path: Path) -> None:
+def test_replay_rejudges_an_edited_observation(
+    runner: CliRunner, tmp_path: Path, recording_copy: Path
+) -> None:
     """Dropping the TOOL_CALL_REJECTED event from the recorded trace fails the rule on replay."""
-    recording = _record(runner, tmp_path, "--scenario", SCENARIO)
+    recording = recording_copy
     lines = _lines(recording)
     observation = lines[2]["message"]["observation"]
     observation["trace"] = [e for e in observation["trace"] if e["type"] != "TOOL_CALL_REJECTED"]
@@ -95,10 +114,10 @@ def test_replay_rejudges_an_edited_observation(runner: CliRunner, tmp_path: Path
 
 
 def test_a_fixture_missing_from_the_recording_fails_its_scenario(
-    runner: CliRunner, tmp_path: Path
+    runner: CliRunner, recording_copy: Path
 ) -> None:
     """Without the run/observation pair, the scenario fails naming the missing fixture."""
-    recording = _record(runner, tmp_path, "--scenario", SCENARIO)
+    recording = recording_copy
     hello = _lines(recording)[0]
     (recording / EXCHANGE_FILE).write_text(json.dumps(hello) + "\n", encoding="utf-8")
     result = runner.invoke(app, ["replay", str(recording)])
@@ -106,9 +125,11 @@ def test_a_fixture_missing_from_the_recording_fails_its_scenario(
     assert "is not in the recording" in result.stdout
 
 
-def test_a_malformed_recording_is_refused_with_its_line(runner: CliRunner, tmp_path: Path) -> None:
+def test_a_malformed_recording_is_refused_with_its_line(
+    runner: CliRunner, recording_copy: Path
+) -> None:
     """A line that is not strict JSON: exit 2 naming the file and the line."""
-    recording = _record(runner, tmp_path, "--scenario", SCENARIO)
+    recording = recording_copy
     path = recording / EXCHANGE_FILE
     path.write_text(path.read_text("utf-8") + '{"seq": NaN}\n', encoding="utf-8")
     result = runner.invoke(app, ["replay", str(recording)])
