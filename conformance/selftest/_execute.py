@@ -129,9 +129,13 @@ def _claim(counter: Synchronized[int], total: int) -> int | None:
     return index
 
 
-def _in_session(needs_session: bool, work: Callable[[SuiteSession | None], None]) -> None:  # noqa: FBT001
-    if needs_session:
-        suite_session(work)
+def _in_session(
+    needs_session: bool,  # noqa: FBT001
+    work: Callable[[SuiteSession | None], None],
+    examples: int,
+) -> None:
+    if needs_session:  # the any-fixture scenario draws the self-test's examples per property
+        suite_session(work, property_examples=examples)
     else:
         work(None)
 
@@ -147,7 +151,7 @@ def worker_main(
             conn.send(("result", run_unit(index, units[index], session, examples)))
 
     try:
-        _in_session(_needs_session(units), work)
+        _in_session(_needs_session(units), work, examples)
     except BaseException as error:  # noqa: BLE001 - reported to the parent, which re-runs units
         with contextlib.suppress(OSError, ValueError):
             conn.send(("error", f"{type(error).__name__}: {error}"))
@@ -266,7 +270,7 @@ class UnitPool:
             for index in sorted(left | (set(range(len(units))) - set(results))):
                 deliver(run_unit(index, units[index], session, examples))
 
-        _in_session(_needs_session(units), work)
+        _in_session(_needs_session(units), work, examples)
         return [results[i] for i in range(len(units))]
 
 

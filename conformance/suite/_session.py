@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from conformance.bdd import scenario_identity
-from conformance.bdd.plugin import ADAPTER_KEY
+from conformance.bdd.plugin import ADAPTER_KEY, EXAMPLES_KEY
 from conformance.checks import rule_ids_in
 from conformance.suite._collector import message_of
 from conformance.suite._run import (
@@ -148,6 +148,7 @@ class _Loop:
     """The nested session's run-test loop: collect, then hand the session to ``work``."""
 
     work: Callable[[SuiteSession], None]
+    property_examples: int | None = None
     error: BaseException | None = None
     ran: bool = False
 
@@ -155,6 +156,8 @@ class _Loop:
     def pytest_runtestloop(self, session: pytest.Session) -> bool:
         if session.testsfailed:
             return False  # collection errors: pytest reports them, the caller raises
+        if self.property_examples is not None:
+            session.config.stash[EXAMPLES_KEY] = self.property_examples
         runner = SuiteSession(session)
         session.config.pluginmanager.register(runner, "srdh-suite-session")
         for item in session.items:
@@ -168,18 +171,23 @@ class _Loop:
         return True
 
 
-def suite_session(work: Callable[[SuiteSession], None]) -> None:
+def suite_session(
+    work: Callable[[SuiteSession], None], *, property_examples: int | None = None
+) -> None:
     """Collect the Gherkin suite once in a nested pytest session and call ``work(session)``.
 
     ``work`` runs inside the session (after collection, before the session ends); whatever it
-    raises is re-raised here once the session has closed.
+    raises is re-raised here once the session has closed. ``property_examples`` (when set) is
+    the generated examples per property of the caller's run, handed to the suite's property
+    scenarios (the any-fixture scenario draws that many fixtures after its pins), as
+    ``srdh run --examples`` does; unset, they draw the default.
 
     Raises:
         SuiteSetupError: pytest could not collect the suite (the message carries its output).
     """
     from conformance.suite._run import Bootstrap  # noqa: PLC0415 - shared with run_suite
 
-    loop = _Loop(work)
+    loop = _Loop(work, property_examples)
     output = io.StringIO()
     with contextlib.redirect_stdout(output):
         exit_code = pytest.main([*nested_args(), *FAST_NESTED_OPTIONS], plugins=[Bootstrap(), loop])
