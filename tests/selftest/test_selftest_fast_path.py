@@ -10,10 +10,18 @@ from pathlib import Path
 import pytest
 
 from conformance.adapters import InProcessAdapter
+from conformance.anyfixture import pinned_any_fixtures
 from conformance.selftest import REFERENCE, _refresh, _seed, run_selftest
 from conformance.selftest._cache import read_killers, write_killers
 from conformance.selftest._execute import _Worker, execute_units
-from conformance.selftest._plan import Judge, Probe, Unit, mutant_probes, reference_probes
+from conformance.selftest._plan import (
+    ANY_FIXTURE_SCENARIO,
+    Judge,
+    Probe,
+    Unit,
+    mutant_probes,
+    reference_probes,
+)
 from conformance.selftest._run import _scenarios
 from conformance.selftest._seed import order, read_seed, write_seed
 from conformance.suite import run_suite
@@ -26,17 +34,22 @@ SCENARIOS = [("s-own", "req-a"), ("s-other", "req-b"), ("s-own-2", "req-a")]
 
 def test_suite_session_gives_run_suite_outcomes_for_several_iuts_in_one_session():
     """Scenarios run one by one in one reused session give run_suite's outcome for every item,
-    for the reference and for mutants judged one after the other (nothing leaks between IUTs)."""
+    for the reference and for mutants judged one after the other (nothing leaks between IUTs).
+
+    Both sides run the any-fixture scenario on its pinned fixtures only (``property_examples=0``
+    in both, so both judge the same fixtures); a differing item's messages are shown.
+    """
     factories = ["reference_harness.mutants:missing_id_executed", REFERENCE]
     adapter = InProcessAdapter(factories[0])
     try:
-        result = run_suite(adapter)
+        result = run_suite(adapter, property_examples=0)
     finally:
         adapter.close()
     mutant = {e.nodeid: e.outcome for s in result.scenarios for e in s.examples}
     # run_suite on the reference passes every item (tests/conformance run each scenario on it)
     expected = [mutant, dict.fromkeys(mutant, "passed")]
     seen: list[dict[str, str]] = []
+    messages: dict[str, str] = {}
 
     def work(session):
         for factory in factories:
@@ -44,15 +57,52 @@ def test_suite_session_gives_run_suite_outcomes_for_several_iuts_in_one_session(
             outcomes = {}
             for scenario_id in session.scenario_ids:
                 for item in session.run_scenario(adapter, scenario_id):
-                    outcomes[item.nodeid.rsplit("::", 1)[-1]] = item.outcome
+                    name = item.nodeid.rsplit("::", 1)[-1]
+                    outcomes[name] = item.outcome
+                    messages[f"{factory} {name}"] = item.message
             seen.append(outcomes)
             adapter.close()
 
-    suite_session(work)
+    suite_session(work, property_examples=0)
     short = [{k.rsplit("::", 1)[-1]: v for k, v in e.items()} for e in expected]
-    assert seen == short
+    differing = {
+        f"{factory} {name}": (outcome, messages.get(f"{factory} {name}", "")[:2000])
+        for factory, got, want in zip(factories, seen, short, strict=True)
+        for name, outcome in got.items()
+        if want.get(name) != outcome
+    }
+    assert seen == short, differing
     assert "failed" in seen[0].values()
     assert set(seen[1].values()) == {"passed"}
+
+
+def test_suite_session_hands_the_examples_per_property_to_the_any_fixture_scenario():
+    """``suite_session(property_examples=N)``: the any-fixture scenario draws N fixtures after its
+    pins, as ``srdh run --examples N`` does (the self-test's examples reach it; it used to draw
+    the default 10 whatever the self-test's count)."""
+    runs: dict[int, int] = {}
+
+    class Counting(InProcessAdapter):
+        def run(self, fixture, *args, **kwargs):
+            self.count += 1
+            return super().run(fixture, *args, **kwargs)
+
+    for examples in (0, 1):
+        adapter = Counting(REFERENCE)
+        adapter.count = 0
+
+        def work(session, adapter=adapter):
+            outcomes = session.run_scenario(adapter, ANY_FIXTURE_SCENARIO)
+            assert [o.outcome for o in outcomes] == ["passed"]
+
+        try:
+            suite_session(work, property_examples=examples)
+        finally:
+            adapter.close()
+        runs[examples] = adapter.count
+    pins = len(pinned_any_fixtures())
+    assert runs[0] == pins  # each pin runs once
+    assert runs[1] == pins + 2  # one drawn fixture, run twice
 
 
 @pytest.mark.timeout(600)  # the reference runs the whole suite twice, the any-fixture scenario too
