@@ -36,7 +36,10 @@ COPIED = (
     "README.md",
     ".gitignore",
 )
-_IGNORED = shutil.ignore_patterns("__pycache__", ".srdh_cache", "*.pyc", ".hypothesis")
+# Bytecode caches are copied (copytree keeps mtimes, so a cache is used only for the unchanged
+# source it was compiled from; an edited module is compiled again): every ``srdh`` process in a
+# copy would otherwise compile the kit's modules again (docs/decisions/test-speed.md, Session 5).
+_IGNORED = shutil.ignore_patterns(".srdh_cache", ".hypothesis")
 
 
 def git(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
