@@ -27,6 +27,7 @@ from conformance.adapters._process import (
     ChildProcess,
     MessageTooLarge,
     ReadTimeout,
+    interruption,
 )
 from conformance.adapters._protocol import check_hello, check_observation, run_message
 from conformance.adapters._starved import unstarved
@@ -92,8 +93,9 @@ class StdioAdapter:
             with a non-zero code after it).
 
     Raises:
-        AdapterError: (from ``hello``/``run``) the IUT cannot start, crashes, hangs past
-            ``timeout_s``, sends invalid JSON, a message that is too large or too deep, a
+        AdapterError: (at construction) the command is empty or cannot be split like a shell
+            line (an unbalanced quote); (from ``hello``/``run``) the IUT cannot start, crashes,
+            hangs past ``timeout_s``, sends invalid JSON, a message that is too large or too deep, a
             schema-invalid message, another protocol version, a wrong ``request_id`` or an
             observation of another fixture. The message carries the tail of the IUT's stderr
             and the timeout; the IUT's process group is killed first.
@@ -108,7 +110,11 @@ class StdioAdapter:
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
     ) -> None:
         """Remember how to start the IUT; nothing runs until the first call."""
-        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        try:
+            self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        except ValueError as error:  # an unbalanced quote or a trailing backslash
+            reason = f"the IUT command {command!r} cannot be split like a shell line: {error}"
+            raise AdapterError(reason) from None
         if not self.argv:
             reason = "the IUT command is empty"
             raise AdapterError(reason)
@@ -356,8 +362,9 @@ class StdioAdapter:
 
         Never raises for how the IUT ends, so that finished results are kept: an IUT that does
         not exit within ``min(timeout_s, 5)`` seconds is killed, and that or a non-zero exit code
-        is added to :attr:`warnings`. Output after its last answer is added to
-        :attr:`violations`.
+        is added to :attr:`warnings` (not when ``srdh`` was interrupted, see
+        :func:`supervise_signals`: the kit then killed the group itself). Output after its last
+        answer is added to :attr:`violations`.
         """
         child, self._child = self._child, None
         if child is None:
@@ -371,6 +378,8 @@ class StdioAdapter:
         child.kill()
         self._blame_unsolicited(child.leftover_lines())
         self._answered, self._answered_ids = None, {}
+        if interruption() is not None:
+            return  # srdh was stopped and killed the group itself: how the IUT ended says nothing
         if code is None:
             self.warnings.append(
                 f"IUT did not exit within {grace:g} s after bye and the end of its input; "

@@ -158,6 +158,14 @@ def _adapter(
     if not command.strip():
         msg = "--iut: the IUT command is empty"
         raise CliSetupError(msg)
+    try:
+        shlex.split(command)
+    except ValueError as error:  # an unbalanced quote or a trailing backslash
+        msg = (
+            f"--iut {command!r}: cannot be split like a shell line ({error}); "
+            "quote each argument that holds spaces, and close every quote"
+        )
+        raise CliSetupError(msg) from None
     return StdioAdapter(command, timeout_s, max_message_bytes=max_message_bytes)
 
 
@@ -170,7 +178,8 @@ def make_adapter(
     """The adapter of ``--iut CMD`` or ``--iut-module MOD:FACTORY`` (exactly one).
 
     Raises:
-        CliSetupError: none or both given, an empty command, or a module without ``:``.
+        CliSetupError: none or both given, an empty command or one that cannot be split like
+            a shell line (an unbalanced quote), or a module without ``:``.
     """
     return _adapter(command, module, timeout_s, max_message_bytes)
 
@@ -478,7 +487,8 @@ def _run_and_report(
         for path in write_reports(result, options.report, kit_schemas_dir(), held=held):
             out.line(f"wrote {path}")
     if options.record is not None:
-        out.line(f"recorded the exchange in {options.record} (re-judge it: srdh replay DIR)")
+        again = shlex.quote(str(options.record))
+        out.line(f"recorded the exchange in {options.record} (re-judge it: srdh replay {again})")
     if stopped is not None:
         out.warning(f"{result.partial or stopped}: partial results; scenarios not run are NOT_RUN")
         raise typer.Exit(128 + stopped.signum)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import difflib
 import io
 import json
 import re
@@ -112,6 +113,12 @@ def split_example_ids(ids: Iterable[str], known: set[str]) -> tuple[list[str], d
     return list(dict.fromkeys(scenarios)), examples
 
 
+def _did_you_mean(asked: str, known: set[str]) -> str:
+    """`` (did you mean 'x'?)`` for the known ids closest to a mistyped one, else ``""``."""
+    close = difflib.get_close_matches(asked, sorted(known), n=2, cutoff=0.8)
+    return f" (did you mean {' or '.join(repr(each) for each in close)}?)" if close else ""
+
+
 def _select(
     catalogue: list[ScenarioEntry], scenario_ids: Iterable[str] | None, level: str | None
 ) -> list[ScenarioEntry]:
@@ -119,8 +126,9 @@ def _select(
     asked = None if scenario_ids is None else list(scenario_ids)
     unknown = sorted(set(asked or ()) - known)
     if unknown:
+        named = [f"{asked_id}{_did_you_mean(asked_id, known)}" for asked_id in unknown]
         message = (
-            f"unknown scenario id(s) {', '.join(unknown)}; known ids: {', '.join(sorted(known))}"
+            f"unknown scenario id(s) {', '.join(named)}; known ids: {', '.join(sorted(known))}"
         )
         raise SuiteSetupError(message)
     if level is not None and level not in LEVEL_STRENGTH:

@@ -77,6 +77,28 @@ def test_demo_unknown_scenario_is_a_setup_error(runner: CliRunner) -> None:
     assert len(result.stderr.strip().splitlines()) == 1
 
 
+def test_an_iut_command_with_an_unbalanced_quote_is_a_setup_error(runner: CliRunner) -> None:
+    """``--iut "java -cp 'build Main"``: a user mistake, named as such (exit 2, one line), never
+    an internal error; for ``run`` and ``demo`` alike, before anything starts."""
+    command = "java -cp 'build dev.srdh.harness.StdioMain"
+    for args in (["run", "--iut", command], ["demo", "--iut", command, "no-such-scenario"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == EXIT_SETUP, result.stderr
+        assert result.stderr.startswith(f"srdh: error: --iut {command!r}: cannot be split"), (
+            result.stderr
+        )
+        assert "No closing quotation" in result.stderr
+        assert "internal error" not in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_demo_unknown_scenario_id_suggests_the_closest_known_one(runner: CliRunner) -> None:
+    """A typo in a scenario id: the error suggests the id that was meant."""
+    result = runner.invoke(app, ["demo", "duplicate-tool-call-id-is-propsed"])
+    assert result.exit_code == EXIT_SETUP
+    assert "(did you mean 'duplicate-tool-call-id-is-proposed'?)" in result.stderr
+
+
 def test_demo_invalid_fixture_file_names_file_and_pointer(
     runner: CliRunner, tmp_path: Path
 ) -> None:

@@ -8,6 +8,7 @@ with that rule's id.
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import sys
 from pathlib import Path
@@ -35,6 +36,7 @@ def _record(runner: CliRunner, tmp_path: Path, *args: str) -> Path:
     iut = f"{sys.executable} {script}"
     result = runner.invoke(app, ["run", "--iut", iut, "--record", str(recording), *examples, *args])
     assert result.exit_code == EXIT_OK, result.output
+    assert f"(re-judge it: srdh replay {shlex.quote(str(recording))})" in result.output
     script.unlink()  # replay must not need the IUT
     return recording
 

@@ -144,6 +144,12 @@ def test_stdio_wrong_protocol_version():
         _lying("wrong-version").hello()
 
 
+def test_stdio_command_with_an_unbalanced_quote_is_an_adapter_error():
+    """A command ``shlex`` cannot split is refused at once, naming the command and why."""
+    with pytest.raises(AdapterError, match=r"cannot be split like a shell line: No closing"):
+        StdioAdapter("java -cp 'build Main")
+
+
 def test_stdio_bad_exit_after_bye():
     """An IUT that does not exit 0 after bye is a warning; closing never raises."""
     adapter = _lying("bad-exit")

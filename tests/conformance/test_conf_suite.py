@@ -58,6 +58,18 @@ def test_unknown_scenario_id_is_a_setup_error(adapter_for):
         run_suite(adapter_for("reference_harness.iut:create"), scenario_ids=["no-such-scenario"])
 
 
+def test_a_mistyped_scenario_id_gets_a_suggestion(adapter_for):
+    """A typo names the closest known id; an id like no other gets no suggestion."""
+    with pytest.raises(SuiteSetupError) as caught:
+        run_suite(
+            adapter_for("reference_harness.iut:create"),
+            scenario_ids=["duplicate-tool-call-id-is-propsed", "no-such-scenario"],
+        )
+    message = str(caught.value)
+    assert "(did you mean 'duplicate-tool-call-id-is-proposed'?)" in message
+    assert "no-such-scenario (did you mean" not in message
+
+
 def test_unknown_level_is_a_setup_error(adapter_for):
     """A level outside RFC 2119 is refused."""
     with pytest.raises(SuiteSetupError, match="unknown level 'OFTEN'"):

@@ -156,6 +156,8 @@ def test_an_interrupted_run_writes_a_partial_report_and_its_replay_agrees(
     assert "PASSED" in {statuses[sid] for sid in ran}  # the first runs were judged
     assert "NOT_RUN" in statuses.values()
     assert not {"FAILED", "ERROR"} & {statuses[sid] for sid in ran}  # an interruption blames no one
+    assert document["warnings"] == []  # the kit killed the IUT: not "exited with code -9 after bye"
+    assert b"after bye" not in stderr
     assert iut.leftovers() == []
     # the replay judges the recording in this process (no IUT, no signal: a process start of
     # its own proved nothing more; tests/cli/test_cli_record_replay.py replays the same way)
