@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 from hypothesis import HealthCheck, Phase, example, given, settings
 
-from conformance.adapters import ObservationContractError
+from conformance.adapters import AdapterError, ObservationContractError
 from conformance.checks import check_observation_contract, expected_outcome
 
 if TYPE_CHECKING:
@@ -115,7 +115,8 @@ def drive(
     try:
         config(wrapped)()
     except Exception as error:  # noqa: BLE001 - any failure of the IUT or its check is a result
-        message = f"{type(error).__name__}: {error}"
+        plain = isinstance(error, AssertionError | AdapterError) and str(error)
+        message = str(error) if plain else f"{type(error).__name__}: {error}"
         if isinstance(error, BaseExceptionGroup):  # e.g. FlakyFailure: say what failed first
             message += "".join(
                 f"\n  {type(sub).__name__}: {sub}" for sub in error.exceptions[:_SUB_ERRORS]

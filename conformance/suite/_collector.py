@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from conformance.adapters import AdapterError
 from conformance.bdd import ScenarioContext, scenario_identity
 from conformance.bdd.plugin import ADAPTER_KEY, EXAMPLES_KEY
 from conformance.checks import rule_ids_in
@@ -43,14 +44,22 @@ class Outcome:
 
 
 def message_of(call: pytest.CallInfo[None]) -> str:
-    """The message of a phase: the check's assertion text, the skip reason, or the exception."""
+    """The message of a phase: the check's text, the skip reason, the IUT's failure, or else.
+
+    A failed check (``AssertionError``) and an IUT's failure (an
+    :class:`~conformance.adapters.AdapterError`) are their text alone, no class name; any other
+    exception keeps its type's name (``KeyError: 'run_id'``).
+    """
     excinfo = call.excinfo
     if excinfo is None:
         return ""
     if isinstance(excinfo.value, pytest.skip.Exception):
         return str(excinfo.value.msg)
     text = str(excinfo.value)
-    return text if isinstance(excinfo.value, AssertionError) and text else excinfo.exconly()
+    # a check's failure and an IUT's protocol failure are sentences for the user; anything
+    # else (a kit bug, an in-process IUT's own exception) keeps its type's name
+    plain = isinstance(excinfo.value, AssertionError | AdapterError)
+    return text if plain and text else excinfo.exconly()
 
 
 @dataclass

@@ -8,7 +8,7 @@ import json
 import pytest
 from hypothesis import Phase, find, given, settings
 
-from conformance.adapters import RecordingAdapter
+from conformance.adapters import AdapterError, RecordingAdapter
 from conformance.anyfixture._property import (
     CORPUS,
     PINS,
@@ -171,3 +171,31 @@ def test_prop_any_fixture_flaky_failure_names_what_failed():
     assert result.outcome == "failed"
     assert "R0.valid-observation" in result.message
     assert "SCRIPT_UNCONSUMED the first time only" in result.message
+
+
+@pytest.mark.parametrize(
+    ("error", "shown"),
+    [
+        (
+            AssertionError("[R2.tool-call-identity] no TOOL_CALL_REJECTED"),
+            "[R2.tool-call-identity]",
+        ),
+        (AdapterError("IUT sent invalid JSON instead of the observation"), "IUT sent invalid JSON"),
+        (KeyError("run_id"), "KeyError: 'run_id'"),
+    ],
+)
+def test_prop_failure_message_names_no_python_class_for_a_check_or_the_iut(error, shown):
+    """A failed check or an IUT's protocol failure reads as its sentence (no ``AssertionError:``
+    or ``AdapterError:`` before it, which says nothing to an implementer in another language);
+    any other exception, a kit bug, keeps its class name."""
+    from hypothesis import strategies as st  # noqa: PLC0415
+
+    from conformance.anyfixture import drive  # noqa: PLC0415
+
+    def body(_value: int) -> None:
+        raise error
+
+    config = settings(max_examples=1, database=None, derandomize=True)
+    result = drive("fails", st.just(1), body, config)
+    assert result.outcome == "failed"
+    assert result.message.startswith(shown), result.message
