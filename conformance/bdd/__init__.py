@@ -7,7 +7,7 @@ steps share, :data:`THEN_CHECKS` maps each Then sentence to its check.
 
 from conformance.bdd._context import ScenarioContext, scenario_identity, scenario_name
 from conformance.bdd._shapes import StepVocabularyError, document_for, presented_id, quoted
-from conformance.bdd._then import THEN_CHECKS
+from conformance.bdd._then import THEN_CHECKS, ThenRegistryError, then_check
 from conformance.bdd._when import SPEC_RUN_SENTENCES
 
 __all__ = [
@@ -15,9 +15,11 @@ __all__ = [
     "THEN_CHECKS",
     "ScenarioContext",
     "StepVocabularyError",
+    "ThenRegistryError",
     "document_for",
     "presented_id",
     "quoted",
     "scenario_identity",
     "scenario_name",
+    "then_check",
 ]

@@ -15,7 +15,7 @@ from conformance.checks import CheckResult, Findings
 if TYPE_CHECKING:
     import pytest
 
-__all__ = ["OPTIONAL_PROPERTY", "THEN_CHECKS"]
+__all__ = ["OPTIONAL_PROPERTY", "THEN_CHECKS", "ThenRegistryError", "then_check"]
 
 _Check = Callable[[ScenarioContext], CheckResult]
 
@@ -157,6 +157,29 @@ THEN_CHECKS: dict[str, _Check] = {
         checks.check_failed_run(c.observation, "AGENT_UNAVAILABLE"),
     ),
 }
+
+
+class ThenRegistryError(LookupError):
+    """A property (or contract mutant) names a Then sentence :data:`THEN_CHECKS` does not hold."""
+
+
+def then_check(sentence: str) -> _Check:
+    """Return the Then check of ``sentence`` (a spec THEN sentence, verbatim).
+
+    Raises:
+        ThenRegistryError: no entry in :data:`THEN_CHECKS` for ``sentence``; the message names the
+            registry to add it to (a spec author's slip when adding a scenario, not a kit fault).
+    """
+    try:
+        return THEN_CHECKS[sentence]
+    except KeyError:
+        message = (
+            f"no Then check for {sentence!r}: add an entry to THEN_CHECKS in "
+            "conformance/bdd/_then.py (docs/adding-a-scenario.md)"
+        )
+        raise ThenRegistryError(message) from None
+
+
 """Then sentence -> the check it runs (spec THEN sentences verbatim, then extensions)."""
 
 

@@ -75,6 +75,7 @@ LAZY_FAMILIES = (
     ("conformance.adapters", "RecordingError"),
     ("conformance.suite", "SuiteSetupError"),
     ("conformance.suite", "CatalogueError"),
+    ("conformance.bdd", "ThenRegistryError"),
     ("reference_harness.openai", "ConfigError"),
     ("reference_harness.store", "RunStoreError"),
 )

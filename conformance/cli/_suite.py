@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import conformance
 from conformance._examples import DEFAULT_PROPERTY_EXAMPLES
 from conformance.adapters import ObservationContractError, RunInterrupted
-from conformance.bdd import THEN_CHECKS, ScenarioContext
+from conformance.bdd import ScenarioContext, then_check
 from conformance.checks import (
     CheckResult,
     check_global_invariants,
@@ -337,7 +337,7 @@ def run_fixture(adapter: Adapter, path: Path, ctx: FailureContext) -> FixtureVer
         ]
     if prop is not None and prop.kind == "run" and first is not None:
         context = ScenarioContext(iut=adapter, fixture=fixture, observations=[first])
-        labelled.append((prop.then, THEN_CHECKS[prop.then](context)))
+        labelled.append((prop.then, then_check(prop.then)(context)))
         notes.append(f"and the Then check of scenario {scenario_id}: {prop.then}")
     elif scenario_id:
         notes.append(

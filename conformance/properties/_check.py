@@ -16,7 +16,7 @@ from conformance.anyfixture._engine import (
     observe,
     property_settings,
 )
-from conformance.bdd import THEN_CHECKS, ScenarioContext
+from conformance.bdd import ScenarioContext, then_check
 from conformance.checks import (
     check_global_invariants,
     check_model_inputs,
@@ -62,7 +62,7 @@ def run_property(
         ValueError: a ``run`` property without an adapter.
     """
     config = config or property_settings()
-    check = THEN_CHECKS[prop.then]
+    check = then_check(prop.then)
     if prop.kind == "contract":
 
         def contract_body(variant: Any) -> None:  # noqa: ANN401 - a ContractVariant

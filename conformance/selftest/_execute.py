@@ -17,6 +17,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from conformance.adapters import AdapterError, InProcessAdapter, StdioAdapter
+from conformance.bdd import ThenRegistryError
 from conformance.checks import rule_ids_in
 from conformance.properties import (
     INVARIANTS,
@@ -112,7 +113,7 @@ def run_unit(index: int, unit: Unit, session: SuiteSession | None, examples: int
             results.append(result)
             if unit.stop_at_kill and result.kills(unit.judge):
                 break
-    except (AdapterError, SuiteSetupError) as failure:
+    except (AdapterError, SuiteSetupError, ThenRegistryError) as failure:
         error = f"{type(failure).__name__}: {failure}"
     finally:
         with contextlib.suppress(AdapterError):

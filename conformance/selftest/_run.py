@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
-from conformance.bdd import THEN_CHECKS, ScenarioContext
+from conformance.bdd import ScenarioContext, then_check
 from conformance.properties import PROPERTIES
 from conformance.selftest._cache import read_killers, write_killers
 from conformance.selftest._execute import UnitPool, default_jobs, execute_units
@@ -201,7 +201,7 @@ def _judge_contract(mutant: ContractMutant) -> MutantVerdict:
     started = time.perf_counter()
     load = load_component_registry if mutant.contract == "component-registry" else load_phase_plan
     document = mutant.mutate(load().model_dump(mode="json"))
-    check = THEN_CHECKS[PROPERTIES[mutant.scenario_id].then]
+    check = then_check(PROPERTIES[mutant.scenario_id].then)
     verdict = check(ScenarioContext(contracts={mutant.contract: document}))
     return MutantVerdict(
         mutant.name,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from conformance.adapters import AdapterError, InProcessAdapter, RecordingAdapter
+from conformance.bdd import ThenRegistryError
 from conformance.openspec import ParseError
 from conformance.reports import Status, normalize_level
 from conformance.selftest import CACHE_DIR, PendingSelftest, SelftestResult, start_selftest
@@ -78,7 +79,7 @@ def conformance_suite(ctx: VerifyContext) -> Outcome:
         result = run_suite(adapter)
         ctx.shared[_REFERENCE_SUITE] = result
         ctx.shared[RUNS_KEY] = adapter.runs  # for the vocabulary coverage step
-    except (AdapterError, SuiteSetupError, CatalogueError) as exc:
+    except (AdapterError, SuiteSetupError, CatalogueError, ThenRegistryError) as exc:
         return failed(describe_error(exc))
     finally:
         adapter.close()
@@ -148,7 +149,7 @@ def mutant_selftest(ctx: VerifyContext) -> Outcome:
             result = pending.result(reference_suite=ctx.shared.get(_REFERENCE_SUITE))
         finally:
             pending.cancel()
-    except (AdapterError, SuiteSetupError, CatalogueError) as exc:
+    except (AdapterError, SuiteSetupError, CatalogueError, ThenRegistryError) as exc:
         return failed(describe_error(exc))
     if result.passed:
         return passed(selftest_detail(result), result)

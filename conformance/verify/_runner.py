@@ -8,6 +8,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from conformance.adapters import AdapterError
+from conformance.bdd import ThenRegistryError
 from conformance.reports import Status, StepResult
 from conformance.suite import CatalogueError, SuiteSetupError
 from conformance.verify._checks import (
@@ -136,5 +137,5 @@ def _start_selftest(ctx: VerifyContext) -> None:
     """Start the self-test's workers before the first step; a failure is left to its step."""
     try:
         ctx.shared[SELFTEST_KEY] = start_mutant_selftest(ctx)
-    except (AdapterError, SuiteSetupError, CatalogueError, KeyError):
+    except (AdapterError, SuiteSetupError, CatalogueError, ThenRegistryError, KeyError):
         return  # the mutant self-test step starts it again and reports the error
