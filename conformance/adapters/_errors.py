@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from contracts import ContractViolation
@@ -53,14 +53,22 @@ class ObservationContractError(AdapterError):
 
     Attributes:
         violations: every violation, JSON pointers into the RunObservation.
+        answer: the ``observation`` message as the IUT sent it (stdio), or ``None``: what
+            ``srdh run --record`` keeps so that ``srdh replay`` judges it again.
     """
 
     def __init__(
-        self, reason: str, violations: tuple[ContractViolation, ...], *, stderr_tail: str = ""
+        self,
+        reason: str,
+        violations: tuple[ContractViolation, ...],
+        *,
+        stderr_tail: str = "",
+        answer: dict[str, Any] | None = None,
     ) -> None:
         """Build the error; ``violations`` are the observation's contract violations."""
         super().__init__(reason, stderr_tail=stderr_tail)
         self.violations = violations
+        self.answer = answer
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,9 @@ A recording is a folder:
 * ``exchange.ndjson`` — one JSON object per line, in order: ``{"seq": n, "from": "iut",
   "message": <hello>}``, then per Run ``{"seq", "from": "kit", "message": <run>}`` and either
   ``{"seq", "from": "iut", "message": <observation>}`` or, when the IUT failed that Run (hung,
-  crashed, broke the protocol), ``{"seq", "from": "kit", "request_id", "failure": "<reason>"}``.
+  crashed, broke the protocol), ``{"seq", "from": "kit", "request_id", "failure": "<reason>"}``;
+  an observation that breaks its contract (a conformance failure, not a protocol one) is kept in
+  that line as ``"answer": <observation message as sent>``, and the replay judges it again.
   Messages are adapter messages (``schemas/adapter-message.schema.json``); request ids are the
   recording's own (``r1``, ``r2`` …). A run stopped by a signal ends with ``{"seq", "from": "kit",
   "interrupted": "SIGTERM"}``: its last request may have no answer.
@@ -23,11 +25,12 @@ from __future__ import annotations
 
 import json
 import signal
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from conformance._inert import shown_path
-from conformance.adapters._errors import AdapterError
-from conformance.adapters._protocol import message_problems
+from conformance.adapters._errors import AdapterError, ObservationContractError
+from conformance.adapters._protocol import check_observation, message_problems
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -55,6 +58,14 @@ class RecordingError(ValueError):
 
 def _key(fixture: dict[str, Any]) -> str:
     return json.dumps(fixture, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+@dataclass(frozen=True)
+class _Broken:
+    """A recorded observation message that broke its contract: judged again when replayed."""
+
+    request_id: str
+    message: dict[str, Any]
 
 
 class ExchangeRecorder:
@@ -119,7 +130,12 @@ class ExchangeRecorder:
         try:
             observation = self._inner.run(fixture)
         except AdapterError as error:
-            self._write({"from": "kit", "request_id": request_id, "failure": str(error)})
+            failure: dict[str, Any] = {"from": "kit", "request_id": request_id}
+            failure["failure"] = str(error)
+            if isinstance(error, ObservationContractError) and error.answer is not None:
+                # judged again on replay, not only its text; under the recording's request id
+                failure["answer"] = {**error.answer, "request_id": request_id}
+            self._write(failure)
             raise
         message = {"type": "observation", "request_id": request_id, "observation": observation}
         self._write({"from": "iut", "message": message})
@@ -197,7 +213,7 @@ class ReplayAdapter:
         """The signal that stopped the recorded run (``SIGTERM``), or ``None``."""
         self._hello: dict[str, Any] | None = None
         requests: dict[str, dict[str, Any]] = {}
-        self._answers: dict[str, list[dict[str, Any] | str]] = {}
+        self._answers: dict[str, list[dict[str, Any] | str | _Broken]] = {}
         for number, line in enumerate(text.split("\n"), start=1):
             if not line.strip():
                 continue
@@ -226,7 +242,14 @@ class ReplayAdapter:
             if fixture is None or not isinstance(record["failure"], str):
                 msg = f"{where}: a failure must name a recorded request_id and be a string"
                 raise RecordingError(msg)
-            self._answers.setdefault(_key(fixture), []).append(record["failure"])
+            answer = record.get("answer")
+            if answer is not None and not isinstance(answer, dict):
+                msg = f"{where}: a failure's answer must be the observation message (an object)"
+                raise RecordingError(msg)
+            kept: str | _Broken = record["failure"]
+            if answer is not None:
+                kept = _Broken(str(record["request_id"]), answer)
+            self._answers.setdefault(_key(fixture), []).append(kept)
             return
         message = record.get("message")
         problems = message_problems(message)
@@ -262,6 +285,8 @@ class ReplayAdapter:
         Raises:
             AdapterError: the fixture was not recorded (or not as often), or the IUT failed
                 that Run when it was recorded (the recorded reason).
+            ObservationContractError: the recorded observation breaks its contract (judged
+                again with this kit's rules).
             RunInterrupted: the recorded run was interrupted before this fixture's answer.
         """
         answers = self._answers.get(_key(fixture))
@@ -276,6 +301,10 @@ class ReplayAdapter:
             )
             raise AdapterError(reason)
         answer = answers.pop(0)
+        if isinstance(answer, _Broken):  # judged again: ObservationContractError, as recorded
+            return check_observation(
+                answer.message, request_id=answer.request_id, fixture_id=fixture["fixture_id"]
+            )
         if isinstance(answer, str):
             reason = f"(recorded) {answer}"
             raise AdapterError(reason)

@@ -160,7 +160,7 @@ def check_observation(
         )
         broken = _observation_violations(message) if answers else ()
         if broken:
-            raise ObservationContractError(reason, broken, stderr_tail=stderr_tail)
+            raise ObservationContractError(reason, broken, stderr_tail=stderr_tail, answer=message)
         raise AdapterError(reason, stderr_tail=stderr_tail)
     if message["request_id"] != request_id:
         reason = f"IUT answered request {message['request_id']!r}, expected {request_id!r}"

@@ -170,6 +170,33 @@ def test_a_failed_run_is_recorded_and_fails_again_on_replay(
     assert "harness exploded" in failure["message"]
 
 
+def test_an_observation_breaking_its_contract_replays_to_the_same_rule(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """A stdio IUT whose observation breaks its contract (a NO_EVIDENCE invocation with
+    matches): the run names ``R3.invocation-outcome``; the recording keeps the observation as
+    sent (not only the failure's text), so the replay judges it again and names the same rule
+    (it used to replay as a protocol error naming no rule)."""
+    recording = tmp_path / "recording"
+    scenario = "a-backend-reports-more-matches-than-the-rows-it-returns-example-2"
+    iut = f"{sys.executable} -m reference_harness.stdio --mutant no_evidence_when_no_items"
+    args = ["--scenario", scenario, "--examples", "0", "--record", str(recording)]
+    result = runner.invoke(app, ["run", "--iut", iut, *args, "--report", str(tmp_path / "run")])
+    assert result.exit_code == EXIT_FAILED, result.output
+    (kept,) = [line for line in _lines(recording) if "failure" in line]
+    assert kept["answer"]["type"] == "observation"
+    assert kept["answer"]["request_id"] == kept["request_id"]  # the recording's own request id
+    replayed = runner.invoke(app, ["replay", str(recording), "--report", str(tmp_path / "re")])
+    assert replayed.exit_code == EXIT_FAILED, replayed.output
+    run, replay = (
+        json.loads((tmp_path / name / "report.json").read_text("utf-8"))["failures"]
+        for name in ("run", "re")
+    )
+    assert [f["rule_ids"] for f in replay] == [f["rule_ids"] for f in run]
+    assert "R3.invocation-outcome" in run[0]["rule_ids"]
+    assert [f["observed"] for f in replay] == [f["observed"] for f in run]
+
+
 def test_a_property_run_replays_to_the_same_failures(runner: CliRunner, tmp_path: Path) -> None:
     """Properties are derandomized: replay regenerates (and shrinks) the recorded fixtures."""
     recording = tmp_path / "recording"
