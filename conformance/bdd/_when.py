@@ -56,7 +56,12 @@ def _run(request: pytest.FixtureRequest, context: ScenarioContext, times: int) -
     try:
         context.observations = [iut.run(fixture) for _ in range(times)]
     except ObservationContractError as error:
-        # A Run no conforming Harness can report: a conformance failure naming its rule.
+        # A Run no conforming Harness can report: a conformance failure naming its rule. The
+        # observation as sent (stdio) stays in the context: the report shows its trace beside
+        # the reference's, rather than an empty one.
+        sent = error.answer.get("observation") if error.answer is not None else None
+        if isinstance(sent, dict):
+            context.observations = [sent]
         check_observation_contract(error.violations).require()
         raise
     except AdapterError as error:

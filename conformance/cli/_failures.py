@@ -170,14 +170,18 @@ def trace_lines(observation: dict[str, Any] | None) -> tuple[str, ...]:
     """An observation's normalized trace, one ``TYPE key=value …`` line per event.
 
     Run ids and digests are replaced by placeholders, so the IUT's lines compare equal to the
-    reference's where the behaviour is the same.
+    reference's where the behaviour is the same. An observation that broke its contract (kept so
+    that its trace is shown) may hold a trace the normalizer cannot read: one line says so.
     """
     if not observation:
         return ()
-    return tuple(
-        f"{event.get('type', '?')} {event_summary(event.get('data'))}".rstrip()
-        for event in normalize_trace(observation)
-    )
+    try:
+        return tuple(
+            f"{event.get('type', '?')} {event_summary(event.get('data'))}".rstrip()
+            for event in normalize_trace(observation)
+        )
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return ("(the trace breaks its contract and cannot be normalized)",)
 
 
 def _findings(message: str) -> list[tuple[str, str]]:

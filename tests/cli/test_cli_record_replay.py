@@ -195,6 +195,21 @@ def test_an_observation_breaking_its_contract_replays_to_the_same_rule(
     assert [f["rule_ids"] for f in replay] == [f["rule_ids"] for f in run]
     assert "R3.invocation-outcome" in run[0]["rule_ids"]
     assert [f["observed"] for f in replay] == [f["observed"] for f in run]
+    # the observation as sent is shown, not an empty trace ("event 0: IUT (end)")
+    assert run[0]["observed_trace"][0].startswith("RUN_STARTED")
+    assert run[0]["first_difference"] is None or run[0]["first_difference"] > 0
+    assert [f["observed_trace"] for f in replay] == [f["observed_trace"] for f in run]
+
+
+@pytest.mark.parametrize("trace", [5, [5], [{"type": "RUN_STARTED", "data": {}}, "x"]])
+def test_a_trace_the_normalizer_cannot_read_is_one_line_saying_so(trace: object) -> None:
+    """A contract-breaking observation's trace may be anything: shown as one line, never a
+    crash of the report (a kit 'internal error' for the IUT's fault)."""
+    from conformance.cli._failures import trace_lines  # noqa: PLC0415 - the unit under test
+
+    assert trace_lines({"trace": trace}) == (
+        "(the trace breaks its contract and cannot be normalized)",
+    )
 
 
 def test_a_property_run_replays_to_the_same_failures(runner: CliRunner, tmp_path: Path) -> None:
