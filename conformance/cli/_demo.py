@@ -72,11 +72,9 @@ def _looks_like_file(scenario: str) -> bool:
 
 
 def _from_file(path: Path, adapter: RecordingAdapter) -> None:
-    from contracts import load_document  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+    from conformance.cli._suite import read_fixture  # noqa: PLC0415 - lazy: `srdh --help` stays fast
 
-    model = load_document(path, "scenario-fixture")
-    fixture: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_unset=True)
-    adapter.run(fixture)
+    adapter.run(read_fixture(path))
 
 
 def _show(out: Output, fixture: dict[str, Any], observation: dict[str, Any]) -> bool:

@@ -58,7 +58,7 @@ from conformance.reports import (
 )
 from conformance.suite import load_catalogue, run_suite
 from conformance.verify import requirements_from_suite
-from contracts import load_document
+from contracts import ContractError, load_document
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -279,9 +279,40 @@ def read_fixture(path: Path) -> dict[str, Any]:
         ContractError: unreadable or malformed file, or not a valid scenario-fixture (the
             message names the file, line or JSON pointer and what was expected).
     """
-    model = load_document(path, "scenario-fixture")
+    try:
+        model = load_document(path, "scenario-fixture")
+    except ContractError as error:
+        raise at_its_line(error, path) from None
     fixture: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_unset=True)
     return fixture
+
+
+def at_its_line(error: ContractError, path: Path) -> ContractError:
+    """``error`` with the line of its JSON pointer in ``path`` (as ``srdh validate`` names it).
+
+    A schema violation or broken invariant of a fixture file is named at the line where the
+    offending value starts in the (pretty-printed) file; an error that already has a line (a
+    JSON syntax error), a file that cannot be read again, or a pointer not found: unchanged.
+    """
+    from contracts import line_of_pointer  # noqa: PLC0415 - lazy: `srdh --help` stays fast
+
+    if error.line is not None or error.path is None:
+        return error
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return error
+    line = line_of_pointer(text, error.pointer)
+    if line is None:
+        return error
+    return ContractError(
+        error.message,
+        path=error.path,
+        line=line,
+        pointer=error.pointer,
+        expected=error.expected,
+        rule=error.rule,
+    )
 
 
 class FixtureVerdict:

@@ -111,6 +111,24 @@ def test_demo_invalid_fixture_file_names_file_and_pointer(
     assert len(result.stderr.strip().splitlines()) == 1
 
 
+def test_a_fixture_file_s_schema_error_names_its_line(runner: CliRunner, tmp_path: Path) -> None:
+    """A pretty-printed fixture with a wrong value: ``file:line: /pointer: expected …`` (the
+    line ``srdh validate`` names), for ``srdh demo FILE`` and ``srdh run --fixture FILE``."""
+    fixture = json.loads(_duplicate_id_fixture(tmp_path / "ok.json").read_text("utf-8"))
+    fixture["limits"]["max_steps"] = "five"
+    path = tmp_path / "bad.json"
+    text = json.dumps(fixture, indent=2)
+    path.write_text(text, encoding="utf-8")
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if '"five"' in row)
+    reference = f"{sys.executable} -m reference_harness.stdio"
+    for args in (["demo", str(path)], ["run", "--iut", reference, "--fixture", str(path)]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == EXIT_SETUP, result.output
+        assert f"srdh: error: {path}:{line}: /limits/max_steps: expected type integer" in (
+            result.stderr
+        )
+
+
 def test_serve_without_openspec_is_a_setup_error(runner: CliRunner, tmp_path: Path) -> None:
     """`srdh serve --repo DIR` without openspec/: exit 2 before anything listens."""
     result = runner.invoke(app, ["serve", "--repo", str(tmp_path), "--port", "0"])
