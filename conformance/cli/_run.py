@@ -423,6 +423,18 @@ def run_against_iut(options: RunOptions, out: Output, adapter: Adapter | None = 
         return _run_and_report(options, out, adapter, held)
 
 
+def _read_fixture_first(options: RunOptions) -> None:
+    """Judge the ``--fixture`` file before the IUT starts, so that a bad file is named first.
+
+    Raises:
+        ContractError: the file is not a valid scenario-fixture (file, line, JSON pointer).
+    """
+    if options.fixture is not None:
+        from conformance.cli._suite import read_fixture  # noqa: PLC0415 - only with --fixture
+
+        read_fixture(options.fixture)
+
+
 def _run_and_report(
     options: RunOptions, out: Output, adapter: Adapter | None, held: ReportDirLock | None
 ) -> bool:
@@ -441,6 +453,7 @@ def _run_and_report(
         adapter = _adapter(
             options.iut, options.iut_module, options.timeout_s, options.max_message_bytes
         )
+    _read_fixture_first(options)
     if options.record is not None:
         from conformance.adapters import ExchangeRecorder  # noqa: PLC0415 - only with --record
 

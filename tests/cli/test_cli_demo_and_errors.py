@@ -127,6 +127,12 @@ def test_a_fixture_file_s_schema_error_names_its_line(runner: CliRunner, tmp_pat
         assert f"srdh: error: {path}:{line}: /limits/max_steps: expected type integer" in (
             result.stderr
         )
+    # the file is judged before the IUT starts: a command that cannot start does not hide it
+    result = runner.invoke(
+        app, ["run", "--iut", str(tmp_path / "no-such-iut"), "--fixture", str(path)]
+    )
+    assert result.exit_code == EXIT_SETUP
+    assert f"srdh: error: {path}:{line}: /limits/max_steps" in result.stderr
 
 
 def test_serve_without_openspec_is_a_setup_error(runner: CliRunner, tmp_path: Path) -> None:
