@@ -17,6 +17,7 @@ from conformance.anyfixture._engine import (
 )
 from conformance.anyfixture._property import (
     ANY_FIXTURE,
+    ANY_FIXTURE_SCENARIO,
     CORPUS,
     PINS,
     PINS_FILE,
@@ -28,6 +29,7 @@ from conformance.anyfixture._property import (
 
 __all__ = [
     "ANY_FIXTURE",
+    "ANY_FIXTURE_SCENARIO",
     "CORPUS",
     "PINS",
     "PINS_FILE",

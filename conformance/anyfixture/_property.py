@@ -50,6 +50,10 @@ __all__ = [
 ANY_FIXTURE: Final = "any-valid-scenario-fixture"
 """The name of the any-fixture property in results."""
 
+ANY_FIXTURE_SCENARIO: Final = "any-valid-scenario-fixture-is-judged-by-every-check"
+"""The suite scenario (``@extension``) running the any-fixture property: its failing example's
+fixture is judged by every check, which is what ``srdh run --fixture FILE`` does."""
+
 _PINNED: Final = "pinned for"
 
 

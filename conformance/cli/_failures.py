@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import conformance
 from conformance._examples import DEFAULT_PROPERTY_EXAMPLES
 from conformance.adapters import AdapterError
+from conformance.anyfixture import ANY_FIXTURE_SCENARIO
 from conformance.checks import RULES, normalize_trace, rule_ids_in
 from conformance.cli._output import event_summary
 from conformance.reports import FailedRule, Failure, SpecSentence, Status, fixture_file_name
@@ -258,7 +259,9 @@ def failure_from_example(example: ExampleFacts, ctx: FailureContext) -> Failure:
         reproduce=ctx.reproduce(
             example.example_id,
             fixture_path=fixture_path,
-            by_fixture=example.source in {"property", "fixture"},
+            # the any-fixture scenario's failing fixture is judged by every check: --fixture
+            by_fixture=example.source in {"property", "fixture"}
+            or example.scenario_id == ANY_FIXTURE_SCENARIO,
         ),
         observed_trace=trace_lines(example.observation),
         reference_trace=trace_lines(reference),

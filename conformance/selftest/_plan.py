@@ -12,13 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from conformance.anyfixture import ANY_FIXTURE_SCENARIO
 from conformance.properties import INVARIANTS, PROPERTIES
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 
-ANY_FIXTURE_SCENARIO = "any-valid-scenario-fixture-is-judged-by-every-check"
-"""The suite scenario running the any-fixture property (pins and drawn fixtures): the longest."""
 
 __all__ = [
     "ANY_FIXTURE_SCENARIO",

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from markdown_it import MarkdownIt
 
+from conformance.anyfixture import ANY_FIXTURE_SCENARIO
 from conformance.checks import RULES
 from conformance.cli import EXIT_FAILED, EXIT_OK, EXIT_SETUP, app
 from conformance.suite import load_catalogue
@@ -383,3 +384,34 @@ def test_a_fixture_without_a_scenario_is_judged_by_the_global_invariants(
     assert failure["rule_ids"] == [MUTANTS[mutant].rule_id]
     assert failure["requirement_id"] == MUTANTS[mutant].requirement_id
     assert (directory / failure["fixture_path"]).is_file()
+
+
+def test_an_any_fixture_failure_replays_with_its_saved_fixture(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """The any-fixture scenario judges its failing fixture by every check, as `--fixture` does:
+    its reproduce line is `--fixture` with the saved file (seconds), not `--scenario` (every pin
+    again). Found by a new user (session 5)."""
+    mutant = MISSING_ID  # a pinned fixture presents a call without a Tool Call ID
+    directory = tmp_path / "report"
+    result = _run(
+        runner,
+        "--iut-module",
+        f"reference_harness.mutants:{mutant}",
+        "--scenario",
+        ANY_FIXTURE_SCENARIO,
+        "--examples",
+        "0",
+        "--report",
+        str(directory),
+    )
+    assert result.exit_code == EXIT_FAILED
+    (failure,) = _report(directory)["failures"]
+    assert failure["scenario_id"] == ANY_FIXTURE_SCENARIO
+    saved = directory / failure["fixture_path"]
+    load_document(saved, "scenario-fixture")
+    assert failure["reproduce"].endswith(f"--fixture {shlex.quote(str(saved))}")
+    replay = runner.invoke(app, shlex.split(failure["reproduce"])[1:])
+    assert replay.exit_code == EXIT_FAILED
+    assert MUTANTS[mutant].rule_id in replay.stdout
+    assert _run(runner, "--iut-module", REFERENCE, "--fixture", str(saved)).exit_code == EXIT_OK
