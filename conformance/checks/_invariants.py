@@ -60,7 +60,8 @@ def check_global_invariants(
     found = Findings("global invariants", "R1.released-is-agent-authored")
     if "error" in observation and not _stricter_branch_leftovers(observation, fixture):
         found.add(
-            f"the IUT reported a fixture run error: {observation['error']}",
+            "the IUT reported a fixture run error: "
+            + json.dumps(observation["error"], ensure_ascii=False, sort_keys=True),
             rule="R0.valid-observation",
         )
     for line in contract_problems(observation, "run-observation", "RunObservation"):

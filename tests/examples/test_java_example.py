@@ -20,12 +20,14 @@ from pathlib import Path
 
 import pytest
 
+from conformance.adapters import StdioAdapter
 from contracts import StrictJSONError, canonical_json, loads_strict
 
 pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
 SOURCES = REPO / "examples" / "java" / "src"
+FIXTURES = REPO / "conformance" / "fixtures"
 MAIN = "dev.srdh.harness.StdioMain"
 INSTALL = "apt-get install -y default-jdk-headless"
 SPEC_SCENARIOS_WITH_PROPERTIES = 9
@@ -181,3 +183,20 @@ def test_the_java_reader_refuses_what_the_kit_refuses(classes: Path) -> None:
     assert len(answers) == len(REFUSED_SAMPLES)
     pairs = zip(REFUSED_SAMPLES, answers, strict=True)
     assert [sample for sample, answer in pairs if not answer.startswith("refused ")] == []
+
+
+def test_the_java_example_names_a_script_error_once(classes: Path) -> None:
+    """A fixture whose tool script is missing: the observation's error carries its code in
+    ``code`` and the message does not repeat it (it read "SCRIPT_EXHAUSTED: SCRIPT_EXHAUSTED: …",
+    found by a new user in session 5)."""
+    _, java = _jdk()
+    fixture = json.loads((FIXTURES / "draft-contains-an-analysis-item.json").read_text("utf-8"))
+    fixture["tools"] = {}
+    adapter = StdioAdapter([java, "-cp", str(classes), MAIN])
+    try:
+        observation = adapter.run(fixture)
+    finally:
+        adapter.close()
+    error = observation["error"]
+    assert error["code"] == "SCRIPT_EXHAUSTED"
+    assert error["message"].startswith("no script for tool search_logs")

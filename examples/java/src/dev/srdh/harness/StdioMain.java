@@ -101,7 +101,9 @@ public final class StdioMain {
         List<String> problems = tools.problems(!"CANCELLED".equals(outcome.state()));
         if (!problems.isEmpty()) {
             String code = problems.get(0).startsWith("SCRIPT_EXHAUSTED") ? "SCRIPT_EXHAUSTED" : "SCRIPT_UNCONSUMED";
-            observation.put("error", Json.obj("code", code, "message", Json.cut(String.join("; ", problems), 4000)));
+            List<String> shown = new ArrayList<>(problems);
+            shown.set(0, shown.get(0).substring(code.length() + 2)); // the code has its own field
+            observation.put("error", Json.obj("code", code, "message", Json.cut(String.join("; ", shown), 4000)));
         }
         return observation;
     }
