@@ -122,6 +122,8 @@ Feature: Invocation status and evidence status SHALL be independent
       | another tool                  |
       | an earlier start              |
       | the target in another case    |
+      | a millisecond earlier start   |
+      | a millisecond later end       |
 
   @extension @requirement:invocation-status-and-evidence-status-shall-be-independent @capability:STRUCTURAL_REPAIR
   Scenario: A backend that raises cannot be cited as NO_EVIDENCE

@@ -50,6 +50,8 @@ _WIDENINGS = {
     "any query": "query",
     "another tool": "tool",
     "an earlier start": "start",
+    "a millisecond earlier start": "start-ms",
+    "a millisecond later end": "end-ms",
     "the target in another case": "case",
 }
 

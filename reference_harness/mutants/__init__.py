@@ -94,6 +94,7 @@ __all__ = [
     "negative_scope_target_case_folded",
     "negative_scope_tool_unchecked",
     "negative_scope_unbounded",
+    "negative_scope_whole_seconds",
     "no_evidence_as_observation",
     "no_evidence_when_no_items",
     "numeric_id_stringified",
@@ -205,6 +206,11 @@ def no_evidence_as_observation() -> MutantIUT:
 def negative_scope_unbounded() -> MutantIUT:
     """IUT factory of mutant ``negative_scope_unbounded`` (see :data:`MUTANTS`)."""
     return create("negative_scope_unbounded")
+
+
+def negative_scope_whole_seconds() -> MutantIUT:
+    """IUT factory of mutant ``negative_scope_whole_seconds`` (see :data:`MUTANTS`)."""
+    return create("negative_scope_whole_seconds")
 
 
 def duplicate_analysis_id_released() -> MutantIUT:

@@ -649,6 +649,15 @@ _CITATION_SPECS: Final = (
         patches=_draft_guard(dropping(scope_within_ignoring("start"))),
     ),
     MutantSpec(
+        "negative_scope_whole_seconds",
+        _R3,
+        "a NEGATIVE_OBSERVATION's time range is compared with its query's at whole seconds: a "
+        "claim ending 1 ms after the query passes (within iff B.start_ms <= A.start_ms <= "
+        "A.end_ms <= B.end_ms)",
+        rule_id="R3.no-evidence-citation",
+        patches=_draft_guard(dropping(scope_within_ignoring("seconds"))),
+    ),
+    MutantSpec(
         "large_result_unbounded",
         _R4,
         "a backend result of many rows (an oversize payload) is projected without max_items and "

@@ -267,12 +267,17 @@ def inference_on_no_evidence(violation: dict[str, str], document: Json, invocati
 def scope_within_ignoring(part: str) -> Callable[[dict[str, str], Json, Any], bool]:
     """NEGATIVE_SCOPE_TOO_WIDE is dropped when the scope is within every cited query but ``part``.
 
-    ``part`` is ``"tool"`` (the tool is not compared) or ``"start"`` (the start is not compared).
+    ``part`` is ``"tool"`` (the tool is not compared), ``"start"`` (the start is not compared)
+    or ``"seconds"`` (the time ranges are compared at whole seconds, ``ms // 1000``: a claim up
+    to 999 ms wider than its query at either end passes).
     """
 
     def within(scope: dict[str, Any], query: dict[str, Any]) -> bool:
         keys = [k for k in ("tool", "target", "query") if k != part]
         inner, outer = scope["time_range"], query["time_range"]
+        if part == "seconds":
+            inner = {k: v // 1000 for k, v in inner.items()}
+            outer = {k: v // 1000 for k, v in outer.items()}
         start = part == "start" or outer["start_ms"] <= inner["start_ms"]
         return (
             all(scope[k] == query[k] for k in keys)
