@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 from hypothesis import HealthCheck, Phase, example, given, settings
 
 from conformance.adapters import AdapterError, ObservationContractError
+from conformance.anyfixture._stable import stable_draws
 from conformance.checks import check_observation_contract, expected_outcome
 
 if TYPE_CHECKING:
@@ -113,7 +114,8 @@ def drive(
         wrapped = example(value)(wrapped)
     started = time.perf_counter()
     try:
-        config(wrapped)()
+        with stable_draws():
+            config(wrapped)()
     except Exception as error:  # noqa: BLE001 - any failure of the IUT or its check is a result
         plain = isinstance(error, AssertionError | AdapterError) and str(error)
         message = str(error) if plain else f"{type(error).__name__}: {error}"

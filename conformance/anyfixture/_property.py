@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Final
 from hypothesis import Phase, find, settings
 
 from conformance.anyfixture._engine import capable, drive, observe, property_settings
+from conformance.anyfixture._stable import stable_draws
 from conformance.checks import (
     check_global_invariants,
     check_model_inputs,
@@ -287,7 +288,8 @@ def generate_pins() -> list[dict[str, Any]]:
         force = recipes[name]
         strategy = scenario_fixtures(force=force, fixture_id=f"any-fixture-pin-{index + 1}")
         seeded = random.Random(index)  # noqa: S311 - a reproducible draw, not a secret
-        fixture = find(strategy, lambda _: True, settings=_PIN_SETTINGS, random=seeded)
+        with stable_draws():
+            fixture = find(strategy, lambda _: True, settings=_PIN_SETTINGS, random=seeded)
         fixture["description"] = f"{_PINNED} {name}: {fixture.get('description', '')}"
         fixtures.append(fixture)
     return fixtures
