@@ -201,8 +201,10 @@ Feature: Invocation status and evidence status SHALL be independent
     And every global invariant holds
 
     Examples:
-      | bound                       |
-      | a 256-character target      |
-      | a 1024-character query      |
-      | an empty query              |
-      | a time range of one instant |
+      | bound                             |
+      | a 256-character target            |
+      | a 1024-character query            |
+      | an empty query                    |
+      | a time range of one instant       |
+      | a target of 256 astral characters |
+      | a query of 1024 astral characters |

@@ -273,6 +273,8 @@ def _reversed_range(srdh_context: ScenarioContext, call_id: str) -> None:
 _ARGUMENT_BOUNDS = {
     "a 256-character target": "target",
     "a 1024-character query": "query",
+    "a target of 256 astral characters": "astral-target",
+    "a query of 1024 astral characters": "astral-query",
     "an empty query": "empty-query",
     "a time range of one instant": "instant",
 }

@@ -25,6 +25,7 @@ __all__ = [
     "analysis_ids_case_folded",
     "analysis_kind_case_folded",
     "argument_bounds_exclusive",
+    "argument_lengths_in_utf16_units",
     "cancel_finishes_older_running_runs",
     "cancel_layers_after_finish",
     "cancelled_tool_recorded_timeout",
@@ -982,6 +983,11 @@ def draft_member_names_accepted() -> MutantIUT:
 def argument_bounds_exclusive() -> MutantIUT:
     """IUT factory of mutant ``argument_bounds_exclusive`` (see :data:`MUTANTS`)."""
     return create("argument_bounds_exclusive")
+
+
+def argument_lengths_in_utf16_units() -> MutantIUT:
+    """IUT factory of mutant ``argument_lengths_in_utf16_units`` (see :data:`MUTANTS`)."""
+    return create("argument_lengths_in_utf16_units")
 
 
 def draft_texts_checked_as_java_strings() -> MutantIUT:

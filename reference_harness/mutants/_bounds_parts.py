@@ -45,6 +45,7 @@ __all__ = [
     "member_named_verdict",
     "mixed_citation_forgiven",
     "refusing_texts",
+    "utf16_argument_lengths",
 ]
 
 Json = Any
@@ -169,6 +170,26 @@ def exclusive_argument_bounds(original: Callable[[object], bool]) -> Callable[[o
             1 < len(arguments["target"]) < _MAX_TARGET
             and 0 < len(arguments["query"]) < _MAX_QUERY
             and window["start_ms"] < window["end_ms"]
+        )
+
+    return valid_arguments
+
+
+def utf16_argument_lengths(original: Callable[[object], bool]) -> Callable[[object], bool]:
+    """Wrap ``valid_arguments``: the target and the query are measured in UTF-16 code units.
+
+    What a Java Harness does with ``String.length()``: a target of 256 astral characters counts
+    512 units and is refused as INVALID_ARGUMENTS, though the QueryScope grammar (JSON Schema
+    ``maxLength``, counting characters) allows 1..256 characters of target and 0..1,024 of query.
+    (A fifth red team's ``args_utf16_length``, docs/decisions/red-team-5.md.)
+    """
+
+    def valid_arguments(arguments: object) -> bool:
+        if not original(arguments) or not isinstance(arguments, dict):
+            return False
+        return (
+            _utf16_length(arguments["target"]) <= _MAX_TARGET
+            and _utf16_length(arguments["query"]) <= _MAX_QUERY
         )
 
     return valid_arguments

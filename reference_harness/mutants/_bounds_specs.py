@@ -19,6 +19,7 @@ from reference_harness.mutants._bounds_parts import (
     member_named_verdict,
     mixed_citation_forgiven,
     refusing_texts,
+    utf16_argument_lengths,
 )
 from reference_harness.mutants._evidence_parts import dropping
 from reference_harness.mutants._iut import MutantSpec, Patch
@@ -65,6 +66,17 @@ BOUNDS_SPECS: Final = (
         rule_id="R3.malformed-arguments-error",
         patches=(
             Patch("reference_harness._agent_loop", "valid_arguments", exclusive_argument_bounds),
+        ),
+    ),
+    MutantSpec(
+        "argument_lengths_in_utf16_units",
+        _R3,
+        "INVALID_ARGUMENTS is for arguments that give no query scope: the target and the query "
+        "are measured in UTF-16 code units (Java String.length()), so a target of 256 astral "
+        "characters or a query of 1,024 is refused though the grammar allows them",
+        rule_id="R3.malformed-arguments-error",
+        patches=(
+            Patch("reference_harness._agent_loop", "valid_arguments", utf16_argument_lengths),
         ),
     ),
     MutantSpec(
