@@ -173,6 +173,20 @@ Feature: Invocation status and evidence status SHALL be independent
     Then the invocation "call_1" is never executed and ends ERROR with evidence status ERROR and the error code INVALID_ARGUMENTS
     And every global invariant holds
 
+  @extension @requirement:invocation-status-and-evidence-status-shall-be-independent
+  Scenario: A tool call whose arguments carry an extra member keeps them as presented
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_2"
+    And the arguments of "call_1" carry an extra member
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_2"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the invocation "call_1" records its arguments as presented
+    And the released Diagnosis Draft is canonical-JSON-identical to the draft the agent submitted
+    And every global invariant holds
+
   @extension @requirement:invocation-status-and-evidence-status-shall-be-independent @capability:STRUCTURAL_REPAIR
   Scenario: An OBSERVATION cites a found result and a NO_EVIDENCE result
     Given a user asks "Why is checkout failing?"

@@ -6,8 +6,9 @@ this Run (earlier steps and earlier in the same step); a rejected call (``MISSIN
 ``INVALID_ID``, ``DUPLICATE_ID``) is recorded as ``TOOL_CALL_REJECTED``, never executed, never
 touches an existing invocation, and the agent is told with a fixed notice; an accepted call gets
 ``TOOL_CALL_ACCEPTED``, a ``PROJECTING`` invocation, and is executed before the next call.
-Invalid arguments end the invocation ``ERROR``/``ERROR`` ``INVALID_ARGUMENTS`` (its recorded
-``arguments`` are then ``{}``: a malformed argument value is not kept).
+Invalid arguments end the invocation ``ERROR``/``ERROR`` ``INVALID_ARGUMENTS``; the invocation
+records the arguments as presented (``{}`` only for a value the contract's object cannot hold:
+:func:`reference_harness._tools.recorded_arguments`).
 
 A call whose tool name is not a Tool name cannot be an invocation (the contract's ``tool_name`` is
 the closed Tool name vocabulary): it is not executed and the agent gets a fixed notice.
@@ -32,7 +33,7 @@ from reference_harness._ids import classify_tool_call_id, presented_id_text
 from reference_harness._model_calls import call_with_retry
 from reference_harness._run_context import RunFailedError
 from reference_harness._tool_execution import execute_tool
-from reference_harness._tools import TOOL_NAMES, TOOL_SPECS, valid_arguments
+from reference_harness._tools import TOOL_NAMES, TOOL_SPECS, recorded_arguments, valid_arguments
 from reference_harness.ports import (
     AgentRequest,
     FinalAnswer,
@@ -199,7 +200,9 @@ class AgentLoop:
                 },
             )
             arguments = call.arguments if valid_arguments(call.arguments) else None
-            record = ctx.ledger.accept(tool_call_id, tool_name, arguments or {}, step)
+            record = ctx.ledger.accept(
+                tool_call_id, tool_name, recorded_arguments(call.arguments), step
+            )
             if arguments is None:
                 done.append(ctx.ledger.fail(tool_call_id, "INVALID_ARGUMENTS"))
                 continue

@@ -20,7 +20,7 @@ from reference_harness.ports import ToolSpec
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-__all__ = ["TOOL_NAMES", "TOOL_SPECS", "ToolName", "valid_arguments"]
+__all__ = ["TOOL_NAMES", "TOOL_SPECS", "ToolName", "recorded_arguments", "valid_arguments"]
 
 ToolName: TypeAlias = Literal["query_metrics", "search_logs", "list_alerts", "lookup_documents"]
 """Contract sheet: Tool name."""
@@ -103,3 +103,17 @@ def valid_arguments(arguments: object) -> TypeGuard[dict[str, Any]]:
         return False
     time_range = arguments["time_range"]
     return bool(time_range["end_ms"] >= time_range["start_ms"])
+
+
+def recorded_arguments(arguments: object) -> dict[str, Any]:
+    """Return the ``arguments`` a ToolInvocation records for a presented call, valid or not.
+
+    tool-invocation.schema.json: "kept as presented so that INVALID_ARGUMENTS can be recorded":
+    a JSON object :func:`contracts.json_value_problem` finds nothing in is kept member for member
+    (extra members included); anything else (not an object, an integer beyond
+    +/-``MAX_SAFE_INTEGER``, a lone surrogate, deeper than ``contracts.MAX_DEPTH``) cannot be
+    stored as the contract's object and is recorded as ``{}``.
+    """
+    if isinstance(arguments, dict) and json_value_problem(arguments) is None:
+        return arguments
+    return {}

@@ -289,6 +289,11 @@ def _arguments_at_bound(srdh_context: ScenarioContext, call_id: str, bound: str)
     srdh_context.builder.arguments_at_bound(call_id, name)
 
 
+@given(parsers.re(r'the arguments of "(?P<call_id>[^"]+)" carry an extra member'))
+def _extra_argument_member(srdh_context: ScenarioContext, call_id: str) -> None:
+    srdh_context.builder.extra_argument_member(call_id)
+
+
 @given(parsers.re(r'(?P<tool>\w+) raises "(?P<message>[^"]*)"'))
 def _raises(srdh_context: ScenarioContext, tool: str, message: str) -> None:
     srdh_context.builder.raises(tool, message)

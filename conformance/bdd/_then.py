@@ -329,6 +329,14 @@ def _arguments_refused(srdh_context: ScenarioContext, tool_call_id: str) -> None
     _require(srdh_context, result)
 
 
+@then(parsers.re(r'the invocation "(?P<tool_call_id>[^"]+)" records its arguments as presented'))
+def _arguments_as_presented(srdh_context: ScenarioContext, tool_call_id: str) -> None:
+    result = checks.check_arguments_as_presented(
+        srdh_context.observation, srdh_context.ran_fixture, tool_call_id
+    )
+    _require(srdh_context, result)
+
+
 @then(
     parsers.re(
         r'the projection of "(?P<tool_call_id>[^"]+)" keeps at most (?P<items>\d+) items of at '

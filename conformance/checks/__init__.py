@@ -109,6 +109,7 @@ from conformance.checks._schema import check_contract, contract_problems
 from conformance.checks._starved import starved_by_the_clock
 from conformance.checks._trace_fields import (
     arguments_give_scope,
+    check_arguments_as_presented,
     check_arguments_refused,
     check_trace_fields,
 )
@@ -138,6 +139,7 @@ __all__ = [
     "arguments_give_scope",
     "attempt_policy",
     "check_analysis_structure",
+    "check_arguments_as_presented",
     "check_arguments_refused",
     "check_attempt_outcomes",
     "check_bounded_projection",

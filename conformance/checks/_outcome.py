@@ -21,6 +21,7 @@ from conformance.checks._outcome_oracle import (
     expected_outcome,
 )
 from conformance.checks._result import CheckResult, Findings
+from conformance.checks._trace_fields import arguments_kept_as_presented
 from conformance.checks._view import canonical, current_run, events, validations
 
 if TYPE_CHECKING:
@@ -134,6 +135,7 @@ def _invocation_table(
             call.step,
             call.arguments,
         )
+        _arguments_as_presented(found, row.tool_call_id, record, call.arguments)
         if found.expect(
             same,
             f"{row.tool_call_id!r}: the invocation is step {record.get('step')} "
@@ -142,6 +144,26 @@ def _invocation_table(
             rule="R2.tool-call-identity",
         ):
             _invocation(found, row, record, stopped_allowed=not outcome.complete)
+
+
+def _arguments_as_presented(
+    found: Findings,
+    call_id: str,
+    record: dict[str, Any],
+    presented: Any,  # noqa: ANN401 - JSON
+) -> None:
+    """The invocation's ``arguments`` are the object the agent presented (executed or refused).
+
+    Extra members are a Harness's latitude to execute or refuse; dropping them is not
+    (:func:`~conformance.checks._trace_fields.arguments_kept_as_presented`).
+    """
+    recorded = record.get("arguments")
+    found.expect(
+        arguments_kept_as_presented(recorded, presented) is not False,
+        f"{call_id!r}: the invocation records the arguments {recorded}, not the arguments as "
+        f"presented {presented} (kept as presented so that INVALID_ARGUMENTS can be recorded)",
+        rule="R3.malformed-arguments-error",
+    )
 
 
 def _rejections(found: Findings, observation: dict[str, Any], outcome: ExpectedOutcome) -> None:

@@ -555,9 +555,14 @@ _RULES: Final = (
         "R3.malformed-arguments-error",
         "an accepted call whose arguments give no query scope ({target, time_range {start_ms <= "
         "end_ms}, query}) is never executed and ends ERROR/ERROR with code INVALID_ARGUMENTS; "
-        "INVALID_ARGUMENTS is the code of nothing else",
+        "INVALID_ARGUMENTS is the code of nothing else; every invocation keeps its arguments as "
+        "presented (extra members included)",
         (),
         (
+            ContractQuote(
+                "schemas/tool-invocation.schema.json",
+                "kept as presented so that INVALID_ARGUMENTS can be recorded",
+            ),
             ContractQuote(
                 "openspec/changes/archive/2026-07-21-single-react-design-freeze/design.md",
                 "Malformed arguments end the invocation ERROR/ERROR `INVALID_ARGUMENTS`",

@@ -35,10 +35,13 @@ from typing import Any, Final
 
 from conformance.checks._oracle import PresentedCall, expected_identity
 from conformance.checks._result import CheckResult, Findings
-from conformance.checks._view import events, first_index
+from conformance.checks._view import canonical, events, first_index
+from contracts import json_value_problem
 
 __all__ = [
     "arguments_give_scope",
+    "arguments_kept_as_presented",
+    "check_arguments_as_presented",
     "check_arguments_refused",
     "check_trace_fields",
     "record_trace_fields",
@@ -368,6 +371,51 @@ def check_arguments_refused(
         rule="R3.invocation-lifecycle",
     )
     _executions(found, observation, fixture, calls)
+    return found.result()
+
+
+_SCOPE_MEMBERS: Final = frozenset({"target", "time_range", "query"})
+
+
+def arguments_kept_as_presented(recorded: object, presented: object) -> bool | None:
+    """Whether an invocation's ``arguments`` are the object the agent presented, member for member.
+
+    tool-invocation.schema.json: "kept as presented so that INVALID_ARGUMENTS can be recorded";
+    executed or refused, extra members included, compared as canonical JSON (RFC 8785). ``None``
+    when ``presented`` is not a plain I-JSON object (not an object, an integer beyond
+    +/-2^53-1, a lone surrogate, deeper than the kit reads): what is recorded then is open.
+    """
+    if not isinstance(presented, dict) or json_value_problem(presented) is not None:
+        return None
+    return json_value_problem(recorded) is None and canonical(recorded) == canonical(presented)
+
+
+def check_arguments_as_presented(
+    observation: dict[str, Any], fixture: dict[str, Any], tool_call_id: str
+) -> CheckResult:
+    """Check the invocation of ``tool_call_id`` records its arguments as presented.
+
+    The fixture must present the call with members beyond ``{target, time_range, query}`` (the
+    WHEN holds). Whether the Harness executed it or refused it with INVALID_ARGUMENTS is its
+    latitude; its invocation's ``arguments`` are the presented object, extra members included.
+    """
+    found = Findings(f"{tool_call_id!r} records its arguments as presented", _ARGUMENTS)
+    accepted = {c.value: c for c in expected_identity(fixture)[0]}
+    call = accepted.get(tool_call_id)
+    presented = call.arguments if call is not None else None
+    found.expect(
+        isinstance(presented, dict) and bool(set(presented) - _SCOPE_MEMBERS),
+        f"the fixture does not present {tool_call_id!r} with extra argument members "
+        "(the WHEN would not hold)",
+    )
+    record = _records(observation).get(tool_call_id)
+    if found.expect(record is not None, f"no invocation of {tool_call_id!r}"):
+        assert record is not None  # noqa: S101 - narrowed by the expectation above
+        found.expect(
+            arguments_kept_as_presented(record.get("arguments"), presented) is True,
+            f"{tool_call_id!r} records the arguments {_short(record.get('arguments'))}, not the "
+            f"arguments as presented {_short(presented)}",
+        )
     return found.result()
 
 

@@ -70,6 +70,7 @@ __all__ = [
     "intent_not_stored",
     "interrupt_before_new_work_prevented",
     "invalid_arguments_recorded_failed",
+    "invocation_arguments_normalized",
     "item_text_cut_in_utf16_units",
     "item_text_not_cut",
     "item_without_references_as_schema_invalid",
@@ -988,6 +989,11 @@ def argument_bounds_exclusive() -> MutantIUT:
 def argument_lengths_in_utf16_units() -> MutantIUT:
     """IUT factory of mutant ``argument_lengths_in_utf16_units`` (see :data:`MUTANTS`)."""
     return create("argument_lengths_in_utf16_units")
+
+
+def invocation_arguments_normalized() -> MutantIUT:
+    """IUT factory of mutant ``invocation_arguments_normalized`` (see :data:`MUTANTS`)."""
+    return create("invocation_arguments_normalized")
 
 
 def draft_texts_checked_as_java_strings() -> MutantIUT:

@@ -45,6 +45,7 @@ __all__ = [
     "member_named_verdict",
     "mixed_citation_forgiven",
     "refusing_texts",
+    "scope_members_only",
     "utf16_argument_lengths",
 ]
 
@@ -193,6 +194,26 @@ def utf16_argument_lengths(original: Callable[[object], bool]) -> Callable[[obje
         )
 
     return valid_arguments
+
+
+def scope_members_only(original: Callable[[object], Any]) -> Callable[[object], Any]:
+    """Wrap ``recorded_arguments``: only the QueryScope's members of arguments are recorded.
+
+    Arguments with a target and a time range keep ``target``, ``time_range`` and ``query``.
+
+    What a Harness does when it records the arguments it parsed into a typed scope rather than
+    the object presented: an extra member (``"limit": 50``) is dropped from the recorded
+    ToolInvocation, against "kept as presented so that INVALID_ARGUMENTS can be recorded" (a
+    fifth red team's ``arguments_normalized``, docs/decisions/red-team-5.md).
+    """
+
+    def recorded_arguments(arguments: object) -> Any:  # noqa: ANN401 - the recorded object
+        kept = original(arguments)
+        if isinstance(kept, dict) and "target" in kept and "time_range" in kept:
+            return {k: v for k, v in kept.items() if k in {"target", "time_range", "query"}}
+        return kept
+
+    return recorded_arguments
 
 
 def _texts(document: Json) -> list[tuple[str, str]]:

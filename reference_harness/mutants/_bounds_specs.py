@@ -19,6 +19,7 @@ from reference_harness.mutants._bounds_parts import (
     member_named_verdict,
     mixed_citation_forgiven,
     refusing_texts,
+    scope_members_only,
     utf16_argument_lengths,
 )
 from reference_harness.mutants._evidence_parts import dropping
@@ -78,6 +79,14 @@ BOUNDS_SPECS: Final = (
         patches=(
             Patch("reference_harness._agent_loop", "valid_arguments", utf16_argument_lengths),
         ),
+    ),
+    MutantSpec(
+        "invocation_arguments_normalized",
+        _R3,
+        "the ToolInvocation's arguments are kept as presented so that INVALID_ARGUMENTS can be "
+        "recorded: a call's extra argument member is dropped from the recorded invocation",
+        rule_id="R3.malformed-arguments-error",
+        patches=(Patch("reference_harness._agent_loop", "recorded_arguments", scope_members_only),),
     ),
     MutantSpec(
         "draft_texts_checked_as_java_strings",

@@ -37,7 +37,7 @@ from reference_harness._harness import Harness
 from reference_harness._ids import classify_tool_call_id, presented_id_text
 from reference_harness._run_context import RunContext
 from reference_harness._tool_execution import _classified, execute_tool
-from reference_harness._tools import TOOL_NAMES, valid_arguments
+from reference_harness._tools import TOOL_NAMES, recorded_arguments, valid_arguments
 from reference_harness.store import RunStore
 from reference_harness.store._table import diagnosis_run
 
@@ -130,7 +130,9 @@ class _IdentityLoop(AgentLoop):
                 },
             )
             arguments = call.arguments if valid_arguments(call.arguments) else None
-            record = ctx.ledger.accept(tool_call_id, tool_name, arguments or {}, step)
+            record = ctx.ledger.accept(
+                tool_call_id, tool_name, recorded_arguments(call.arguments), step
+            )
             if arguments is None:
                 done.append(ctx.ledger.fail(tool_call_id, "INVALID_ARGUMENTS"))
                 continue

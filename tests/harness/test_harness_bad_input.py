@@ -106,7 +106,11 @@ def test_nul_bytes_in_a_valid_draft_are_released_unchanged(h):
 
 
 def test_invalid_arguments_end_the_invocation_in_error(h):
-    """Arguments that break the tool schema: ERROR/ERROR INVALID_ARGUMENTS, never executed."""
+    """Arguments that break the tool schema: ERROR/ERROR INVALID_ARGUMENTS, never executed.
+
+    The invocation keeps the arguments as presented (tool-invocation.schema.json: "kept as
+    presented so that INVALID_ARGUMENTS can be recorded").
+    """
     bad = h.call("call_1", "search_logs", {"target": "", "query": 7})
     reversed_range = h.call("call_2", "search_logs", h.args(start=10, end=5))
     fixture = h.fixture(
@@ -119,11 +123,11 @@ def test_invalid_arguments_end_the_invocation_in_error(h):
         tools={},
     )
     observation = h.run(fixture)
-    for tool_call_id in ("call_1", "call_2"):
+    for tool_call_id, presented in (("call_1", bad), ("call_2", reversed_range)):
         invocation = h.invocation(observation, tool_call_id)
         assert (invocation["status"], invocation["evidence_status"]) == ("ERROR", "ERROR")
         assert invocation["error"]["code"] == "INVALID_ARGUMENTS"
-        assert invocation["arguments"] == {}
+        assert invocation["arguments"] == presented["arguments"]
     assert "error" not in observation  # no tool was executed: the empty tool script held
 
 
