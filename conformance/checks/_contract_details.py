@@ -15,7 +15,12 @@ text it rests on:
   ``ITEM_WITHOUT_REFERENCES``, at the binding's pointer, when that is what makes the submission
   invalid; and those codes name nothing else (not a limitation's missing field);
 * ``R7.skip-report-cap``: when more than 100 newer Runs were passed over, PREVIOUS_TURN_SELECTED
-  lists the newest 100 of them.
+  lists the newest 100 of them;
+* ``R2.invocation-run-id``: every canonical invocation's ``run_id`` is the observed Run's (the
+  Run it belongs to, not its session);
+* ``R2.rejected-tool-name``: TOOL_CALL_REJECTED's ``tool_name`` is the presented call's tool
+  name when that is a non-empty string of at most 256 characters (``null`` is left for a call
+  that named no tool).
 
 Wired into :func:`~conformance.checks.check_global_invariants`: every Run of every scenario is
 judged by them.
@@ -45,6 +50,9 @@ __all__ = ["check_contract_details", "expected_binding_violations", "record_cont
 
 PRESENTED_ID_MAX: Final = 160
 """Longest ``presented_id`` (run-trace-event contract)."""
+
+PRESENTED_TOOL_NAME_MAX: Final = 256
+"""Longest ``tool_name`` of a TOOL_CALL_REJECTED event (run-trace-event contract)."""
 
 _BODY_KIND: Final = {"DIAGNOSIS": "DIAGNOSIS_DRAFT", "KNOWLEDGE_QUERY": "KNOWLEDGE_ANSWER"}
 
@@ -91,6 +99,7 @@ def record_contract_details(
     """Record into ``found`` every problem :func:`check_contract_details` finds."""
     if not fixture.get("perturbations"):  # a real model does not present the scripted calls
         _presented_ids(found, observation, fixture)
+    _invocation_run_ids(found, observation)
     _validated_body_kind(found, observation)
     _binding_codes(found, observation, fixture)
     if capabilities is None or "PREVIOUS_TURN" in capabilities:
@@ -111,6 +120,13 @@ def _presented_ids(found: Findings, observation: dict[str, Any], fixture: dict[s
             continue  # a rejection of no presented call: the identity checks report it
         shown = data.get("presented_id")
         where = f"the rejected action at step {call.step} position {call.position}"
+        if isinstance(call.tool, str) and 0 < len(call.tool) <= PRESENTED_TOOL_NAME_MAX:
+            found.expect(
+                data.get("tool_name") == call.tool,
+                f"{where} named tool {call.tool!r}, but tool_name is {data.get('tool_name')!r} "
+                "(the presented tool name)",
+                rule="R2.rejected-tool-name",
+            )
         if not call.present:
             found.expect(
                 shown is None,
@@ -155,6 +171,20 @@ def _same_json(text: str, value: object) -> bool:
         return canonical(parsed) == canonical(value)
     except (TypeError, ValueError):  # beyond what RFC 8785 encodes (a huge integer)
         return bool(parsed == value) and type(parsed) is type(value)
+
+
+# --------------------------------------------------------------------------- invocation run id
+
+
+def _invocation_run_ids(found: Findings, observation: dict[str, Any]) -> None:
+    run_id = observation.get("run_id")
+    for record in observation.get("invocations", []):
+        found.expect(
+            record.get("run_id") == run_id,
+            f"invocation {record.get('tool_call_id')!r} names run_id {record.get('run_id')!r}, "
+            f"not the Run it belongs to ({run_id!r})",
+            rule="R2.invocation-run-id",
+        )
 
 
 # --------------------------------------------------------------------------- body kind

@@ -504,6 +504,27 @@ _RULES: Final = (
         ),
     ),
     Rule(
+        "R2.invocation-run-id",
+        "every canonical invocation's run_id is the Run it belongs to (the observed Run's id, "
+        "not its session's)",
+        (),
+        (
+            ContractQuote(
+                "schemas/tool-invocation.schema.json", "The Run this invocation belongs to."
+            ),
+        ),
+    ),
+    Rule(
+        "R2.rejected-tool-name",
+        "a TOOL_CALL_REJECTED event's tool_name is the tool name the rejected call presented",
+        (),
+        (
+            ContractQuote(
+                "schemas/run-trace-event.schema.json", "The presented tool name, or null."
+            ),
+        ),
+    ),
+    Rule(
         "R7.skip-report-cap",
         "when more than 100 newer Runs were passed over, PREVIOUS_TURN_SELECTED lists the "
         "newest 100 of them",

@@ -71,6 +71,7 @@ __all__ = [
     "interrupt_before_new_work_prevented",
     "invalid_arguments_recorded_failed",
     "invocation_arguments_normalized",
+    "invocation_run_id_session",
     "item_text_cut_in_utf16_units",
     "item_text_not_cut",
     "item_without_references_as_schema_invalid",
@@ -116,6 +117,7 @@ __all__ = [
     "raw_rows_reach_agent",
     "ready_invocations_rewritten_on_cancel",
     "reasoning_in_agent_context",
+    "rejected_tool_name_null",
     "released_strings_stripped",
     "repair_executes_tool_calls",
     "repair_request_offers_tools",
@@ -1009,3 +1011,16 @@ def draft_text_bounds_exclusive() -> MutantIUT:
 def mixed_no_evidence_citation_accepted() -> MutantIUT:
     """IUT factory of mutant ``mixed_no_evidence_citation_accepted`` (see :data:`MUTANTS`)."""
     return create("mixed_no_evidence_citation_accepted")
+
+
+# -- red team 5: identity fields --
+
+
+def invocation_run_id_session() -> MutantIUT:
+    """IUT factory of mutant ``invocation_run_id_session`` (see :data:`MUTANTS`)."""
+    return create("invocation_run_id_session")
+
+
+def rejected_tool_name_null() -> MutantIUT:
+    """IUT factory of mutant ``rejected_tool_name_null`` (see :data:`MUTANTS`)."""
+    return create("rejected_tool_name_null")

@@ -106,6 +106,7 @@ from reference_harness.mutants._redteam_specs import REDTEAM_SPECS
 from reference_harness.mutants._round3_specs import ROUND3_SPECS
 from reference_harness.mutants._runtime_specs import RUNTIME_SPECS
 from reference_harness.mutants._survivor_specs import SURVIVOR_SPECS
+from reference_harness.mutants._traceid_specs import TRACEID_SPECS
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -840,6 +841,7 @@ MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
             *REDTEAM_SPECS,
             *REDTEAM2_SPECS,
             *BOUNDS_SPECS,
+            *TRACEID_SPECS,
         )
     }
 )

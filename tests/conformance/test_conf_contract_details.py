@@ -153,3 +153,26 @@ def test_missing_tool_call_ids_may_name_a_binding_that_is_no_list():
     assert check_contract_details(_validated([named]), fixture).passed
     elsewhere = {"code": "MISSING_TOOL_CALL_IDS", "pointer": "/analyses/1/tool_call_ids"}
     assert not check_contract_details(_validated([elsewhere]), fixture).passed
+
+
+def test_a_rejection_names_the_tool_the_call_presented():
+    """A rejected call that named search_logs is recorded with that tool name, never null."""
+    fixture = _fixture(tool_call(42, "search_logs"))
+    observation = _rejection("42")
+    assert check_contract_details(observation, fixture).passed
+    observation["trace"][0]["data"]["tool_name"] = None
+    result = check_contract_details(observation, fixture)
+    assert result.rules == ("R2.rejected-tool-name",)
+    observation["trace"][0]["data"]["tool_name"] = "search_metrics"
+    assert not check_contract_details(observation, fixture).passed
+
+
+def test_every_invocation_names_its_own_run():
+    """An invocation whose run_id is the session's (or another Run's) is not the Run's."""
+    invocation = {"tool_call_id": "call_1", "run_id": "run-1"}
+    observation = {"run_id": "run-1", "trace": [], "invocations": [invocation]}
+    fixture = {"agent": [], "perturbations": []}
+    assert check_contract_details(observation, fixture).passed
+    invocation["run_id"] = "session-1"
+    result = check_contract_details(observation, fixture)
+    assert result.rules == ("R2.invocation-run-id",)

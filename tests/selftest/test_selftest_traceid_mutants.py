@@ -1,0 +1,40 @@
+"""Identity-field faults of red team 5 (decisions right, one field names the wrong Run or tool)
+are killed by a failure naming the rule they break."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.adapters import InProcessAdapter
+from conformance.checks import RULES, rule_ids_in
+from conformance.suite import run_suite
+from reference_harness.mutants import MUTANTS
+from reference_harness.mutants._traceid_specs import TRACEID_SPECS
+
+KILLING_SCENARIO = {
+    "invocation_run_id_session": "duplicate-tool-call-id-is-proposed",
+    "rejected_tool_name_null": "duplicate-tool-call-id-is-proposed",
+}
+"""Mutant -> a Gherkin scenario (or outline) that must kill it (the whole suite kills more)."""
+
+
+def test_every_traceid_mutant_declares_a_registered_rule_of_its_requirement():
+    """Each mutant is in the catalogue and names a rule of its requirement."""
+    assert set(KILLING_SCENARIO) == {spec.name for spec in TRACEID_SPECS}
+    for spec in TRACEID_SPECS:
+        assert MUTANTS[spec.name] is spec
+        assert RULES[spec.rule_id].requirement_id == spec.requirement_id
+
+
+@pytest.mark.parametrize("name", list(KILLING_SCENARIO))
+def test_traceid_mutant_is_killed_naming_its_rule(name):
+    """The scenario fails the mutant with a failure line naming the mutant's rule id."""
+    adapter = InProcessAdapter(f"reference_harness.mutants:{name}")
+    try:
+        result = run_suite(adapter, scenario_ids=[KILLING_SCENARIO[name]])
+    finally:
+        adapter.close()
+    failed = [s for s in result.scenarios if s.outcome == "failed"]
+    assert failed, f"mutant {name} survived {KILLING_SCENARIO[name]}"
+    named = {rule for s in failed for message in s.messages for rule in rule_ids_in(message)}
+    assert MUTANTS[name].rule_id in named, [s.messages for s in failed]
