@@ -16,7 +16,12 @@ IUT's own claims):
     endpoint does only once the IUT sent a later request or its hold bound passed, so the client
     stayed to receive it; scripted, only with ``model_call_timeout_ms`` of at least
     :data:`SURE_WAIT_MS`) is recorded ``LATE_RESULT_DISCARDED`` (component, call_index, attempt)
-    after the cancellation.
+    after the cancellation. Every ``LATE_RESULT_DISCARDED`` names (component, purpose,
+    call_index, attempt) of an attempt whose ``MODEL_CALL_FINISHED`` came before it with outcome
+    ``CANCELLED`` (or ``TIMEOUT``: a late answer after the Harness's own timeout), and records
+    that one late result once. ``R8.layered-cancellation`` / ``R8.tool-work-cancelled`` here:
+    ``INTERRUPT_REQUESTED`` at most once per Run, ``TOOL_WORK_CANCELLED`` at most once per Tool
+    Call ID.
 ``R8.tool-stop-recorded``
     An invocation still in flight when the Run is cancelled (its terminal change comes after
     ``CANCEL_REQUESTED``) ends ERROR with code ``CANCELLED``; an invocation whose backend blocks
@@ -59,6 +64,9 @@ _WORK_ON_A_RESULT: Final = {
     "RESULT_RELEASED": "released a result",
 }
 """Trace events that use a model or tool result: none may follow the cancellation."""
+
+_STOPPED: Final = frozenset({"CANCELLED", "TIMEOUT"})
+"""Outcomes of an attempt whose answer, arriving after all, is a late result."""
 
 _LATE_TURNS: Final = frozenset({"block_until_cancelled", "ignore_cancellation"})
 _SCRIPTS: Final = {
@@ -201,6 +209,58 @@ def _model_calls_after(
                 "discarded",
                 rule=_LATE,
             )
+
+
+def _discards(found: Findings, trace: list[dict[str, Any]]) -> None:
+    """Each LATE_RESULT_DISCARDED names an attempt that finished CANCELLED/TIMEOUT, once."""
+    stopped: set[tuple[Any, ...]] = set()
+    seen: set[tuple[Any, ...]] = set()
+    for event in trace:
+        data = event.get("data") or {}
+        key = (data.get("component"), data.get("purpose"), data.get("call_index"))
+        key += (data.get("attempt"),)
+        if event.get("type") == "MODEL_CALL_FINISHED" and data.get("outcome") in _STOPPED:
+            stopped.add(key)
+        if event.get("type") != "LATE_RESULT_DISCARDED":
+            continue
+        found.expect(
+            key in stopped,
+            f"LATE_RESULT_DISCARDED (event {event.get('seq')}) names {key[0]} {key[1]} call "
+            f"{key[2]} attempt {key[3]}, but no MODEL_CALL_FINISHED of that attempt ended "
+            "CANCELLED (or TIMEOUT) before it: it names a call that was not interrupted",
+            rule=_LATE,
+        )
+        found.expect(
+            key not in seen,
+            f"LATE_RESULT_DISCARDED (event {event.get('seq')}) records the late result of "
+            f"{key[0]} {key[1]} call {key[2]} attempt {key[3]} a second time (one late result, "
+            "discarded once)",
+            rule=_LATE,
+        )
+        seen.add(key)
+
+
+def _layers_once(found: Findings, trace: list[dict[str, Any]]) -> None:
+    """The agent loop is interrupted once per Run; each tool work is cancelled once."""
+    interrupts = [e.get("seq") for e in trace if e.get("type") == "INTERRUPT_REQUESTED"]
+    found.expect(
+        len(interrupts) <= 1,
+        f"INTERRUPT_REQUESTED recorded {len(interrupts)} times (events {interrupts}): the Run's "
+        "agent loop is interrupted once",
+        rule="R8.layered-cancellation",
+    )
+    cancelled: dict[Any, int] = {}
+    for event in trace:
+        if event.get("type") == "TOOL_WORK_CANCELLED":
+            tool_call_id = (event.get("data") or {}).get("tool_call_id")
+            cancelled[tool_call_id] = cancelled.get(tool_call_id, 0) + 1
+    for tool_call_id, count in cancelled.items():
+        found.expect(
+            count == 1,
+            f"TOOL_WORK_CANCELLED recorded {count} times for {tool_call_id!r}: an invocation's "
+            "tool work is cancelled once",
+            rule="R8.tool-work-cancelled",
+        )
 
 
 def _terminal_changes(trace: list[dict[str, Any]]) -> dict[Any, tuple[int, Any]]:
@@ -390,6 +450,8 @@ def late_result_findings(
                 rule=_LATE,
             )
         _model_calls_after(found, observation, fixture, cancel)
+    _discards(found, trace)
+    _layers_once(found, trace)
     _tool_stops(found, observation, fixture, cancel)
     _classifications(found, observation, cancel)
     _late_rows_to_models(found, observation, fixture)

@@ -69,6 +69,7 @@ __all__ = [
     "inference_on_no_evidence_accepted",
     "intent_not_stored",
     "interrupt_before_new_work_prevented",
+    "interrupt_twice",
     "invalid_arguments_recorded_failed",
     "invocation_arguments_normalized",
     "invocation_run_id_session",
@@ -78,6 +79,9 @@ __all__ = [
     "knowledge_query_sees_latest_run",
     "knowledge_run_selects_previous_turn",
     "large_result_unbounded",
+    "late_discard_twice",
+    "late_discard_wrong_index",
+    "late_discard_wrong_purpose",
     "late_disconnect_released",
     "late_draft_validated",
     "late_result_published",
@@ -162,6 +166,7 @@ __all__ = [
     "timed_out_review_retried",
     "timed_out_tool_recorded_cancelled",
     "tool_result_accepted_after_cancel",
+    "tool_work_cancelled_twice",
     "tool_work_not_cancelled",
     "total_matched_ignores_backend",
     "total_matched_is_kept_count",
@@ -1024,3 +1029,28 @@ def invocation_run_id_session() -> MutantIUT:
 def rejected_tool_name_null() -> MutantIUT:
     """IUT factory of mutant ``rejected_tool_name_null`` (see :data:`MUTANTS`)."""
     return create("rejected_tool_name_null")
+
+
+def late_discard_wrong_index() -> MutantIUT:
+    """IUT factory of mutant ``late_discard_wrong_index`` (see :data:`MUTANTS`)."""
+    return create("late_discard_wrong_index")
+
+
+def late_discard_wrong_purpose() -> MutantIUT:
+    """IUT factory of mutant ``late_discard_wrong_purpose`` (see :data:`MUTANTS`)."""
+    return create("late_discard_wrong_purpose")
+
+
+def late_discard_twice() -> MutantIUT:
+    """IUT factory of mutant ``late_discard_twice`` (see :data:`MUTANTS`)."""
+    return create("late_discard_twice")
+
+
+def tool_work_cancelled_twice() -> MutantIUT:
+    """IUT factory of mutant ``tool_work_cancelled_twice`` (see :data:`MUTANTS`)."""
+    return create("tool_work_cancelled_twice")
+
+
+def interrupt_twice() -> MutantIUT:
+    """IUT factory of mutant ``interrupt_twice`` (see :data:`MUTANTS`)."""
+    return create("interrupt_twice")

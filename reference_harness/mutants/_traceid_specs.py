@@ -1,8 +1,10 @@
 """Mutants of an event's or record's identity fields (red team 5).
 
 Each keeps every decision of the reference (what is accepted, rejected, released) and names the
-wrong thing in one field the contract defines: the Run an invocation belongs to, the tool a
-rejected call presented. Added to :data:`reference_harness.mutants.MUTANTS` by the catalogue.
+wrong thing in one field the contract defines (the Run an invocation belongs to, the tool a
+rejected call presented, the interrupted call whose late result was discarded) or records twice
+an event the contract records once (a late result's discard, a tool work's cancellation, the
+agent loop's interruption). Added to :data:`reference_harness.mutants.MUTANTS` by the catalogue.
 """
 
 from __future__ import annotations
@@ -10,16 +12,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from reference_harness._harness import Harness
+from reference_harness._trace import TraceRecorder
 from reference_harness.mutants._frames_parts import changing_events
 from reference_harness.mutants._iut import MutantSpec, Patch
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
     from reference_harness._harness import RunJournal
     from reference_harness.store import DiagnosisRun
 
 __all__ = ["TRACEID_SPECS"]
 
 _R2 = "tool-invocation-identity-shall-use-the-framework-tool-call-id"
+_R8 = "cancellation-shall-be-layered-and-observable"
 _RECORDER = ("reference_harness._harness", "TraceRecorder")
 
 
@@ -52,6 +58,41 @@ def _rejected_tool_name_null(
     return data
 
 
+def _late_discard_next_index(
+    _state: dict[str, Any], event_type: str, data: dict[str, Any]
+) -> dict[str, Any]:
+    """LATE_RESULT_DISCARDED names the call after the interrupted one."""
+    if event_type == "LATE_RESULT_DISCARDED":
+        return {**data, "call_index": data["call_index"] + 1}
+    return data
+
+
+def _late_discard_other_purpose(
+    _state: dict[str, Any], event_type: str, data: dict[str, Any]
+) -> dict[str, Any]:
+    """LATE_RESULT_DISCARDED of the Diagnosis Agent names the other purpose of its calls."""
+    if event_type == "LATE_RESULT_DISCARDED" and data["component"] == "DIAGNOSIS_AGENT":
+        other = {"AGENT_STEP": "STRUCTURAL_REPAIR", "STRUCTURAL_REPAIR": "AGENT_STEP"}
+        return {**data, "purpose": other.get(data["purpose"], data["purpose"])}
+    return data
+
+
+def repeating(event_type: str) -> Callable[[type[TraceRecorder]], type[TraceRecorder]]:
+    """Return a ``Patch`` wrap of the ``TraceRecorder`` that records ``event_type`` twice."""
+
+    class _RepeatingRecorder(TraceRecorder):
+        def emit(self, emitted: str, data: Mapping[str, Any]) -> dict[str, Any]:
+            event = super().emit(emitted, data)
+            if emitted == event_type:
+                super().emit(emitted, data)
+            return event
+
+    def wrap(_original: type[TraceRecorder]) -> type[TraceRecorder]:
+        return _RepeatingRecorder
+
+    return wrap
+
+
 TRACEID_SPECS: Final = (
     MutantSpec(
         "invocation_run_id_session",
@@ -68,6 +109,42 @@ TRACEID_SPECS: Final = (
         'presented tool name, or null.")',
         rule_id="R2.rejected-tool-name",
         patches=(Patch(*_RECORDER, changing_events(_rejected_tool_name_null)),),
+    ),
+    MutantSpec(
+        "late_discard_wrong_index",
+        _R8,
+        "LATE_RESULT_DISCARDED names the call_index after the interrupted call's",
+        rule_id="R8.late-result-discarded",
+        patches=(Patch(*_RECORDER, changing_events(_late_discard_next_index)),),
+    ),
+    MutantSpec(
+        "late_discard_wrong_purpose",
+        _R8,
+        "LATE_RESULT_DISCARDED of the Diagnosis Agent names the other purpose (AGENT_STEP for a "
+        "STRUCTURAL_REPAIR call and back)",
+        rule_id="R8.late-result-discarded",
+        patches=(Patch(*_RECORDER, changing_events(_late_discard_other_purpose)),),
+    ),
+    MutantSpec(
+        "late_discard_twice",
+        _R8,
+        "the one late result is recorded LATE_RESULT_DISCARDED twice",
+        rule_id="R8.late-result-discarded",
+        patches=(Patch(*_RECORDER, repeating("LATE_RESULT_DISCARDED")),),
+    ),
+    MutantSpec(
+        "tool_work_cancelled_twice",
+        _R8,
+        "each cancelled tool work is recorded TOOL_WORK_CANCELLED twice",
+        rule_id="R8.tool-work-cancelled",
+        patches=(Patch(*_RECORDER, repeating("TOOL_WORK_CANCELLED")),),
+    ),
+    MutantSpec(
+        "interrupt_twice",
+        _R8,
+        "the agent loop's interruption is recorded INTERRUPT_REQUESTED twice",
+        rule_id="R8.layered-cancellation",
+        patches=(Patch(*_RECORDER, repeating("INTERRUPT_REQUESTED")),),
     ),
 )
 """The identity-field mutants of red team 5."""

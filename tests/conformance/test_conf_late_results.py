@@ -96,6 +96,46 @@ def test_a_late_answer_not_recorded_discarded_is_named(observe):
     assert result.rules == ("R8.late-result-discarded",)
 
 
+@pytest.mark.parametrize(
+    ("field", "value"), [("call_index", 9), ("purpose", "STRUCTURAL_REPAIR"), ("attempt", 2)]
+)
+def test_a_discard_naming_a_call_that_was_not_interrupted_is_named(observe, field, value):
+    """LATE_RESULT_DISCARDED names the attempt whose MODEL_CALL_FINISHED said CANCELLED."""
+    fixture, observation = observe("client-disconnects-during-a-model-call")
+    data = observation["trace"][_index(observation, "LATE_RESULT_DISCARDED")]["data"]
+    assert data[field] != value
+    data[field] = value
+    result = checks.check_late_results(observation, fixture)
+    assert result.rules == ("R8.late-result-discarded",)
+    assert "not interrupted" in result.message
+
+
+@pytest.mark.parametrize(
+    ("event_type", "rule"),
+    [
+        ("LATE_RESULT_DISCARDED", "R8.late-result-discarded"),
+        ("INTERRUPT_REQUESTED", "R8.layered-cancellation"),
+    ],
+)
+def test_an_event_recorded_once_recorded_twice_is_named(observe, event_type, rule):
+    """One late result is discarded once; the Run's agent loop is interrupted once."""
+    fixture, observation = observe("client-disconnects-during-a-model-call")
+    index = _index(observation, event_type)
+    observation["trace"].insert(index + 1, copy.deepcopy(observation["trace"][index]))
+    _renumber(observation)
+    assert checks.check_late_results(observation, fixture).rules == (rule,)
+
+
+def test_a_tool_work_cancelled_twice_is_named(observe):
+    """Each in-flight tool work is cancelled once: a second TOOL_WORK_CANCELLED is named."""
+    fixture, observation = observe("a-tool-answers-after-its-work-is-cancelled")
+    index = _index(observation, "TOOL_WORK_CANCELLED")
+    assert checks.check_late_results(observation, fixture).passed
+    observation["trace"].insert(index + 1, copy.deepcopy(observation["trace"][index]))
+    _renumber(observation)
+    assert checks.check_late_results(observation, fixture).rules == ("R8.tool-work-cancelled",)
+
+
 @pytest.mark.parametrize("timeout_ms", [1, 300, SURE_WAIT_MS - 1])
 def test_a_short_timeout_accepts_either_order_of_the_late_answer_and_the_wait(observe, timeout_ms):
     """Below SURE_WAIT_MS the Harness's deadline may end its wait before the scripted late answer

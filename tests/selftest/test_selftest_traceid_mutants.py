@@ -14,6 +14,11 @@ from reference_harness.mutants._traceid_specs import TRACEID_SPECS
 KILLING_SCENARIO = {
     "invocation_run_id_session": "duplicate-tool-call-id-is-proposed",
     "rejected_tool_name_null": "duplicate-tool-call-id-is-proposed",
+    "late_discard_wrong_index": "client-disconnects-during-a-model-call",
+    "late_discard_wrong_purpose": "client-disconnects-during-a-model-call",
+    "late_discard_twice": "client-disconnects-during-a-model-call",
+    "tool_work_cancelled_twice": "the-client-disconnects-at-any-event-of-the-run",
+    "interrupt_twice": "client-disconnects-during-a-model-call",
 }
 """Mutant -> a Gherkin scenario (or outline) that must kill it (the whole suite kills more)."""
 
