@@ -217,8 +217,12 @@ def _discards(found: Findings, trace: list[dict[str, Any]]) -> None:
     seen: set[tuple[Any, ...]] = set()
     for event in trace:
         data = event.get("data") or {}
-        key = (data.get("component"), data.get("purpose"), data.get("call_index"))
-        key += (data.get("attempt"),)
+        key: tuple[Any, ...] = (
+            data.get("component"),
+            data.get("purpose"),
+            data.get("call_index"),
+            data.get("attempt"),
+        )
         if event.get("type") == "MODEL_CALL_FINISHED" and data.get("outcome") in _STOPPED:
             stopped.add(key)
         if event.get("type") != "LATE_RESULT_DISCARDED":

@@ -19,8 +19,8 @@ from reference_harness.mutants._iut import MutantSpec, Patch
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
+    from contracts import DiagnosisRun
     from reference_harness._harness import RunJournal
-    from reference_harness.store import DiagnosisRun
 
 __all__ = ["TRACEID_SPECS"]
 
