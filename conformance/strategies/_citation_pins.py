@@ -199,6 +199,11 @@ def _draft_fixtures() -> list[Fixture]:
         "search_logs",
         {**arguments, "time_range": {**window, "start_ms": int(window["start_ms"]) - 60_000}},
     )
+    # 1 ms past the query's end, which falls on a whole second: a whole-second comparison passes
+    later_end = query_scope(
+        "search_logs",
+        {**arguments, "time_range": {**window, "end_ms": int(window["end_ms"]) + 1}},
+    )
 
     def negative(scope: dict[str, object]) -> dict[str, object]:
         return diagnosis_draft([analysis("a1", "NEGATIVE_OBSERVATION", ["call_1"], scope=scope)])
@@ -213,6 +218,7 @@ def _draft_fixtures() -> list[Fixture]:
         ),
         _repaired("pinned-negative-scope-other-tool", negative(other_tool), found=False),
         _repaired("pinned-negative-scope-earlier-start", negative(earlier), found=False),
+        _repaired("pinned-negative-scope-later-end-by-1-ms", negative(later_end), found=False),
     ]
 
 

@@ -85,6 +85,7 @@ def test_a_document_left_out_by_max_items_is_fabricated():
         ("pinned-inference-on-no-evidence", "NO_EVIDENCE_NOT_NEGATIVE"),
         ("pinned-negative-scope-other-tool", "NEGATIVE_SCOPE_TOO_WIDE"),
         ("pinned-negative-scope-earlier-start", "NEGATIVE_SCOPE_TOO_WIDE"),
+        ("pinned-negative-scope-later-end-by-1-ms", "NEGATIVE_SCOPE_TOO_WIDE"),
     ],
 )
 def test_each_broken_first_draft_breaks_exactly_its_rule(name, code):
