@@ -15,7 +15,7 @@ text it rests on:
   ``ITEM_WITHOUT_REFERENCES``, at the binding's pointer, when that is what makes the submission
   invalid; and those codes name nothing else (not a limitation's missing field);
 * ``R7.skip-report-cap``: when more than 100 newer Runs were passed over, PREVIOUS_TURN_SELECTED
-  lists the newest 100 of them;
+  lists the newest 100 of them, newest first;
 * ``R2.invocation-run-id``: every canonical invocation's ``run_id`` is the observed Run's (the
   Run it belongs to, not its session);
 * ``R2.rejected-tool-name``: TOOL_CALL_REJECTED's ``tool_name`` is the presented call's tool
@@ -300,9 +300,9 @@ def _skip_report_cap(found: Findings, observation: dict[str, Any], fixture: dict
     listed = [str(s.get("run_id")) for s in (chosen[0].get("data") or {}).get("skipped", [])]
     newest = [s["run_id"] for s in passed_over[:SKIP_REPORT_LIMIT]]
     found.expect(
-        sorted(listed) == sorted(newest),
+        listed == newest,
         f"{len(passed_over)} newer Runs were passed over; PREVIOUS_TURN_SELECTED lists "
-        f"{len(listed)} of them, expected the newest {SKIP_REPORT_LIMIT} "
+        f"{len(listed)} of them, expected the newest {SKIP_REPORT_LIMIT}, newest first "
         f"({newest[0]} … {newest[-1]})"
         + (
             f", and lists {len(set(listed) - set(newest))} others"

@@ -14,7 +14,8 @@ __all__ = ["check_previous_turn"]
 def check_previous_turn(observation: dict[str, Any], fixture: dict[str, Any]) -> CheckResult:
     """Check PREVIOUS_TURN_SELECTED names the latest DIAGNOSIS + SUCCESS prior Run (or none).
 
-    Every newer Run it passed over is reported (in any order) with its skip reason.
+    Every newer Run it passed over is reported with its skip reason, newest first (the frozen
+    design: "Skipped Runs are listed newest first, at most 100").
     """
     found = Findings("previous turn selection", "R7.previous-turn-selection")
     selected, skipped = expected_previous_turn(fixture)
@@ -30,5 +31,11 @@ def check_previous_turn(observation: dict[str, Any], fixture: dict[str, Any]) ->
     )
     observed = sorted(data.get("skipped", []), key=lambda s: str(s.get("run_id")))
     expected = sorted(skipped, key=lambda s: s["run_id"])
-    found.expect(observed == expected, f"skipped {observed}, expected {expected} (any order)")
+    if found.expect(observed == expected, f"skipped {observed}, expected {expected}"):
+        listed = [str(s.get("run_id")) for s in data.get("skipped", [])]
+        newest_first = [s["run_id"] for s in skipped]
+        found.expect(
+            listed == newest_first,
+            f"skipped Runs listed in the order {listed}, expected newest first {newest_first}",
+        )
     return found.result()

@@ -217,8 +217,14 @@ _RULES: Final = (
     Rule(
         "R7.previous-turn-selection",
         "the previous turn is the latest DIAGNOSIS + SUCCESS Run; newer Runs are skipped with "
-        "their reason",
+        "their reason, listed newest first",
         (_R7_BODY, "selection continues to the latest eligible DIAGNOSIS + SUCCESS Run"),
+        (
+            ContractQuote(
+                "openspec/changes/archive/2026-07-21-single-react-design-freeze/design.md",
+                "Skipped Runs are listed newest first, at most",
+            ),
+        ),
     ),
     Rule(
         "R7.same-session-selection",
@@ -527,7 +533,7 @@ _RULES: Final = (
     Rule(
         "R7.skip-report-cap",
         "when more than 100 newer Runs were passed over, PREVIOUS_TURN_SELECTED lists the "
-        "newest 100 of them",
+        "newest 100 of them, newest first",
         (),
         (
             ContractQuote(

@@ -463,7 +463,8 @@ def check_previous_turn_rule(observation: dict[str, Any], fixture: dict[str, Any
 
     When the trace has a PREVIOUS_TURN_SELECTED: it is the only one, it names the prior Run of
     the *same session* with the greatest ``seq`` whose intent is DIAGNOSIS and state SUCCESS (or
-    none), and lists every newer same-session Run with its skip reason (RUNNING ones included).
+    none), and lists every newer same-session Run with its skip reason (RUNNING ones included),
+    newest first (the frozen design: "Skipped Runs are listed newest first, at most 100").
     A Run routed DIAGNOSIS that calls the agent must have selected before that call; a Run
     routed KNOWLEDGE_QUERY selects none (docs/implementers.md: "for a DIAGNOSIS Run only").
     """
@@ -526,8 +527,17 @@ def previous_turn_findings(
         f"skipped Runs of another session {foreign}",
         rule="R7.same-session-selection",
     )
-    found.expect(
-        observed == expected or foreign,
-        f"skipped {observed}, expected {expected} (any order)",
-        rule=rule,
-    )
+    if (
+        found.expect(
+            observed == expected or foreign, f"skipped {observed}, expected {expected}", rule=rule
+        )
+        and not foreign
+    ):
+        listed = [str(s.get("run_id")) for s in data.get("skipped", [])]
+        newest_first = [s["run_id"] for s in skipped]
+        found.expect(
+            listed == newest_first,
+            f"skipped Runs listed in the order {listed}, expected newest first (greatest seq "
+            f"first) {newest_first}",
+            rule=rule,
+        )

@@ -152,6 +152,7 @@ __all__ = [
     "several_lookups_accepted",
     "skip_reason_intent_first",
     "skip_report_holds_older_runs",
+    "skip_report_oldest_first",
     "skip_report_omits_knowledge_runs",
     "skip_report_uncapped",
     "snapshot_digest_not_canonical",
@@ -578,6 +579,11 @@ def previous_turn_scans_newest_four() -> MutantIUT:
 def skip_report_holds_older_runs() -> MutantIUT:
     """IUT factory of mutant ``skip_report_holds_older_runs`` (see :data:`MUTANTS`)."""
     return create("skip_report_holds_older_runs")
+
+
+def skip_report_oldest_first() -> MutantIUT:
+    """IUT factory of mutant ``skip_report_oldest_first`` (see :data:`MUTANTS`)."""
+    return create("skip_report_oldest_first")
 
 
 def skip_report_omits_knowledge_runs() -> MutantIUT:

@@ -21,6 +21,7 @@ from reference_harness.mutants._citation_parts import (
     KnowledgeContextHarness,
     NewestFewStore,
     OlderSkippedStore,
+    OldestFirstSkippedStore,
     StatesOnlySkippedStore,
     UnboundedDocumentIds,
     cited_sources_any_status,
@@ -682,6 +683,14 @@ _CITATION_SPECS: Final = (
         "previous turn included",
         rule_id="R7.previous-turn-selection",
         store_class=OlderSkippedStore,
+    ),
+    MutantSpec(
+        "skip_report_oldest_first",
+        _R7_ID,
+        "the skip report lists the right Runs with the right reasons, oldest first (the design "
+        "freeze: 'Skipped Runs are listed newest first, at most 100')",
+        rule_id="R7.previous-turn-selection",
+        store_class=OldestFirstSkippedStore,
     ),
     MutantSpec(
         "skip_report_omits_knowledge_runs",

@@ -59,6 +59,7 @@ __all__ = [
     "KnowledgeContextHarness",
     "NewestFewStore",
     "OlderSkippedStore",
+    "OldestFirstSkippedStore",
     "StatesOnlySkippedStore",
     "UnboundedDocumentIds",
     "cited_sources_any_status",
@@ -402,6 +403,15 @@ class OlderSkippedStore(RunStore):
             if not _eligible(run)
         ]
         return dataclasses.replace(chosen, skipped=tuple(skipped))
+
+
+class OldestFirstSkippedStore(RunStore):
+    """Selects and skips as the reference does, but lists the skipped Runs oldest first."""
+
+    def select_previous_turn(self, session_id: str, before_seq: int) -> PreviousTurnSelection:
+        """The reference's selection with its skip report reversed."""
+        chosen = super().select_previous_turn(session_id, before_seq)
+        return dataclasses.replace(chosen, skipped=tuple(reversed(chosen.skipped)))
 
 
 class StatesOnlySkippedStore(RunStore):

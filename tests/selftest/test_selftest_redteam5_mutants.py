@@ -21,6 +21,7 @@ KILLING_ROWS: dict[str, tuple[str, frozenset[int]]] = {
         "a-negative-observation-is-wider-than-its-query",
         frozenset({9}),
     ),
+    "skip_report_oldest_first": ("every-earlier-run-is-ineligible", frozenset()),
 }
 """Mutant -> the scenario and the outline rows (example numbers; none: a plain scenario) that
 must fail it; every other row of that scenario passes on it."""
