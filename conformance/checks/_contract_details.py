@@ -18,6 +18,11 @@ text it rests on:
   lists the newest 100 of them, newest first;
 * ``R2.invocation-run-id``: every canonical invocation's ``run_id`` is the observed Run's (the
   Run it belongs to, not its session);
+* ``R6.repair-sends-violations``: STRUCTURAL_REPAIR_REQUESTED's ``violations`` are the failed
+  attempt-1 EVIDENCE_VALIDATION's violations, every one (in any order);
+* ``R9.call-index-per-component``: each component numbers its logical model calls 1, 2, …
+  in the order they start (MODEL_CALL_STARTED), whatever their purpose: a structural repair is
+  the agent's next call, not its call 1;
 * ``R2.rejected-tool-name``: TOOL_CALL_REJECTED's ``tool_name`` is the presented call's tool
   name when that is a non-empty string of at most 256 characters (``null`` is left for a call
   that named no tool).
@@ -100,6 +105,8 @@ def record_contract_details(
     if not fixture.get("perturbations"):  # a real model does not present the scripted calls
         _presented_ids(found, observation, fixture)
     _invocation_run_ids(found, observation)
+    _repair_violations(found, observation)
+    _call_indexes(found, observation)
     _validated_body_kind(found, observation)
     _binding_codes(found, observation, fixture)
     if capabilities is None or "PREVIOUS_TURN" in capabilities:
@@ -184,6 +191,44 @@ def _invocation_run_ids(found: Findings, observation: dict[str, Any]) -> None:
             f"invocation {record.get('tool_call_id')!r} names run_id {record.get('run_id')!r}, "
             f"not the Run it belongs to ({run_id!r})",
             rule="R2.invocation-run-id",
+        )
+
+
+# --------------------------------------------------------------------------- repair, call index
+
+
+def _repair_violations(found: Findings, observation: dict[str, Any]) -> None:
+    failed = [
+        v for v in events(observation, "EVIDENCE_VALIDATION") if v["data"].get("attempt") == 1
+    ]
+    if len(failed) != 1 or failed[0]["data"].get("valid"):
+        return  # no failed first validation (or several: R6.one-structural-repair's)
+    expected = sorted(canonical(v) for v in failed[0]["data"].get("violations", []))
+    for event in events(observation, "STRUCTURAL_REPAIR_REQUESTED"):
+        sent = event["data"].get("violations", [])
+        found.expect(
+            sorted(canonical(v) for v in sent) == expected,
+            f"STRUCTURAL_REPAIR_REQUESTED (event {event.get('seq')}) holds {len(sent)} "
+            f"violation(s), not the {len(expected)} of the failed attempt-1 EVIDENCE_VALIDATION",
+            rule="R6.repair-sends-violations",
+        )
+
+
+def _call_indexes(found: Findings, observation: dict[str, Any]) -> None:
+    seen: dict[Any, list[tuple[Any, Any]]] = {}
+    for event in events(observation, "MODEL_CALL_STARTED"):
+        data = event["data"]
+        calls = seen.setdefault(data.get("component"), [])
+        call = (data.get("purpose"), data.get("call_index"))
+        if call not in calls:  # a retry is another attempt of the same logical call
+            calls.append(call)
+    for component, calls in seen.items():
+        indexes = [index for _, index in calls]
+        found.expect(
+            indexes == list(range(1, len(indexes) + 1)),
+            f"{component} numbers its logical model calls {indexes} in the order they start, "
+            "not 1..n (the n-th logical call of that component in the Run)",
+            rule="R9.call-index-per-component",
         )
 
 

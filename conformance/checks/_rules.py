@@ -531,6 +531,29 @@ _RULES: Final = (
         ),
     ),
     Rule(
+        "R6.repair-sends-violations",
+        "STRUCTURAL_REPAIR_REQUESTED holds every violation of the failed EvidenceGuard "
+        "validation it repairs",
+        (),
+        (
+            ContractQuote(
+                "schemas/run-trace-event.schema.json", "The violations sent to the agent."
+            ),
+        ),
+    ),
+    Rule(
+        "R9.call-index-per-component",
+        "each component numbers its logical model calls 1, 2, ... in the order they start, "
+        "whatever their purpose",
+        (),
+        (
+            ContractQuote(
+                "schemas/run-trace-event.schema.json",
+                "The n-th logical call of that component in the Run, from 1.",
+            ),
+        ),
+    ),
+    Rule(
         "R7.skip-report-cap",
         "when more than 100 newer Runs were passed over, PREVIOUS_TURN_SELECTED lists the "
         "newest 100 of them, newest first",

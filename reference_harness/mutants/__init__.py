@@ -123,8 +123,10 @@ __all__ = [
     "reasoning_in_agent_context",
     "rejected_tool_name_null",
     "released_strings_stripped",
+    "repair_call_index_restart",
     "repair_executes_tool_calls",
     "repair_request_offers_tools",
+    "repair_violations_first_only",
     "result_frame_after_run_finished",
     "retry_counted_as_new_call",
     "reversed_time_range_executed",
@@ -1060,3 +1062,13 @@ def tool_work_cancelled_twice() -> MutantIUT:
 def interrupt_twice() -> MutantIUT:
     """IUT factory of mutant ``interrupt_twice`` (see :data:`MUTANTS`)."""
     return create("interrupt_twice")
+
+
+def repair_violations_first_only() -> MutantIUT:
+    """IUT factory of mutant ``repair_violations_first_only`` (see :data:`MUTANTS`)."""
+    return create("repair_violations_first_only")
+
+
+def repair_call_index_restart() -> MutantIUT:
+    """IUT factory of mutant ``repair_call_index_restart`` (see :data:`MUTANTS`)."""
+    return create("repair_call_index_restart")

@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 __all__ = ["TRACEID_SPECS"]
 
 _R2 = "tool-invocation-identity-shall-use-the-framework-tool-call-id"
+_R6 = "safe-fallback-shall-use-a-fixed-schema"
 _R8 = "cancellation-shall-be-layered-and-observable"
+_R9 = "retry-attempts-shall-be-owned-by-harness"
 _RECORDER = ("reference_harness._harness", "TraceRecorder")
 
 
@@ -74,6 +76,27 @@ def _late_discard_other_purpose(
     if event_type == "LATE_RESULT_DISCARDED" and data["component"] == "DIAGNOSIS_AGENT":
         other = {"AGENT_STEP": "STRUCTURAL_REPAIR", "STRUCTURAL_REPAIR": "AGENT_STEP"}
         return {**data, "purpose": other.get(data["purpose"], data["purpose"])}
+    return data
+
+
+def _repair_first_violation_only(
+    _state: dict[str, Any], event_type: str, data: dict[str, Any]
+) -> dict[str, Any]:
+    """STRUCTURAL_REPAIR_REQUESTED records only the first of the validation's violations."""
+    if event_type == "STRUCTURAL_REPAIR_REQUESTED":
+        return {**data, "violations": data["violations"][:1]}
+    return data
+
+
+def _repair_call_index_one(
+    _state: dict[str, Any], event_type: str, data: dict[str, Any]
+) -> dict[str, Any]:
+    """The structural repair's model-call events number it call 1 (a count per purpose)."""
+    if (
+        event_type in {"MODEL_CALL_STARTED", "MODEL_CALL_FINISHED", "LATE_RESULT_DISCARDED"}
+        and data.get("purpose") == "STRUCTURAL_REPAIR"
+    ):
+        return {**data, "call_index": 1}
     return data
 
 
@@ -145,6 +168,22 @@ TRACEID_SPECS: Final = (
         "the agent loop's interruption is recorded INTERRUPT_REQUESTED twice",
         rule_id="R8.layered-cancellation",
         patches=(Patch(*_RECORDER, repeating("INTERRUPT_REQUESTED")),),
+    ),
+    MutantSpec(
+        "repair_violations_first_only",
+        _R6,
+        "STRUCTURAL_REPAIR_REQUESTED.violations holds only the first of the failed validation's "
+        "violations",
+        rule_id="R6.repair-sends-violations",
+        patches=(Patch(*_RECORDER, changing_events(_repair_first_violation_only)),),
+    ),
+    MutantSpec(
+        "repair_call_index_restart",
+        _R9,
+        "the structural repair's model call is numbered call_index 1 (counted per purpose, not "
+        "as the agent's next logical call)",
+        rule_id="R9.call-index-per-component",
+        patches=(Patch(*_RECORDER, changing_events(_repair_call_index_one)),),
     ),
 )
 """The identity-field mutants of red team 5."""

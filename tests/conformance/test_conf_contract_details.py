@@ -176,3 +176,49 @@ def test_every_invocation_names_its_own_run():
     invocation["run_id"] = "session-1"
     result = check_contract_details(observation, fixture)
     assert result.rules == ("R2.invocation-run-id",)
+
+
+def _event(seq: int, event_type: str, data: dict) -> dict:
+    return {"run_id": "run-1", "seq": seq, "type": event_type, "data": data}
+
+
+def test_a_repair_request_holds_every_violation_of_the_failed_validation():
+    """Two violations found, one sent: named; both, in another order: kept."""
+    first = {"code": "UNKNOWN_TOOL_CALL_ID", "pointer": "/analyses/0/tool_call_ids/0"}
+    second = {"code": "NO_EVIDENCE_NOT_NEGATIVE", "pointer": "/analyses/1"}
+    validation = {"attempt": 1, "valid": False, "violations": [first, second]}
+    validation["result_kind"] = "DIAGNOSIS_DRAFT"
+    repair = {"violations": [first]}
+    observation = {
+        "run_id": "run-1",
+        "trace": [
+            _event(1, "EVIDENCE_VALIDATION", validation),
+            _event(2, "STRUCTURAL_REPAIR_REQUESTED", repair),
+        ],
+        "invocations": [],
+    }
+    fixture = {"agent": [], "perturbations": []}
+    assert check_contract_details(observation, fixture).rules == ("R6.repair-sends-violations",)
+    repair["violations"] = [second, first]
+    assert check_contract_details(observation, fixture).passed
+
+
+def test_each_component_numbers_its_logical_calls_in_start_order():
+    """The agent's repair after its call 1 is its call 2; a retry keeps its call's index."""
+
+    def started(seq: int, component: str, purpose: str, index: int, attempt: int = 1) -> dict:
+        data = {"component": component, "purpose": purpose, "call_index": index}
+        return _event(seq, "MODEL_CALL_STARTED", {**data, "attempt": attempt})
+
+    trace = [
+        started(1, "ROUTER", "ROUTE", 1),
+        started(2, "ROUTER", "ROUTE", 1, attempt=2),
+        started(3, "DIAGNOSIS_AGENT", "AGENT_STEP", 1),
+        started(4, "DIAGNOSIS_AGENT", "STRUCTURAL_REPAIR", 2),
+    ]
+    observation = {"run_id": "run-1", "trace": trace, "invocations": []}
+    fixture = {"agent": [], "perturbations": []}
+    assert check_contract_details(observation, fixture).passed
+    trace[3]["data"]["call_index"] = 1
+    result = check_contract_details(observation, fixture)
+    assert result.rules == ("R9.call-index-per-component",)

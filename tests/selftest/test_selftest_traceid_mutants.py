@@ -19,6 +19,8 @@ KILLING_SCENARIO = {
     "late_discard_twice": "client-disconnects-during-a-model-call",
     "tool_work_cancelled_twice": "the-client-disconnects-at-any-event-of-the-run",
     "interrupt_twice": "client-disconnects-during-a-model-call",
+    "repair_violations_first_only": "evidence-validation-fails-twice",
+    "repair_call_index_restart": "no-evidence-result-is-cited",
 }
 """Mutant -> a Gherkin scenario (or outline) that must kill it (the whole suite kills more)."""
 
