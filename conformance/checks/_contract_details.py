@@ -23,6 +23,9 @@ text it rests on:
 * ``R9.call-index-per-component``: each component numbers its logical model calls 1, 2, …
   in the order they start (MODEL_CALL_STARTED), whatever their purpose: a structural repair is
   the agent's next call, not its call 1;
+* ``R9.verdict-after-valid-review``: a SEMANTIC_VERDICT follows a SemanticGuard attempt that
+  finished VALID, with no other SemanticGuard attempt finished between them (a review that ended
+  UNAVAILABLE, INVALID_SCHEMA, TIMEOUT or CANCELLED gave no verdict);
 * ``R2.rejected-tool-name``: TOOL_CALL_REJECTED's ``tool_name`` is the presented call's tool
   name when that is a non-empty string of at most 256 characters (``null`` is left for a call
   that named no tool).
@@ -107,6 +110,7 @@ def record_contract_details(
     _invocation_run_ids(found, observation)
     _repair_violations(found, observation)
     _call_indexes(found, observation)
+    _verdicts_after_valid_reviews(found, observation)
     _validated_body_kind(found, observation)
     _binding_codes(found, observation, fixture)
     if capabilities is None or "PREVIOUS_TURN" in capabilities:
@@ -230,6 +234,22 @@ def _call_indexes(found: Findings, observation: dict[str, Any]) -> None:
             "not 1..n (the n-th logical call of that component in the Run)",
             rule="R9.call-index-per-component",
         )
+
+
+def _verdicts_after_valid_reviews(found: Findings, observation: dict[str, Any]) -> None:
+    last_review: str | None = None
+    for event in observation.get("trace", []):
+        data = event.get("data") or {}
+        if event.get("type") == "MODEL_CALL_FINISHED" and data.get("component") == "SEMANTIC_GUARD":
+            last_review = str(data.get("outcome"))
+        elif event.get("type") == "SEMANTIC_VERDICT":
+            found.expect(
+                last_review == "VALID",
+                f"SEMANTIC_VERDICT (event {event.get('seq')}) follows a SemanticGuard attempt "
+                f"that finished {last_review} (no verdict without a valid review)",
+                rule="R9.verdict-after-valid-review",
+            )
+            last_review = None
 
 
 # --------------------------------------------------------------------------- body kind

@@ -554,6 +554,17 @@ _RULES: Final = (
         ),
     ),
     Rule(
+        "R9.verdict-after-valid-review",
+        "a SEMANTIC_VERDICT is recorded only for a SemanticGuard attempt that finished VALID, "
+        "after it",
+        (),
+        (
+            ContractQuote(
+                "schemas/run-trace-event.schema.json", "SemanticGuard gave a valid verdict."
+            ),
+        ),
+    ),
+    Rule(
         "R7.skip-report-cap",
         "when more than 100 newer Runs were passed over, PREVIOUS_TURN_SELECTED lists the "
         "newest 100 of them, newest first",

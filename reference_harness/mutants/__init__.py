@@ -164,6 +164,7 @@ __all__ = [
     "snapshot_rebuilt_after_unavailable",
     "status_events_not_streamed",
     "step_budget_plus_one",
+    "synthetic_verdict_on_unavailable",
     "three_review_attempts",
     "three_router_attempts",
     "timed_out_review_retried",
@@ -1072,3 +1073,8 @@ def repair_violations_first_only() -> MutantIUT:
 def repair_call_index_restart() -> MutantIUT:
     """IUT factory of mutant ``repair_call_index_restart`` (see :data:`MUTANTS`)."""
     return create("repair_call_index_restart")
+
+
+def synthetic_verdict_on_unavailable() -> MutantIUT:
+    """IUT factory of mutant ``synthetic_verdict_on_unavailable`` (see :data:`MUTANTS`)."""
+    return create("synthetic_verdict_on_unavailable")

@@ -116,6 +116,30 @@ def repeating(event_type: str) -> Callable[[type[TraceRecorder]], type[TraceReco
     return wrap
 
 
+class _VerdictOnFailedReview(TraceRecorder):
+    """Records an UNSUPPORTED SEMANTIC_VERDICT after every SemanticGuard attempt not VALID."""
+
+    def emit(self, event_type: str, data: Mapping[str, Any]) -> dict[str, Any]:
+        event = super().emit(event_type, data)
+        if (
+            event_type == "MODEL_CALL_FINISHED"
+            and data.get("component") == "SEMANTIC_GUARD"
+            and data.get("outcome") != "VALID"
+            and data.get("snapshot_digest") is not None
+        ):
+            verdict = {
+                "snapshot_digest": data["snapshot_digest"],
+                "verdict": "UNSUPPORTED",
+                "unsupported_analysis_ids": ["a1"],
+            }
+            super().emit("SEMANTIC_VERDICT", verdict)
+        return event
+
+
+def _verdict_on_failed_review(_original: type[TraceRecorder]) -> type[TraceRecorder]:
+    return _VerdictOnFailedReview
+
+
 TRACEID_SPECS: Final = (
     MutantSpec(
         "invocation_run_id_session",
@@ -184,6 +208,14 @@ TRACEID_SPECS: Final = (
         "as the agent's next logical call)",
         rule_id="R9.call-index-per-component",
         patches=(Patch(*_RECORDER, changing_events(_repair_call_index_one)),),
+    ),
+    MutantSpec(
+        "synthetic_verdict_on_unavailable",
+        _R9,
+        "a SEMANTIC_VERDICT (UNSUPPORTED) is recorded after a SemanticGuard attempt that ended "
+        "UNAVAILABLE or INVALID_SCHEMA",
+        rule_id="R9.verdict-after-valid-review",
+        patches=(Patch(*_RECORDER, _verdict_on_failed_review),),
     ),
 )
 """The identity-field mutants of red team 5."""

@@ -222,3 +222,27 @@ def test_each_component_numbers_its_logical_calls_in_start_order():
     trace[3]["data"]["call_index"] = 1
     result = check_contract_details(observation, fixture)
     assert result.rules == ("R9.call-index-per-component",)
+
+
+def test_a_verdict_follows_only_a_valid_review():
+    """A verdict after a SemanticGuard attempt that ended UNAVAILABLE is named; after VALID: kept;
+    a second verdict of one review is named."""
+    digest = "0" * 64
+    finished = {
+        "component": "SEMANTIC_GUARD",
+        "purpose": "SEMANTIC_REVIEW",
+        "call_index": 1,
+        "attempt": 1,
+        "snapshot_digest": digest,
+        "outcome": "UNAVAILABLE",
+    }
+    verdict = {"snapshot_digest": digest, "verdict": "SUPPORTED", "unsupported_analysis_ids": []}
+    trace = [_event(1, "MODEL_CALL_FINISHED", finished), _event(2, "SEMANTIC_VERDICT", verdict)]
+    observation = {"run_id": "run-1", "trace": trace, "invocations": []}
+    fixture = {"agent": [], "perturbations": []}
+    result = check_contract_details(observation, fixture)
+    assert result.rules == ("R9.verdict-after-valid-review",)
+    finished["outcome"] = "VALID"
+    assert check_contract_details(observation, fixture).passed
+    trace.append(_event(3, "SEMANTIC_VERDICT", verdict))
+    assert not check_contract_details(observation, fixture).passed

@@ -21,6 +21,7 @@ KILLING_SCENARIO = {
     "interrupt_twice": "client-disconnects-during-a-model-call",
     "repair_violations_first_only": "evidence-validation-fails-twice",
     "repair_call_index_restart": "no-evidence-result-is-cited",
+    "synthetic_verdict_on_unavailable": "semanticguard-returns-an-invalid-schema",
 }
 """Mutant -> a Gherkin scenario (or outline) that must kill it (the whole suite kills more)."""
 
