@@ -14,6 +14,8 @@
   mutant runs it, the others read it).
 * ``scenario_alone(name, scenario_id)``: one scenario (every example) on mutant ``name``, alone
   on a fresh adapter (the slow path's unit for that probe).
+* ``failing_rows(name, scenario_id)``: which rows of one scenario fail mutant ``name`` and the
+  rules each names (``run_suite`` in process, every row).
 * ``invariants_on(name)``: the global invariants (3 examples, no shrinking) on mutant ``name``
   in process.
 
@@ -44,6 +46,7 @@ from conformance.selftest import MutantVerdict, judge_iut_probes
 from conformance.selftest._execute import execute_units
 from conformance.selftest._plan import Probe, ProbeResult, Unit
 from conformance.selftest._run import mutant_judge
+from conformance.suite import run_suite
 
 _RAM = Path("/dev/shm")  # noqa: S108 - RAM-backed; each Run still gets its own mkdtemp folder
 
@@ -200,6 +203,29 @@ def scenario_alone():
     def run(name: str, scenario_id: str) -> ProbeResult:
         (result,) = run_alone(name, (Probe("scenario", scenario_id),))
         return result
+
+    return run
+
+
+@pytest.fixture
+def failing_rows():
+    """``failing_rows(name, scenario_id)`` -> (row number -> rules named, the scenario's messages)
+    for the examples of ``scenario_id`` that fail mutant ``name`` (run in process, every row;
+    row 0 stands for a plain scenario's own id)."""
+
+    def run(name: str, scenario_id: str) -> tuple[dict[int, tuple[str, ...]], tuple[str, ...]]:
+        adapter = InProcessAdapter(f"reference_harness.mutants:{name}")
+        try:
+            result = run_suite(adapter, scenario_ids=[scenario_id])
+        finally:
+            adapter.close()
+        (scenario,) = [s for s in result.scenarios if s.scenario_id == scenario_id]
+        failed = {
+            0 if e.example_id == scenario_id else int(e.example_id.rsplit("-", 1)[1]): e.rules
+            for e in scenario.examples
+            if e.outcome == "failed"
+        }
+        return failed, tuple(scenario.messages)
 
     return run
 

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.adapters import InProcessAdapter
 from conformance.checks import RULES
-from conformance.suite import run_suite
 from reference_harness.mutants import MUTANTS
 from reference_harness.mutants._bounds_specs import BOUNDS_SPECS
 
@@ -69,25 +67,10 @@ def test_every_bounds_mutant_declares_a_registered_rule_of_its_requirement():
         assert RULES[spec.rule_id].requirement_id == spec.requirement_id
 
 
-def _example_number(scenario_id: str, example_id: str) -> int:
-    """The row number of an outline example id (0 for a plain scenario's own id)."""
-    return 0 if example_id == scenario_id else int(example_id.rsplit("-", 1)[1])
-
-
 @pytest.mark.parametrize("name", list(KILLING_ROWS))
-def test_bounds_mutant_is_killed_by_its_rows_only_naming_its_rule(name):
+def test_bounds_mutant_is_killed_by_its_rows_only_naming_its_rule(name, failing_rows):
     """The rows added for the mutant's kind fail it naming its rule; the other rows pass."""
     scenario_id, rows = KILLING_ROWS[name]
-    adapter = InProcessAdapter(f"reference_harness.mutants:{name}")
-    try:
-        result = run_suite(adapter, scenario_ids=[scenario_id])
-    finally:
-        adapter.close()
-    (scenario,) = [s for s in result.scenarios if s.scenario_id == scenario_id]
-    failed = {
-        _example_number(scenario_id, e.example_id): e.rules
-        for e in scenario.examples
-        if e.outcome == "failed"
-    }
-    assert set(failed) == (rows or {0}), scenario.messages
+    failed, messages = failing_rows(name, scenario_id)
+    assert set(failed) == (rows or {0}), messages
     assert all(MUTANTS[name].rule_id in rules for rules in failed.values()), failed

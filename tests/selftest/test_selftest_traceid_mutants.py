@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.adapters import InProcessAdapter
-from conformance.checks import RULES, rule_ids_in
-from conformance.suite import run_suite
+from conformance.checks import RULES
 from reference_harness.mutants import MUTANTS
 from reference_harness.mutants._traceid_specs import TRACEID_SPECS
 
@@ -35,14 +33,8 @@ def test_every_traceid_mutant_declares_a_registered_rule_of_its_requirement():
 
 
 @pytest.mark.parametrize("name", list(KILLING_SCENARIO))
-def test_traceid_mutant_is_killed_naming_its_rule(name):
+def test_traceid_mutant_is_killed_naming_its_rule(name, scenario_alone):
     """The scenario fails the mutant with a failure line naming the mutant's rule id."""
-    adapter = InProcessAdapter(f"reference_harness.mutants:{name}")
-    try:
-        result = run_suite(adapter, scenario_ids=[KILLING_SCENARIO[name]])
-    finally:
-        adapter.close()
-    failed = [s for s in result.scenarios if s.outcome == "failed"]
-    assert failed, f"mutant {name} survived {KILLING_SCENARIO[name]}"
-    named = {rule for s in failed for message in s.messages for rule in rule_ids_in(message)}
-    assert MUTANTS[name].rule_id in named, [s.messages for s in failed]
+    scenario = scenario_alone(name, KILLING_SCENARIO[name])
+    assert scenario.failed, f"mutant {name} survived {KILLING_SCENARIO[name]}"
+    assert MUTANTS[name].rule_id in scenario.rules, scenario.messages
