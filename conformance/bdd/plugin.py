@@ -15,7 +15,15 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from conformance.adapters import DEFAULT_TIMEOUT_S, AdapterError, adapter_from_options
-from conformance.bdd import _any_fixture, _given, _given_runtime, _then, _then_runtime, _when
+from conformance.bdd import (
+    _any_fixture,
+    _given,
+    _given_runtime,
+    _step_lookup,
+    _then,
+    _then_runtime,
+    _when,
+)
 from conformance.bdd._any_fixture import EXAMPLES_KEY
 from conformance.bdd._context import ScenarioContext
 
@@ -73,7 +81,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Register the markers and the step definitions."""
+    """Register the markers and the step definitions; remember pytest-bdd's step lookups."""
+    _step_lookup.install(config)
     for marker, text in MARKERS.items():
         config.addinivalue_line("markers", f"{marker}: {text}")
     for module in (_given, _given_runtime, _when, _then, _then_runtime, _any_fixture):
