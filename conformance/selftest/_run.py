@@ -187,12 +187,17 @@ def mutant_judge(name: str) -> Judge:
 def variant_judge(name: str) -> Judge:
     """The judge of latitude variant ``name``: its factory and the latitude it takes.
 
-    Raises:
-        KeyError: ``name`` is not a variant of :data:`reference_harness.variants.VARIANTS`.
-    """
-    from reference_harness.variants import VARIANTS  # noqa: PLC0415 - optional
+    A composite (:data:`reference_harness.variants.COMPOSITES`, several latitudes at once) is
+    judged the same way.
 
-    return Judge(name, f"{_VARIANTS_MODULE}:{name}", "", VARIANTS[name].rule)
+    Raises:
+        KeyError: ``name`` is neither a variant nor a composite of
+            :mod:`reference_harness.variants`.
+    """
+    from reference_harness.variants import COMPOSITES, VARIANTS  # noqa: PLC0415 - optional
+
+    spec = VARIANTS[name] if name in VARIANTS else COMPOSITES[name]
+    return Judge(name, f"{_VARIANTS_MODULE}:{name}", "", spec.rule)
 
 
 def _judge_contract(mutant: ContractMutant) -> MutantVerdict:
@@ -313,26 +318,26 @@ def start_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
     (fast path only): try the kit's seed order (:mod:`conformance.selftest._seed`) after the
     cache's killers; ``False`` plans without it (how the seed itself is measured).
     ``variants``: also judge every latitude variant (``None``: when ``mutants`` is ``None``);
-    ``mutants`` may name variants too.
+    ``mutants`` may name variants and composites too (a composite is judged only when named).
 
     Raises:
         KeyError: an unknown mutant or variant name.
     """
     from reference_harness.mutants import CONTRACT_MUTANTS, MUTANTS  # noqa: PLC0415 - optional
-    from reference_harness.variants import VARIANTS  # noqa: PLC0415 - optional
+    from reference_harness.variants import COMPOSITES, VARIANTS  # noqa: PLC0415 - optional
 
     names = list(MUTANTS) + list(CONTRACT_MUTANTS) if mutants is None else list(mutants)
     if variants or (variants is None and mutants is None):
         names += [n for n in VARIANTS if n not in names]
     unknown = [n for n in names if n not in MUTANTS and n not in CONTRACT_MUTANTS]
-    unknown = [n for n in unknown if n not in VARIANTS]
+    unknown = [n for n in unknown if n not in VARIANTS and n not in COMPOSITES]
     if unknown:
-        known = ", ".join(sorted([*MUTANTS, *CONTRACT_MUTANTS, *VARIANTS]))
+        known = ", ".join(sorted([*MUTANTS, *CONTRACT_MUTANTS, *VARIANTS, *COMPOSITES]))
         message = f"unknown mutant(s): {', '.join(unknown)}; known: {known}"
         raise KeyError(message)
     scenarios = _scenarios() if suite else []
     judges = [mutant_judge(n) for n in names if n in MUTANTS]
-    variant_judges = [variant_judge(n) for n in names if n in VARIANTS]
+    variant_judges = [variant_judge(n) for n in names if n in VARIANTS or n in COMPOSITES]
     if not fast:
         killers: dict[str, list[str]] = {}
     else:
@@ -396,7 +401,8 @@ def run_selftest(  # noqa: PLR0913 - each knob selects part of the self-test
             instead of running the suite on the reference again.
         variants: also judge every latitude variant of :mod:`reference_harness.variants`, each
             of which must pass what the reference passes (``None``: when ``mutants`` is
-            ``None``); ``mutants`` may name variants too.
+            ``None``); ``mutants`` may name variants, and composites of several latitudes
+            (:data:`reference_harness.variants.COMPOSITES`, judged only when named), too.
 
     Returns:
         The reference's failures (none expected), one verdict per mutant, with the scenario

@@ -6,13 +6,32 @@ from the reference only where the spec is silent or permissive (:data:`VARIANTS`
 the conformance suite must pass every one (``srdh selftest``: a variant the suite fails is a
 false kill). A variant patches reference functions only while its own ``run`` executes, under the
 mutants' process-wide lock.
+
+Composites (:data:`COMPOSITES`, :mod:`reference_harness.variants._composites`) take several
+latitudes at once, like a real independent harness; they are factories here too
+(``reference_harness.variants:composite_scripted`` ...), judged by the self-test like variants.
 """
 
-from reference_harness.variants._catalogue import VARIANTS, VariantIUT, create
+from reference_harness.variants._catalogue import VARIANTS, VariantIUT
+from reference_harness.variants._composites import (
+    COMPOSITE_MEMBERS,
+    COMPOSITES,
+    CompositionError,
+    compose,
+    create,
+)
 
 __all__ = [
+    "COMPOSITES",
+    "COMPOSITE_MEMBERS",
     "VARIANTS",
+    "CompositionError",
     "VariantIUT",
+    "compose",
+    "composite_endpoint",
+    "composite_hang_up",
+    "composite_scripted",
+    "composite_stricter",
     "create",
     "failed_lookup_not_ready",
     "failed_repair_submits_nothing",
@@ -111,3 +130,23 @@ def failed_repair_submits_nothing() -> VariantIUT:
 def hang_up_on_cancel() -> VariantIUT:
     """IUT factory of latitude variant ``hang_up_on_cancel`` (see :data:`VARIANTS`)."""
     return create("hang_up_on_cancel")
+
+
+def composite_scripted() -> VariantIUT:
+    """IUT factory of composite variant ``composite_scripted`` (see :data:`COMPOSITES`)."""
+    return create("composite_scripted")
+
+
+def composite_endpoint() -> VariantIUT:
+    """IUT factory of composite variant ``composite_endpoint`` (see :data:`COMPOSITES`)."""
+    return create("composite_endpoint")
+
+
+def composite_hang_up() -> VariantIUT:
+    """IUT factory of composite variant ``composite_hang_up`` (see :data:`COMPOSITES`)."""
+    return create("composite_hang_up")
+
+
+def composite_stricter() -> VariantIUT:
+    """IUT factory of composite variant ``composite_stricter`` (see :data:`COMPOSITES`)."""
+    return create("composite_stricter")

@@ -34,7 +34,7 @@ from reference_harness.variants._parts import (
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-__all__ = ["VARIANTS", "VariantIUT", "create"]
+__all__ = ["VARIANTS", "VariantIUT"]
 
 _KNOWLEDGE_GUARD: Final = "reference_harness.guards._knowledge"
 _OWN_CAPABILITIES: Final = (
@@ -222,12 +222,3 @@ _SPECS: Final = (
 
 VARIANTS: Final[Mapping[str, MutantSpec]] = {spec.name: spec for spec in _SPECS}
 """Every latitude variant by name (``reference_harness.variants:<name>``)."""
-
-
-def create(name: str) -> VariantIUT:
-    """Return the IUT of variant ``name``.
-
-    Raises:
-        KeyError: no variant has that name.
-    """
-    return VariantIUT(VARIANTS[name])

@@ -1,35 +1,89 @@
 """Latitude variants: each takes its latitude (differs from the reference); the suite passes it.
 
 A variant identical to the reference would prove nothing, so each one's difference is shown on a
-fixture first (``WITNESSES``); then the self-test judges every variant on what the reference must
-pass (every scenario, the global invariants) and none may fail (a failure is a false kill).
+fixture first (``WITNESSES``). The self-test then judges the composites (``COMPOSITES``: several
+latitudes at once, every latitude in one at least) on what the reference must pass (every
+scenario, every property, the global invariants): none may fail (a failure is a false kill). Each
+composite shows every member's witness, so a composite that lost a member's part fails here; the
+grouping rules that keep latitudes which would mask one another apart are checked as data
+(``docs/decisions/latitude.md``, "Composites"). ``srdh selftest`` still judges every single
+latitude alone.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import time
+from itertools import combinations
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 
 from conformance.adapters import InProcessAdapter
 from conformance.selftest import run_selftest
-from reference_harness.variants import VARIANTS
+from reference_harness.openai._client import ChatClient
+from reference_harness.variants import (
+    COMPOSITE_MEMBERS,
+    COMPOSITES,
+    VARIANTS,
+    CompositionError,
+    compose,
+)
 
 FIXTURES = Path(__file__).resolve().parents[2] / "conformance" / "fixtures"
 DAY_MS = 86_400_000
 
 
-def _run(name: str, fixture_id: str) -> dict[str, Any]:
-    fixture = json.loads((FIXTURES / f"{fixture_id}.json").read_text(encoding="utf-8"))
-    adapter = InProcessAdapter(f"reference_harness.variants:{name}")
+def _fixture(fixture_id: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(
+        (FIXTURES / f"{fixture_id}.json").read_text(encoding="utf-8")
+    )
+    return loaded
+
+
+@functools.cache
+def _observed(factory: str, fixture_id: str) -> str:
+    """The observation (JSON text) of ``factory`` on fixture ``fixture_id``, with the shares.
+
+    ``_timeout_shares``: each HTTP client's timeout over the fixture's ``model_call_timeout_ms``
+    (the clients the IUT built on the kit's model endpoint; none in process).
+    """
+    fixture = _fixture(fixture_id)
+    configs: list[Any] = []
+    original = ChatClient.__init__
+
+    def spy(self: ChatClient, config: Any) -> None:
+        configs.append(config)
+        original(self, config)
+
+    adapter = InProcessAdapter(factory)
     try:
-        return adapter.run(fixture)
+        with mock.patch.object(ChatClient, "__init__", spy):
+            observation = adapter.run(fixture)
     finally:
         adapter.close()
+    limit_ms = fixture["limits"]["model_call_timeout_ms"]
+    observation["_timeout_shares"] = [round(c.timeout_s * 1000 / limit_ms, 6) for c in configs]
+    return json.dumps(observation)
+
+
+def _run(name: str, fixture_id: str) -> dict[str, Any]:
+    """The observation of variant or composite ``name`` on fixture ``fixture_id`` (one run)."""
+    loaded: dict[str, Any] = json.loads(_observed(f"reference_harness.variants:{name}", fixture_id))
+    return loaded
+
+
+def _reference(fixture_id: str, *, endpoint: bool) -> dict[str, Any]:
+    """The reference's observation of ``fixture_id``, over the kit's endpoint when ``endpoint``."""
+    factory = (
+        "reference_harness.iut:create_with_endpoint" if endpoint else "reference_harness.iut:create"
+    )
+    loaded: dict[str, Any] = json.loads(_observed(factory, fixture_id))
+    return loaded
 
 
 def _types(observation: dict[str, Any]) -> list[str]:
@@ -79,6 +133,11 @@ def _pretty_snapshot(o: dict[str, Any]) -> bool:
     )
 
 
+def _streams_flipped(o: dict[str, Any]) -> bool:
+    streamed = {(r["component"], r["stream"]) for r in o.get("model_requests") or []}
+    return streamed == {("ROUTER", True), ("DIAGNOSIS_AGENT", False), ("SEMANTIC_GUARD", False)}
+
+
 def _seq_jumps(o: dict[str, Any]) -> bool:
     row = next(r for r in o["runs"] if r["run_id"] == o["run_id"])
     earlier = [r["seq"] for r in o["runs"] if r["run_id"] != o["run_id"]]
@@ -104,7 +163,7 @@ WITNESSES = {
     ),
     "half_timeout_share": (
         "a-model-call-blocks-past-its-timeout-and-no-client-disconnects",
-        lambda o: o.get("model_requests") is not None,
+        lambda o: bool(o["_timeout_shares"]) and set(o["_timeout_shares"]) == {0.5},
     ),
     "hang_up_on_cancel": (
         "client-disconnects-during-a-model-call",
@@ -116,10 +175,7 @@ WITNESSES = {
     ),
     "own_prompts": ("draft-contains-an-analysis-item", _no_marker),
     "pretty_tool_messages": ("draft-contains-an-analysis-item", _pretty_tools),
-    "streams_flipped": (
-        "draft-contains-an-analysis-item",
-        lambda o: o.get("model_requests") is not None,
-    ),
+    "streams_flipped": ("draft-contains-an-analysis-item", _streams_flipped),
     "pretty_snapshot": ("draft-contains-an-analysis-item", _pretty_snapshot),
     "per_store_seq": ("another-session-has-newer-runs", _seq_jumps),
     "single_lookup_call_strict": (
@@ -159,22 +215,139 @@ def test_variant_takes_its_latitude(name):
     """The variant differs from the reference where its latitude says, on its witness fixture."""
     fixture_id, shows = WITNESSES[name]
     assert shows(_run(name, fixture_id)), f"variant {name} behaves like the reference"
-    endpoint = VARIANTS[name].endpoint_client is not None
-    reference = InProcessAdapter(
-        "reference_harness.iut:create_with_endpoint" if endpoint else "reference_harness.iut:create"
+    baseline = _reference(fixture_id, endpoint=VARIANTS[name].endpoint_client is not None)
+    assert not shows(baseline), f"the reference already does what {name} claims"
+
+
+# --------------------------------------------------------------------------- composites
+
+APART: frozenset[frozenset[str]] = frozenset(
+    frozenset(pair)
+    for pair in (
+        # hang-up replaces the agent's and SemanticGuard's HTTP client: a streamed-vs-JSON call
+        # or a timeout share would no longer be judged on the reference's client, and a late
+        # answer to a JSON call (K2) would never come
+        ("hang_up_on_cancel", "streams_flipped"),
+        ("hang_up_on_cancel", "half_timeout_share"),
+        # both change what happens on cancellation
+        ("hang_up_on_cancel", "tool_work_cancelled_before_interrupt"),
+        # a trace without ts_ms hides whatever clock its ts_ms would come from
+        ("no_ts_ms", "wall_clock"),
+        # the two codes of a named failed lookup: the strict reading reports LOOKUP_CALL_COUNT
+        ("single_lookup_call_strict", "failed_lookup_not_ready"),
     )
-    try:
-        fixture = json.loads((FIXTURES / f"{fixture_id}.json").read_text(encoding="utf-8"))
-        baseline = reference.run(fixture)
-    finally:
-        reference.close()
-    if name not in {"half_timeout_share", "streams_flipped"}:  # shown on the wire only
-        assert not shows(baseline), f"the reference already does what {name} claims"
+)
+"""Latitudes that would mask one another: never in one composite."""
+
+PATH_CHANGING = frozenset({"no_optional_retries", "single_lookup_call_strict"})
+"""Latitudes that change which steps a Run takes (no second attempt; a rejected answer and its
+fallback, after which the kit fixes nothing): their composite holds no other latitude, so none of
+the others is judged only on Runs whose path they changed."""
 
 
-@pytest.mark.parametrize("name", list(VARIANTS))
-def test_selftest_passes_variant(name):
-    """The self-test judges the variant on every scenario and the invariants: it passes.
+READ_THE_SAME_ON_BOTH_PATHS = {
+    "wall_clock": "times (ts_ms, created_at_ms, finished_at_ms) are read from the trace and the "
+    "store rows by the same checks in process and over the endpoint (volatile in the normalizer, "
+    "the determinism and frame checks; the contract's finished-after-created)",
+}
+"""Latitudes judged alone in process whose only composite runs on the endpoint, and why that
+judges their difference by the same checks."""
+
+
+def test_every_latitude_is_in_a_composite():
+    """Every single latitude is judged by at least one composite's self-test; no unknown name."""
+    members = {m for group in COMPOSITE_MEMBERS.values() for m in group}
+    assert members == set(VARIANTS)
+    assert set(COMPOSITES) == set(COMPOSITE_MEMBERS)
+    assert not set(COMPOSITES) & set(VARIANTS)
+
+
+def test_composites_keep_apart_what_would_mask():
+    """No composite holds two latitudes that mask one another; path-changing ones go alone.
+
+    And each latitude judged in process alone is in a composite judged in process (its checks
+    read the same observation parts: a composite on the endpoint reads model inputs from the
+    endpoint's requests instead).
+    """
+    for name, members in COMPOSITE_MEMBERS.items():
+        for pair in combinations(members, 2):
+            assert frozenset(pair) not in APART, f"{name} holds {pair}, which mask one another"
+        path = PATH_CHANGING.intersection(members)
+        assert not path or set(members) <= PATH_CHANGING, (
+            f"{name} mixes {sorted(path)} (they change the Run's path) with other latitudes"
+        )
+    for latitude, spec in VARIANTS.items():
+        if latitude in READ_THE_SAME_ON_BOTH_PATHS:
+            continue
+        endpoint = spec.endpoint_client is not None
+        homes = [
+            name
+            for name, members in COMPOSITE_MEMBERS.items()
+            if latitude in members and (COMPOSITES[name].endpoint_client is not None) == endpoint
+        ]
+        assert homes, f"{latitude} is in no composite judged the way it is alone"
+
+
+def _lookups(fixture: dict[str, Any]) -> int:
+    return sum(
+        call.get("name") == "lookup_documents"
+        for turn in fixture.get("agent", [])
+        for call in turn.get("tool_calls", [])
+    )
+
+
+def _first_fails(fixture: dict[str, Any], script: str, answer: str) -> bool:
+    turns = fixture.get(script, [])
+    return bool(turns) and turns[0].get("kind") != answer
+
+
+def test_no_scenario_fixture_mixes_the_two_path_changing_latitudes():
+    """``composite_stricter``'s two latitudes meet in no scenario fixture: neither masks the other.
+
+    A Knowledge Answer in a Run with two or more lookup calls is where the strict reading differs;
+    a first Router or SemanticGuard answer that fails is where ``no_optional_retries`` does. A
+    fixture with both would judge each only on the path the other changed: split the composite.
+    """
+    fixtures = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(FIXTURES.glob("*.json"))]
+    assert any(_lookups(f) >= 2 for f in fixtures)
+    assert any(_first_fails(f, "router", "intent") for f in fixtures)
+    both = [
+        f["fixture_id"]
+        for f in fixtures
+        if _lookups(f) >= 2
+        and (_first_fails(f, "router", "intent") or _first_fails(f, "semantic_guard", "verdict"))
+    ]
+    assert both == []
+
+
+def test_compose_refuses_colliding_latitudes():
+    """Two latitudes replacing one part cannot be composed (one would be silently dropped)."""
+    with pytest.raises(CompositionError, match=r"TraceRecorder"):
+        compose("x", ["no_ts_ms", "hang_up_on_cancel"])
+    with pytest.raises(CompositionError, match=r"harness_class"):
+        compose("x", ["random_run_ids", "wall_clock"])
+    with pytest.raises(CompositionError, match=r"_the_lookup"):
+        compose("x", ["single_lookup_call_strict", "failed_lookup_not_ready"])
+    with pytest.raises(CompositionError, match=r"two or more"):
+        compose("x", ["no_ts_ms"])
+    spec = compose("x", ["own_prompts", "streams_flipped"])  # one shared endpoint client
+    assert spec.endpoint_client is VARIANTS["own_prompts"].endpoint_client
+    assert len(spec.patches) == len(VARIANTS["own_prompts"].patches) + 1
+
+
+@pytest.mark.parametrize(
+    ("composite", "member"),
+    [(name, member) for name, members in COMPOSITE_MEMBERS.items() for member in members],
+)
+def test_composite_takes_every_latitude(composite, member):
+    """The composite shows each member's witness: no member's part was lost in the composition."""
+    fixture_id, shows = WITNESSES[member]
+    assert shows(_run(composite, fixture_id)), f"{composite} does not take {member}"
+
+
+@pytest.mark.parametrize("name", list(COMPOSITES))
+def test_selftest_passes_composite(name):
+    """The self-test judges the composite on every scenario, property and the invariants: it passes.
 
     Judged once: a Run the machine's load decided (a timely answer ended by the variant's 300 ms
     timeout) is run again by the adapter itself (``docs/decisions/races.md``).
