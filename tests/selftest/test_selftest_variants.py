@@ -345,6 +345,20 @@ def test_composite_takes_every_latitude(composite, member):
     assert shows(_run(composite, fixture_id)), f"{composite} does not take {member}"
 
 
+def test_selftest_judges_a_composite_by_name_like_a_variant():
+    """``srdh selftest --mutant composite_…`` judges the composite as a variant."""
+    result = run_selftest(
+        mutants=["composite_stricter"], suite=False, examples=0, reference=False, jobs=1
+    )
+    assert [(v.name, v.kind, v.killed) for v in result.mutants] == [
+        ("composite_stricter", "variant", False)
+    ]
+    rule = result.mutants[0].rule  # each member's latitude, named
+    assert all(f"{m}: {VARIANTS[m].rule}" in rule for m in COMPOSITE_MEMBERS["composite_stricter"])
+    with pytest.raises(KeyError, match=r"composite_scripted"):
+        run_selftest(mutants=["no_such_composite"], suite=False, examples=0, jobs=1)
+
+
 @pytest.mark.parametrize("name", list(COMPOSITES))
 def test_selftest_passes_composite(name):
     """The self-test judges the composite on every scenario, property and the invariants: it passes.
