@@ -34,6 +34,9 @@ JACKSON = [
     Path(f"/usr/share/java/jackson-{name}.jar") for name in ("databind", "core", "annotations")
 ]
 JAVAC, JAVA = shutil.which("javac"), shutil.which("java")
+JVM_FLAGS = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
+"""HotSpot tuning for short-lived JVMs (C1 only, one GC thread): no change to what the Java code
+does, about half the CPU of ``javac`` and of each run (docs/decisions/test-speed.md, Session 6)."""
 _MISSING = [
     *(["a JDK (javac, java)"] if JAVAC is None or JAVA is None else []),
     *(["Jackson (/usr/share/java/jackson-*.jar)"] if not all(j.is_file() for j in JACKSON) else []),
@@ -81,7 +84,16 @@ def round_trip(tmp_path_factory: pytest.TempPathFactory):
     classpath = ":".join(str(jar) for jar in JACKSON)
     files = sorted(str(p) for p in sources.rglob("*.java"))
     done = subprocess.run(  # noqa: S603 - fixed argv
-        [javac, "-nowarn", "-d", str(work / "classes"), "-cp", classpath, *files],
+        [
+            javac,
+            *(f"-J{flag}" for flag in JVM_FLAGS),
+            "-nowarn",
+            "-d",
+            str(work / "classes"),
+            "-cp",
+            classpath,
+            *files,
+        ],
         capture_output=True,
         text=True,
         check=False,
@@ -91,7 +103,13 @@ def round_trip(tmp_path_factory: pytest.TempPathFactory):
     def run(examples: list[contracts.Example]) -> dict[str, tuple[str, str]]:
         lines = "".join(f"{_class_of(e.contract)}\t{e.path}\n" for e in examples)
         out = subprocess.run(  # noqa: S603 - fixed argv
-            [java, "-cp", f"{work / 'classes'}:{classpath}", "dev.srdh.recipe.RoundTrip"],
+            [
+                java,
+                *JVM_FLAGS,
+                "-cp",
+                f"{work / 'classes'}:{classpath}",
+                "dev.srdh.recipe.RoundTrip",
+            ],
             input=lines,
             capture_output=True,
             text=True,

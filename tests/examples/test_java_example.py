@@ -32,6 +32,12 @@ MAIN = "dev.srdh.harness.StdioMain"
 INSTALL = "apt-get install -y default-jdk-headless"
 SPEC_SCENARIOS_WITH_PROPERTIES = 9
 """Spec scenarios whose property runs against an IUT (the two contract-data ones judge data)."""
+JVM_FLAGS = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
+"""HotSpot tuning for short-lived JVMs: the C1 compiler only (the C2 compiler's work never pays
+off in a process that lives seconds) and one GC thread. They change no Java semantics, only how
+much CPU the JVM itself burns: about half of ``javac``'s and the example's (the CPU of every JVM
+in this module; docs/decisions/test-speed.md, Session 6)."""
+JAVAC_FLAGS = tuple(f"-J{flag}" for flag in JVM_FLAGS)
 
 
 def _jdk() -> tuple[str, str]:
@@ -53,7 +59,7 @@ def classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     sources = sorted(str(p) for p in SOURCES.rglob("*.java"))
     flags = ["--release", "17", "-Xlint:all", "-Werror", "-encoding", "UTF-8", "-d", str(out)]
     done = subprocess.run(  # noqa: S603 - fixed argv
-        [javac, *flags, *sources],
+        [javac, *JAVAC_FLAGS, *flags, *sources],
         capture_output=True,
         text=True,
         check=False,
@@ -80,7 +86,7 @@ def test_the_java_example_passes_the_whole_suite(
     """
     _, java = _jdk()
     report = tmp_path / "report"
-    iut = shlex.join([java, "-cp", str(classes), MAIN])
+    iut = shlex.join([java, *JVM_FLAGS, "-cp", str(classes), MAIN])
     env = {**os.environ, "SRDH_JAVA_STREAM": "1" if stream else "0"}
     done = subprocess.run(  # noqa: S603 - fixed argv
         [
@@ -154,7 +160,7 @@ REFUSED_SAMPLES = [
 def _java_json(classes: Path, lines: list[str]) -> list[str]:
     _, java = _jdk()
     done = subprocess.run(  # noqa: S603 - fixed argv
-        [java, "-cp", str(classes), "dev.srdh.harness.Json"],
+        [java, *JVM_FLAGS, "-cp", str(classes), "dev.srdh.harness.Json"],
         input="".join(f"{line}\n" for line in lines),
         capture_output=True,
         text=True,
@@ -192,7 +198,7 @@ def test_the_java_example_names_a_script_error_once(classes: Path) -> None:
     _, java = _jdk()
     fixture = json.loads((FIXTURES / "draft-contains-an-analysis-item.json").read_text("utf-8"))
     fixture["tools"] = {}
-    adapter = StdioAdapter([java, "-cp", str(classes), MAIN])
+    adapter = StdioAdapter([java, *JVM_FLAGS, "-cp", str(classes), MAIN])
     try:
         observation = adapter.run(fixture)
     finally:

@@ -7,6 +7,17 @@ would: the kit is installed into its own venv under ``RUNNER_TEMP`` and ``srdh r
 from a temporary folder that is not this repository, against the reference harness's stdio entry
 of that venv; then `srdh demo` and `srdh gate` run from that venv. About 30 s on an idle machine
 (mostly ``pip install`` of the dependencies).
+
+One change to the scripts: the suite step runs ``--examples 1`` (every scenario, and every
+property at one generated example instead of the default 10). What this module proves is that
+the installed wheel holds and finds everything a plain run needs, from a folder that is not the
+kit's: every Gherkin scenario reads its feature file and fixture from the package data, every
+property imports its strategy and draws, the any-fixture scenario runs its 51 pins and a draw.
+Nine more examples per property read no other file and import no other module; they cost about
+a quarter of the step's CPU (docs/decisions/test-speed.md, Session 6). That a plain run uses
+10 is tests/cli/test_cli_run.py's claim; that the reference passes every property over stdio at
+the default count is the Java example's (tests/examples) for a stdio IUT and tests/properties'
+for the reference.
 """
 
 from __future__ import annotations
@@ -22,6 +33,9 @@ from types import SimpleNamespace
 import pytest
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+
+SUITE_STEP = 'srdh run --iut "$SRDH_IUT"'
+"""The template's suite command; the test adds ``--examples 1`` after it (module docstring)."""
 
 _DROPPED_ENV = ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP", "PYTHONSAFEPATH")
 
@@ -97,7 +111,10 @@ def played(wheel: Path, ci, tmp_path_factory) -> SimpleNamespace:
         GITHUB_WORKSPACE=str(workspace),
     )
     outputs = {}
-    for where, script in ci.run_scripts(workflow):
+    scripts = ci.run_scripts(workflow)
+    assert sum(script.count(SUITE_STEP) for _, script in scripts) == 1, scripts
+    for where, template_script in scripts:
+        script = template_script.replace(SUITE_STEP, f"{SUITE_STEP} --examples 1")
         added = [line for line in github_path.read_text().splitlines() if line]
         env["PATH"] = os.pathsep.join([*reversed(added), _clean_env(tmp_path)["PATH"]])
         outputs[where] = _sh(script, cwd=workspace, env=env, timeout=600)
