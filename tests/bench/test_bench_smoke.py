@@ -1,7 +1,9 @@
 """Each benchmark runs at tiny sizes and returns a well-formed result; no timing is asserted."""
 
+import gc
 import importlib
 import json
+from collections.abc import Iterator
 
 import pytest
 
@@ -25,6 +27,24 @@ from conformance.fixtures import (
     tool_call,
     tool_script,
 )
+
+
+@pytest.fixture(autouse=True)
+def _collections_of_the_benchmark_only() -> Iterator[None]:
+    """The heap of the test process is frozen (``gc.freeze``) while a benchmark runs.
+
+    The benchmarks run a full ``gc.collect()`` before every timed action (bench/_stats.py
+    ``timed_ns``, harness_overhead per Run), so that no action pays for another's garbage. In a
+    pytest worker each collection also walked every object of the test session: 0.1-0.2 CPU s
+    each, most of this module's CPU. Frozen objects are the ones that existed before the
+    benchmark started, never its garbage, so each collection still frees what the benchmark
+    left; no result this module checks depends on it (docs/decisions/test-speed.md, Session 6).
+    """
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def _assert_well_formed(result: BenchResult, name: str, row_count: int) -> None:
