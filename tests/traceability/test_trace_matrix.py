@@ -322,6 +322,25 @@ def test_trace_features_outside_the_repository(tmp_path):
     assert matrix.rows[0].mirror.path.startswith(str(REPO / "features"))
 
 
+def test_trace_features_are_parsed_once_per_content(repo_copy):
+    """An unchanged feature file is not parsed again in a process; an edited one is, even when
+    the edit keeps its size and lands within the same clock tick (the cache keys on content)."""
+    from conformance.traceability._features import read_features  # noqa: PLC0415
+
+    features = repo_copy / "features"
+    first, _ = read_features(features, repo_copy)
+    again, _ = read_features(features, repo_copy)
+    assert all(a is b for a, b in zip(first, again, strict=True))  # the parse was reused
+    path = features / DUPLICATE_FEATURE
+    old = first[[s.path for s in first].index(f"features/{DUPLICATE_FEATURE}")].name
+    new = old[::-1]  # the same length: the same size
+    _edit(path, f"Scenario: {old}\n", f"Scenario: {new}\n")
+    edited, _ = read_features(features, repo_copy)
+    names = {s.name for s in edited}
+    assert new in names
+    assert old not in names
+
+
 RULE_FEATURE = "10-phase-gates-shall-remain-serial.feature"
 RULE_INPUT = REPO / "tests" / "field_inputs" / "round3" / "gherkin-rule-tag-inheritance"
 
