@@ -23,6 +23,7 @@ from pydantic import BaseModel, model_validator
 __all__ = ["ContractModel"]
 
 _NON_NULL_OPTIONALS: dict[type[BaseModel], frozenset[str]] = {}
+_SCALAR_FIELDS: dict[type[BaseModel], tuple[tuple[str, bool, bool], ...]] = {}
 
 
 def _accepts_any(annotation: object) -> bool:
@@ -60,6 +61,18 @@ class ContractModel(BaseModel):
             _NON_NULL_OPTIONALS[cls] = cached
         return cached
 
+    @classmethod
+    def _scalar_fields(cls) -> tuple[tuple[str, bool, bool], ...]:
+        """``(name, has an integer Literal or enum, accepts Any)`` per field, in order (cached)."""
+        cached = _SCALAR_FIELDS.get(cls)
+        if cached is None:
+            cached = tuple(
+                (name, _has_int_literal(field.annotation), _accepts_any(field.annotation))
+                for name, field in cls.model_fields.items()
+            )
+            _SCALAR_FIELDS[cls] = cached
+        return cached
+
     @model_validator(mode="before")
     @classmethod
     def _json_schema_scalars(cls, data: Any) -> Any:  # noqa: ANN401 - raw input of any shape
@@ -76,17 +89,15 @@ class ContractModel(BaseModel):
             if name in data and data[name] is None:
                 msg = f"{name}: null is not allowed (omit the property instead)"
                 raise ValueError(msg)
+        if not any(isinstance(value, bool | float) for value in data.values()):
+            return data  # no boolean, no float: nothing below applies
         converted = None
-        for name, field in cls.model_fields.items():
+        for name, int_literal, accepts_any in cls._scalar_fields():
             value = data.get(name)
-            if isinstance(value, bool) and _has_int_literal(field.annotation):
+            if isinstance(value, bool) and int_literal:
                 msg = f"{name}: a boolean is not one of the allowed numbers"
                 raise ValueError(msg)
-            if (
-                isinstance(value, float)
-                and value.is_integer()
-                and not _accepts_any(field.annotation)
-            ):
+            if isinstance(value, float) and value.is_integer() and not accepts_any:
                 converted = converted if converted is not None else dict(data)
                 converted[name] = int(value)
         return data if converted is None else converted

@@ -9,8 +9,9 @@ as a server notices a disconnect) and receives nothing more.
 from __future__ import annotations
 
 import asyncio
-import copy
 from typing import TYPE_CHECKING, Any
+
+from contracts import json_copy
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -42,7 +43,7 @@ class SimulatedClient:
         """Receive one frame (ignored after the disconnect)."""
         if self.disconnected:
             return
-        self.frames.append(copy.deepcopy(dict(frame)))
+        self.frames.append(json_copy(dict(frame)))
         if frame["event"] != "run_event" or frame["data"]["type"] != self._type:
             return
         self._seen += 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
 
-from reference_harness._copy import json_copy
+from contracts import json_copy
 from reference_harness._projection import evidence_status_of
 
 if TYPE_CHECKING:

@@ -18,8 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from contracts import ToolInvocation
-from reference_harness._copy import json_copy
+from contracts import ToolInvocation, json_copy
 from reference_harness._model_calls import call_with_retry
 from reference_harness._outcome import Outcome, fallback, success
 from reference_harness.guards import (

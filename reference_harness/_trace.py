@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from reference_harness._copy import json_copy
+from contracts import json_copy
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping

@@ -17,10 +17,9 @@ sheet, DESIGN sections 5-7), never from a Harness's output:
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any, Final
 
-from contracts import loads_strict
+from contracts import json_copy, loads_strict
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Mapping
@@ -166,7 +165,7 @@ def fit_to_capabilities(
     agent, SemanticGuard and tool scripts are emptied (the Run fails before them). A fixture that
     needs no trimming is returned as an equal copy.
     """
-    fitted = copy.deepcopy(dict(fixture))
+    fitted = json_copy(dict(fixture))
     declared = set(capabilities)
     if "SEMANTIC_RETRY" not in declared:
         fitted["semantic_guard"] = fitted.get("semantic_guard", [])[:1]

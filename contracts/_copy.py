@@ -1,7 +1,8 @@
 """``json_copy``: a deep copy of JSON-shaped data, several times faster than ``copy.deepcopy``.
 
-The trace and the invocation ledger copy every event and record they hand out, so that nobody
-can change what the Harness recorded. Their data are JSON values (dicts, lists, strings, numbers,
+The Harness's trace, invocation ledger and simulated client copy every event, record and frame
+they hand out or keep, so that nobody can change what was recorded; the kit copies each fixture
+it fits to an IUT's capabilities. Their data are JSON values (dicts, lists, strings, numbers,
 booleans, ``None``); those are copied by a plain recursion, without ``deepcopy``'s memo and
 dispatch. Anything else inside (a tuple, an enum, a model) goes through ``copy.deepcopy``, so the
 copy is always as deep as before.
