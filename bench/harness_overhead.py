@@ -42,10 +42,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from pydantic import BaseModel
-from pydantic_ai import Agent, Tool
-from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart, ToolReturnPart
-from pydantic_ai.models.function import AgentInfo, FunctionModel
-from pydantic_ai.usage import UsageLimits
 
 from bench._result import BenchResult, Target
 from bench._stats import Summary
@@ -57,7 +53,9 @@ if TYPE_CHECKING:
     import threading
     from collections.abc import Callable
 
-    from pydantic_ai.messages import ModelMessage
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import ModelMessage, ModelResponse
+    from pydantic_ai.models.function import AgentInfo
 
     from reference_harness.ports import (
         AcceptedToolCall,
@@ -167,6 +165,9 @@ def _agent_turns(steps: int) -> list[dict[str, Any]]:
 
 
 def _responses(steps: int) -> list[ModelResponse]:
+    # pydantic-ai is imported where the benchmark runs it (importing bench costs no pydantic-ai)
+    from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart  # noqa: PLC0415
+
     responses = [
         ModelResponse(
             parts=[ToolCallPart("query_metrics", dict(ARGUMENTS), tool_call_id=f"call_{i}")]
@@ -235,6 +236,9 @@ class _PydanticAISide:
         self.last_step_ns = 0.0
 
     def _agent(self, steps: int) -> Agent[None, str]:
+        from pydantic_ai import Agent, Tool  # noqa: PLC0415 - see _responses
+        from pydantic_ai.models.function import FunctionModel  # noqa: PLC0415
+
         script = iter(_responses(steps))
         model: FunctionModel
         if self._threaded:
@@ -253,6 +257,9 @@ class _PydanticAISide:
 
     def once(self, steps: int) -> int:
         """Run one ``steps``-step agent run; return its wall time in ns (only ``run`` timed)."""
+        from pydantic_ai.messages import ToolReturnPart  # noqa: PLC0415 - see _responses
+        from pydantic_ai.usage import UsageLimits  # noqa: PLC0415
+
         agent = self._agent(steps)
         limits = UsageLimits(request_limit=steps + 2)
 

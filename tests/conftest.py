@@ -8,6 +8,7 @@ with two workers per core 1.92; docs/decisions/test-speed.md).
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
@@ -32,6 +33,18 @@ def pytest_xdist_auto_num_workers(config) -> int:  # noqa: ARG001 - pytest-xdist
     """The worker count for ``-n auto``: :data:`WORKERS_PER_CORE` per core this process may use
     (the self-test's own count, :func:`conformance.selftest._execute.default_jobs`)."""
     return WORKERS_PER_CORE * default_jobs()
+
+
+def pytest_collection_finish(session) -> None:  # noqa: ARG001 - pytest's hook signature
+    """Move what collection built (modules, nodes, schemas) out of the garbage collector's sight.
+
+    Every full collection during the tests, and pytest's own at the end of each process, walked
+    the collected suite again: ``gc.freeze`` after one last collection saves about 1.2 CPU s per
+    pytest process (docs/decisions/test-speed.md, Session 6). Garbage made by the tests is
+    collected as before.
+    """
+    gc.collect()
+    gc.freeze()
 
 
 def in_ci() -> bool:
