@@ -14,12 +14,10 @@ from conformance.anyfixture._property import (
     PINS,
     PINS_FILE,
     generate_pins,
-    judge_any_fixture,
     pinned_any_fixtures,
 )
 from conformance.fixtures import tool_call
 from conformance.hypothesis import CHOICES, REJECTED_ID_CLASSES, rejected_ids, scenario_fixtures
-from conformance.properties import property_settings, run_any_fixture
 from conformance.vocabulary import id_classes_of
 from contracts import json_value_problem, validate_document
 
@@ -99,26 +97,18 @@ def test_prop_pins_corpus_is_the_strategy_s():
     )
 
 
-@pytest.mark.timeout(600)
-def test_prop_pinned_fixtures_are_valid_and_pass_on_the_reference(reference_iut):
-    """Every pin of the corpus is valid, one per CORPUS name, and the reference passes it."""
+def test_prop_pinned_fixtures_are_valid_one_per_corpus_name():
+    """Every pin of the corpus is valid, one per CORPUS name.
+
+    That the reference passes every pin (each run twice, every check) and a few drawn fixtures
+    is the any-fixture Gherkin scenario of ``tests/conformance/test_conf_gherkin_inprocess.py``
+    (the same reference in process, the pins then 10 drawn fixtures; this module ran the pins
+    once and 3 drawn again: docs/decisions/test-speed.md, Session 6).
+    """
     pins = pinned_any_fixtures()
     assert len(pins) == len(CORPUS)
     assert set(PINS()) >= CORPUS
     assert all(validate_document(f, "scenario-fixture") == [] for f in pins)
-    recording = RecordingAdapter(reference_iut)
-    for fixture in pins:
-        _, results = judge_any_fixture(recording, fixture, 1)
-        failed = [r.message for r in results if not r.passed]
-        assert failed == [], fixture["description"]
-
-
-@pytest.mark.timeout(600)
-def test_prop_reference_passes_the_any_fixture_property(reference_iut):
-    """The reference Harness passes the property (pins and a few drawn fixtures)."""
-    result = run_any_fixture(reference_iut, config=property_settings(3, shrink=False))
-    assert result.passed, result.message
-    assert result.examples >= len(pinned_any_fixtures()) + 3
 
 
 def test_prop_the_any_fixture_scenario_draws_the_run_s_examples_per_property(monkeypatch):
