@@ -36,26 +36,33 @@ def _lying(mode: str, timeout_s: float = 30.0) -> StdioAdapter:
     return StdioAdapter([sys.executable, str(LYING), mode], timeout_s)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def stdio_reference():
+    """One reference process for the tests that neither break nor close it."""
     adapter = StdioAdapter(REFERENCE, timeout_s=30.0)
     yield adapter
     adapter.close()
 
 
-def test_stdio_reference_round_trip(stdio_reference):
+def test_stdio_reference_round_trip():
     """A conforming stdio IUT gives its hello, one valid observation per run, and exits 0 on bye."""
-    hello = stdio_reference.hello()
-    assert hello["protocol_version"] == "2.0"
-    assert "DIAGNOSIS" in stdio_reference.capabilities
-    observation = stdio_reference.run(_fixture("round-trip"))
-    assert observation["fixture_id"] == "round-trip"
-    assert (
-        message_problems({"type": "observation", "request_id": "r1", "observation": observation})
-        == []
-    )
-    stdio_reference.close()
-    stdio_reference.close()
+    stdio_reference = StdioAdapter(REFERENCE, timeout_s=30.0)
+    try:
+        hello = stdio_reference.hello()
+        assert hello["protocol_version"] == "2.0"
+        assert "DIAGNOSIS" in stdio_reference.capabilities
+        observation = stdio_reference.run(_fixture("round-trip"))
+        assert observation["fixture_id"] == "round-trip"
+        assert (
+            message_problems(
+                {"type": "observation", "request_id": "r1", "observation": observation}
+            )
+            == []
+        )
+        stdio_reference.close()
+        stdio_reference.close()  # a second close does nothing
+    finally:
+        stdio_reference.close()
 
 
 def test_in_process_reference_round_trip():

@@ -1,5 +1,6 @@
-"""The public strategy draws valid fixtures; the pinned corpus reaches every element; the
-reference Harness passes the any-fixture property (issue 19 items 1-2)."""
+"""The public strategy draws valid fixtures; the pinned corpus reaches every element (issue 19
+items 1-2). The reference Harness passing the any-fixture property (pins and drawn fixtures) is
+the any-fixture scenario of ``tests/conformance/test_conf_gherkin_inprocess.py``."""
 
 from __future__ import annotations
 
