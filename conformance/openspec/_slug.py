@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 _WORD_CATEGORIES = frozenset("LNM")
 """Unicode general categories (first letter) that are part of an id: letters, numbers, marks."""
@@ -16,6 +17,7 @@ def _fold(char: str) -> str:
     return unicodedata.normalize("NFKC", char)
 
 
+@lru_cache(maxsize=4096)  # a pure function; every nested suite session slugs the same names
 def slugify(name: str) -> str:
     """Return the kebab slug of a requirement or scenario name, in any script.
 

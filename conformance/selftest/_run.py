@@ -43,6 +43,7 @@ __all__ = [
     "PendingSelftest",
     "judge_iut",
     "judge_iut_probes",
+    "judge_many_probes",
     "mutant_judge",
     "run_selftest",
     "start_selftest",
@@ -148,16 +149,37 @@ def judge_iut_probes(  # noqa: PLR0913 - judge_iut's arguments
         rule_id,
         command=tuple(command) if command is not None else None,
     )
-    probes = mutant_probes(
-        judge,
-        _scenarios(),
-        suite=suite,
-        examples=examples,
-        invariants=invariants,
-        killers=order(None) if fast else None,
+    (judged,) = judge_many_probes(
+        [judge], suite=suite, examples=examples, invariants=invariants, fast=fast
     )
-    (result,) = execute_units([Unit(judge, tuple(probes), fast)], examples=examples, jobs=1)
-    return _verdict(judge, result), result.results
+    return judged
+
+
+def judge_many_probes(
+    judges: Sequence[Judge],
+    *,
+    suite: bool = True,
+    examples: int = 5,
+    invariants: bool = True,
+    fast: bool = False,
+) -> list[tuple[MutantVerdict, tuple[ProbeResult, ...]]]:
+    """:func:`judge_iut_probes` for each of ``judges``, one after the other in one nested session.
+
+    Each judge gets its own unit on a fresh adapter, as :func:`run_selftest` judges the mutants
+    of one process (in one session); the verdicts and probe results are those
+    :func:`judge_iut_probes` gives each judge alone. Results in the order of ``judges``.
+    """
+    scenarios = _scenarios()
+    killers = order(None) if fast else None
+    plan = partial(
+        mutant_probes, suite=suite, examples=examples, invariants=invariants, killers=killers
+    )
+    units = [Unit(judge, tuple(plan(judge, scenarios)), fast) for judge in judges]
+    results = execute_units(units, examples=examples, jobs=1)
+    return [
+        (_verdict(judge, result), result.results)
+        for judge, result in zip(judges, results, strict=True)
+    ]
 
 
 def _stdio_command(name: str) -> list[str]:

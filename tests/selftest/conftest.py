@@ -38,15 +38,16 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import pytest
-from filelock import FileLock
+from filelock import FileLock, Timeout
 
 from conformance.adapters import InProcessAdapter
 from conformance.properties import property_settings, run_invariants
-from conformance.selftest import MutantVerdict, judge_iut_probes
+from conformance.selftest import MutantVerdict
 from conformance.selftest._execute import execute_units
 from conformance.selftest._plan import Probe, ProbeResult, Unit
-from conformance.selftest._run import mutant_judge
+from conformance.selftest._run import judge_many_probes, mutant_judge
 from conformance.suite import run_suite
+from reference_harness.mutants import MUTANTS
 
 _RAM = Path("/dev/shm")  # noqa: S108 - RAM-backed; each Run still gets its own mkdtemp folder
 
@@ -129,51 +130,103 @@ judge = mutant_judge
 
 def run_alone(name: str, probes: tuple[Probe, ...]) -> tuple[ProbeResult, ...]:
     """Each of ``probes`` on mutant ``name``, each alone on a fresh adapter, every example run."""
-    units = [Unit(judge(name), (probe,), stop_at_kill=False) for probe in probes]
+    return _run_alone([(name, probe) for probe in probes])
+
+
+def _run_alone(pairs: list[tuple[str, Probe]]) -> tuple[ProbeResult, ...]:
+    """Each ``(mutant, probe)`` alone on a fresh adapter, every example run; one nested session."""
+    units = [Unit(judge(name), (probe,), stop_at_kill=False) for name, probe in pairs]
     results = execute_units(units, examples=PATH_EXAMPLES, jobs=1)
     errors = [r.error for r in results if r.error]
     assert errors == [], errors
     return tuple(r.results[0] for r in results)
 
 
-def _fast_path(name: str, *, suite_only: bool) -> tuple[MutantVerdict, tuple[ProbeResult, ...]]:
-    of = judge(name)
-    return judge_iut_probes(
-        of.factory,
-        name=name,
-        requirement_id=of.requirement_id,
-        rule=of.rule,
-        rule_id=of.rule_id,
+def _fast_paths(
+    names: list[str], *, suite_only: bool
+) -> list[tuple[MutantVerdict, tuple[ProbeResult, ...]]]:
+    """The fast path of ``judge_iut_probes`` for each mutant, one after the other in one session
+    (as the self-test judges the mutants of a process)."""
+    return judge_many_probes(
+        [judge(name) for name in names],
         examples=0 if suite_only else PATH_EXAMPLES,
         fast=True,
-        command=list(of.command) if of.command is not None else None,
     )
 
 
-def _kill_alone(name: str, probes: tuple[ProbeResult, ...]) -> tuple[ProbeResult, ...]:
-    """The fast path's kill as a run alone: the kill itself when it was the first probe on the
-    fresh adapter (nothing ran before it, and the examples it left unrun cannot undo a failed
-    one), else the killing probe run again alone with every example."""
-    if not probes or not probes[-1].kills(judge(name)):
-        return ()
-    if len(probes) == 1:
-        return probes
-    return run_alone(name, (probes[-1].probe,))
+def _needs_alone(name: str, probes: tuple[ProbeResult, ...]) -> bool:
+    """Whether the fast path's kill must run again alone: it came after other probes (a kill by
+    the first probe already ran alone on a fresh adapter, and the examples it left unrun cannot
+    undo a failed one). No kill: nothing to run."""
+    return len(probes) > 1 and probes[-1].kills(judge(name))
 
 
-def _judge(name: str) -> Judged:
-    fast, probes = _fast_path(name, suite_only=False)
-    gherkin = fast
-    alone = _kill_alone(name, probes)
-    if not fast.killing_scenarios:  # killed by a property first: find the Gherkin kill too
-        gherkin, suite_probes = _fast_path(name, suite_only=True)
-        alone += _kill_alone(name, suite_probes)
-    return Judged(fast, probes, gherkin, alone)
+def _kills_alone(found: dict[str, tuple[ProbeResult, ...]]) -> dict[str, tuple[ProbeResult, ...]]:
+    """Per mutant, the fast path's kill as a run alone (see :func:`_needs_alone`); the re-runs
+    share one session."""
+    again = [name for name, probes in found.items() if _needs_alone(name, probes)]
+    rerun = _run_alone([(name, found[name][-1].probe) for name in again])
+    alone = {name: (result,) for name, result in zip(again, rerun, strict=True)}
+    for name, probes in found.items():
+        if name not in alone:
+            killed = bool(probes) and probes[-1].kills(judge(name))
+            alone[name] = probes[-1:] if killed else ()
+    return alone
+
+
+def _judge(names: list[str]) -> dict[str, Judged]:
+    """``Judged`` of each mutant: every phase of every mutant runs in one session per phase."""
+    fast = dict(zip(names, _fast_paths(names, suite_only=False), strict=True))
+    alone = _kills_alone({name: probes for name, (_, probes) in fast.items()})
+    # killed by a property first: find the Gherkin kill too
+    gherkin_only = [name for name, (verdict, _) in fast.items() if not verdict.killing_scenarios]
+    gherkin = dict(zip(gherkin_only, _fast_paths(gherkin_only, suite_only=True), strict=True))
+    gherkin_alone = _kills_alone({name: probes for name, (_, probes) in gherkin.items()})
+    return {
+        name: Judged(
+            verdict,
+            probes,
+            gherkin[name][0] if name in gherkin else verdict,
+            alone[name] + gherkin_alone.get(name, ()),
+        )
+        for name, (verdict, probes) in fast.items()
+    }
+
+
+BATCH = 16
+"""Mutants judged together, in one nested session, by the worker that first needs one of them."""
+
+
+def _claim(folder: Path, name: str) -> dict[str, FileLock]:
+    """Locks of ``name`` and of up to ``BATCH - 1`` mutants after it in catalogue order that no
+    worker has judged or is judging; empty when another worker holds ``name``'s."""
+    names = list(MUTANTS)
+    claimed: dict[str, FileLock] = {}
+    for other in names[names.index(name) :]:
+        if len(claimed) == BATCH:
+            break
+        lock = FileLock(folder / f"{other}.lock")
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            if other == name:
+                return {}
+            continue
+        if (folder / f"{other}.json").exists():
+            lock.release()
+        else:
+            claimed[other] = lock
+    return claimed
 
 
 @pytest.fixture(scope="session")
 def judged(tmp_path_factory):
-    """``judged(name)`` -> :class:`Judged` of mutant ``name``, run once per test run."""
+    """``judged(name)`` -> :class:`Judged` of mutant ``name``, run once per test run.
+
+    The first worker to need a mutant judges it with the next ``BATCH - 1`` mutants of the
+    catalogue that nobody has judged yet, in one session, and writes each one's record; a worker
+    needing a mutant another worker is judging waits for its lock, then reads the record.
+    """
     base = tmp_path_factory.getbasetemp()
     shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # the run's root
     folder = shared / "selftest-judged"
@@ -181,16 +234,23 @@ def judged(tmp_path_factory):
     seen: dict[str, Judged] = {}
 
     def get(name: str) -> Judged:
-        if name not in seen:
-            record = folder / f"{name}.json"
-            with FileLock(folder / f"{name}.lock"):
-                if record.exists():
-                    seen[name] = Judged.from_json(record.read_text(encoding="utf-8"))
-                else:
-                    seen[name] = _judge(name)
-                    partial = record.with_suffix(".part")
-                    partial.write_text(seen[name].to_json(), encoding="utf-8")
-                    partial.replace(record)
+        record = folder / f"{name}.json"
+        while name not in seen:
+            if record.exists():
+                seen[name] = Judged.from_json(record.read_text(encoding="utf-8"))
+                break
+            claimed = _claim(folder, name)
+            if not claimed:  # another worker is judging it: wait for its record
+                with FileLock(folder / f"{name}.lock"):
+                    continue
+            try:
+                for other, paths in _judge(list(claimed)).items():
+                    partial = folder / f"{other}.part"
+                    partial.write_text(paths.to_json(), encoding="utf-8")
+                    partial.replace(folder / f"{other}.json")
+            finally:
+                for lock in claimed.values():
+                    lock.release()
         return seen[name]
 
     return get
