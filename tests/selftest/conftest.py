@@ -10,8 +10,11 @@
   Gherkin scenario is among the killers, the suite alone (no properties) is also judged by the
   fast path, so that every mutant has a Gherkin kill to show. Run **once per test run**, read by
   every test that asks about that mutant. Under pytest-xdist the workers share it through a file
-  in the run's common temporary folder, written under a file lock (the first worker to need a
-  mutant runs it, the others read it).
+  per mutant in the run's common temporary folder, written under a file lock: the first worker
+  to need a mutant judges it together with the next ``BATCH - 1`` mutants of the catalogue nobody
+  has judged yet, one unit (fresh adapter) per mutant in one nested session, as ``srdh verify``
+  judges the mutants of a process (a nested session costs ~0.2 CPU s, a mutant's kill ~0.1;
+  nothing leaks between IUTs of a session: test_selftest_fast_path.py); the others read it.
 * ``scenario_alone(name, scenario_id)``: one scenario (every example) on mutant ``name``, alone
   on a fresh adapter (the slow path's unit for that probe).
 * ``failing_rows(name, scenario_id)``: which rows of one scenario fail mutant ``name`` and the
