@@ -11,7 +11,7 @@ import pytest
 
 from conformance.adapters import InProcessAdapter
 from conformance.anyfixture import pinned_any_fixtures
-from conformance.selftest import REFERENCE, _refresh, _seed, run_selftest
+from conformance.selftest import REFERENCE, _refresh, _run, _seed, run_selftest
 from conformance.selftest._cache import read_killers, write_killers
 from conformance.selftest._execute import _Worker, execute_units
 from conformance.selftest._plan import (
@@ -32,17 +32,50 @@ IUTS = Path(__file__).resolve().parent / "iuts"
 SCENARIOS = [("s-own", "req-a"), ("s-other", "req-b"), ("s-own-2", "req-a")]
 
 
+SESSION_MUTANT = "missing_id_executed"
+SESSION_SAMPLE = (
+    ANY_FIXTURE_SCENARIO,
+    "two-parallel-calls-both-present-an-empty-tool-call-id",
+    "a-missing-or-invalid-tool-call-id-is-rejected-and-never-executed",
+    "the-client-disconnects-at-any-event-of-the-run",
+    "the-semanticguard-s-last-allowed-answer-decides-the-fallback",
+    "four-parallel-calls-give-the-same-observation-in-every-fresh-process",
+    "a-newer-run-is-still-running",
+    "contract-ownership-is-inspected",
+)
+"""The scenarios on which one session is compared with ``run_suite``, chosen to cover how an item
+can run: the any-fixture scenario (its pins, the examples stashed for the session), a plain
+scenario and Scenario Outline rows that fail on the mutant and rows that pass, a runtime outline
+(a client disconnect at every event: cancellation, threads), real model-call timeouts, Runs in
+fresh processes, the durable previous-turn store, and a scenario reading the kit's contract data
+(no Run). Both sides run every item through pytest's run-test protocol; what differs is only the
+session (collected once, items re-run against another adapter), so a sample of each kind of item
+proves what the whole suite did (every scenario passes on the reference in one session:
+test_selftest_mutants.py::test_selftest_reference_passes_everything)."""
+
+
+def test_suite_session_sample_covers_how_items_run():
+    """The sample has the any-fixture scenario, an outline with failing and passing rows on the
+    mutant, a fresh-process scenario, and a scenario of each of four other requirements."""
+    requirements = dict(_scenarios())
+    assert ANY_FIXTURE_SCENARIO in SESSION_SAMPLE
+    assert "four-parallel-calls-give-the-same-observation-in-every-fresh-process" in SESSION_SAMPLE
+    assert len({requirements[s] for s in SESSION_SAMPLE}) >= 5
+    assert set(SESSION_SAMPLE) <= set(requirements)
+
+
 def test_suite_session_gives_run_suite_outcomes_for_several_iuts_in_one_session():
     """Scenarios run one by one in one reused session give run_suite's outcome for every item,
-    for the reference and for mutants judged one after the other (nothing leaks between IUTs).
+    for a mutant and then the reference judged one after the other (nothing leaks between IUTs),
+    on :data:`SESSION_SAMPLE`.
 
     Both sides run the any-fixture scenario on its pinned fixtures only (``property_examples=0``
     in both, so both judge the same fixtures); a differing item's messages are shown.
     """
-    factories = ["reference_harness.mutants:missing_id_executed", REFERENCE]
+    factories = [f"reference_harness.mutants:{SESSION_MUTANT}", REFERENCE]
     adapter = InProcessAdapter(factories[0])
     try:
-        result = run_suite(adapter, property_examples=0)
+        result = run_suite(adapter, scenario_ids=list(SESSION_SAMPLE), property_examples=0)
     finally:
         adapter.close()
     mutant = {e.nodeid: e.outcome for s in result.scenarios for e in s.examples}
@@ -55,7 +88,7 @@ def test_suite_session_gives_run_suite_outcomes_for_several_iuts_in_one_session(
         for factory in factories:
             adapter = InProcessAdapter(factory)
             outcomes = {}
-            for scenario_id in session.scenario_ids:
+            for scenario_id in SESSION_SAMPLE:
                 for item in session.run_scenario(adapter, scenario_id):
                     name = item.nodeid.rsplit("::", 1)[-1]
                     outcomes[name] = item.outcome
@@ -72,7 +105,8 @@ def test_suite_session_gives_run_suite_outcomes_for_several_iuts_in_one_session(
         if want.get(name) != outcome
     }
     assert seen == short, differing
-    assert "failed" in seen[0].values()
+    assert len(seen[0]) > len(SESSION_SAMPLE)  # the outlines ran row by row
+    assert {"failed", "passed"} <= set(seen[0].values())
     assert set(seen[1].values()) == {"passed"}
 
 
@@ -105,14 +139,37 @@ def test_suite_session_hands_the_examples_per_property_to_the_any_fixture_scenar
     assert runs[1] == pins + 2  # one drawn fixture, run twice
 
 
-@pytest.mark.timeout(600)  # the reference runs the whole suite twice, the any-fixture scenario too
-def test_selftest_on_two_processes_equals_one_process(tmp_path):
-    """Spreading the reference's probes and the mutants over two processes changes nothing."""
-    names = ["harness_rewrites_draft", "three_review_attempts", "late_result_published"]
+PROCESS_MUTANTS = ("harness_rewrites_draft", "three_review_attempts", "late_result_published")
+PROCESS_SAMPLE = (
+    "a-released-diagnosis-draft-is-the-agent-s-own-draft",
+    "the-second-semanticguard-attempt-also-fails",
+    "client-disconnects-during-a-model-call",
+    "the-client-disconnects-at-any-event-of-the-run",
+    "four-parallel-calls-give-the-same-observation-in-every-fresh-process",
+    ANY_FIXTURE_SCENARIO,
+)
+"""The suite scenarios of the one-process/two-process comparison: each mutant's seeded killer,
+a runtime Scenario Outline, Runs in fresh processes, and the any-fixture scenario (which draws
+the self-test's examples in each process's own session). Every ``run`` property and the
+invariants run too (1 example). What two processes change is where a unit runs (a spawned
+worker with its own session and imports, or this process) and how its result comes back, the
+same for every unit whatever its probe; the reference passing every probe of the whole suite is
+test_selftest_mutants.py::test_selftest_reference_passes_everything."""
+
+
+def test_selftest_on_two_processes_equals_one_process(tmp_path, monkeypatch):
+    """Spreading the reference's probes and the mutants over two processes changes nothing
+    (the suite cut to :data:`PROCESS_SAMPLE`: the units are planned here, the workers run them)."""
+    sample = [(s, r) for s, r in _scenarios() if s in PROCESS_SAMPLE]
+    assert [s for s, _ in sample] == [s for s in dict(_scenarios()) if s in PROCESS_SAMPLE]
+    assert len(sample) == len(PROCESS_SAMPLE)
+    monkeypatch.setattr(_run, "_scenarios", lambda: sample)
+    names = list(PROCESS_MUTANTS)
     one = run_selftest(mutants=names, examples=1, jobs=1)
     two = run_selftest(mutants=names, examples=1, jobs=2, cache=tmp_path / "cache.json")
     assert one.passed
     assert _verdicts(two) == _verdicts(one)
+    assert all(m.killing_scenarios for m in one.mutants)  # the seeded killers are in the sample
 
 
 def _verdicts(result):
