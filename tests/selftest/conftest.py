@@ -34,23 +34,34 @@ cover the fast path's mechanisms (test_selftest_mutants.py::SLOW_PATH_SAMPLE).
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
+import sys
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from filelock import FileLock, Timeout
 
-from conformance.adapters import InProcessAdapter
+from conformance.adapters import AdapterError, InProcessAdapter, StdioAdapter
+from conformance.bdd import scenario_identity
 from conformance.properties import property_settings, run_invariants
-from conformance.selftest import MutantVerdict
+from conformance.selftest import REFERENCE, MutantVerdict
 from conformance.selftest._execute import execute_units
 from conformance.selftest._plan import Probe, ProbeResult, Unit
 from conformance.selftest._run import judge_many_probes, mutant_judge
-from conformance.suite import run_suite
+from conformance.suite import split_example_ids
+from conformance.suite._session import suite_session
 from reference_harness.mutants import MUTANTS
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from conformance.suite._session import SuiteSession
 
 _RAM = Path("/dev/shm")  # noqa: S108 - RAM-backed; each Run still gets its own mkdtemp folder
 
@@ -197,100 +208,203 @@ def _judge(names: list[str]) -> dict[str, Judged]:
 
 
 BATCH = 16
-"""Mutants judged together, in one nested session, by the worker that first needs one of them."""
+"""Keys computed together (one nested session), by the worker that first needs one of them."""
 
 
-def _claim(folder: Path, name: str) -> dict[str, FileLock]:
-    """Locks of ``name`` and of up to ``BATCH - 1`` mutants after it in catalogue order that no
-    worker has judged or is judging; empty when another worker holds ``name``'s."""
-    names = list(MUTANTS)
-    claimed: dict[str, FileLock] = {}
-    for other in names[names.index(name) :]:
-        if len(claimed) == BATCH:
-            break
-        lock = FileLock(folder / f"{other}.lock")
-        try:
-            lock.acquire(timeout=0)
-        except Timeout:
-            if other == name:
-                return {}
-            continue
-        if (folder / f"{other}.json").exists():
-            lock.release()
-        else:
-            claimed[other] = lock
-    return claimed
+class _Shared:
+    """Records computed once per test run, in batches, shared by the pytest-xdist workers.
+
+    One JSON file per key in the run's common temporary folder, written under a file lock: the
+    first worker to need a key computes it with the next ``BATCH - 1`` keys of ``order`` that no
+    worker has computed or is computing (``compute(keys)`` -> key -> JSON text, in one nested
+    session); a worker needing a key another worker is computing waits for its lock.
+    """
+
+    def __init__(
+        self, folder: Path, order: list[str], compute: Callable[[list[str]], dict[str, str]]
+    ) -> None:
+        folder.mkdir(exist_ok=True)
+        self.folder, self.order, self.compute = folder, order, compute
+        self.seen: dict[str, str] = {}
+
+    def _path(self, key: str, suffix: str) -> Path:
+        return self.folder / (hashlib.sha256(key.encode()).hexdigest()[:32] + suffix)
+
+    def _claim(self, key: str) -> dict[str, FileLock]:
+        """Locks of ``key`` and of up to ``BATCH - 1`` keys after it nobody has computed or is
+        computing; empty when another worker holds ``key``'s."""
+        claimed: dict[str, FileLock] = {}
+        for other in self.order[self.order.index(key) :]:
+            if len(claimed) == BATCH:
+                break
+            lock = FileLock(self._path(other, ".lock"))
+            try:
+                lock.acquire(timeout=0)
+            except Timeout:
+                if other == key:
+                    return {}
+                continue
+            if self._path(other, ".json").exists():
+                lock.release()
+            else:
+                claimed[other] = lock
+        return claimed
+
+    def get(self, key: str) -> str:
+        record = self._path(key, ".json")
+        while key not in self.seen:
+            if record.exists():
+                self.seen[key] = record.read_text(encoding="utf-8")
+                break
+            claimed = self._claim(key)
+            if not claimed:  # another worker is computing it: wait for its record
+                with FileLock(self._path(key, ".lock")):
+                    continue
+            try:
+                for other, text in self.compute(list(claimed)).items():
+                    partial = self._path(other, ".part")
+                    partial.write_text(text, encoding="utf-8")
+                    partial.replace(self._path(other, ".json"))
+            finally:
+                for lock in claimed.values():
+                    lock.release()
+        return self.seen[key]
+
+
+def _shared_folder(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # the run's root
+    return shared / name
 
 
 @pytest.fixture(scope="session")
 def judged(tmp_path_factory):
-    """``judged(name)`` -> :class:`Judged` of mutant ``name``, run once per test run.
+    """``judged(name)`` -> :class:`Judged` of mutant ``name``, run once per test run (shared by
+    the workers, judged ``BATCH`` mutants of the catalogue at a time)."""
 
-    The first worker to need a mutant judges it with the next ``BATCH - 1`` mutants of the
-    catalogue that nobody has judged yet, in one session, and writes each one's record; a worker
-    needing a mutant another worker is judging waits for its lock, then reads the record.
+    def compute(names: list[str]) -> dict[str, str]:
+        return {name: paths.to_json() for name, paths in _judge(names).items()}
+
+    shared = _Shared(_shared_folder(tmp_path_factory, "selftest-judged"), list(MUTANTS), compute)
+    return lambda name: Judged.from_json(shared.get(name))
+
+
+SCENARIO_RUNS: dict[str, tuple[str, str, str]] = {}
+"""Scenario runs the test modules will ask for, declared at import (:func:`declare_runs`): key
+-> (IUT: a mutant's name or ``reference``, scenario id, ``judge``/``in-process``/``stdio``)."""
+
+
+def declare_runs(iut: str, scenario_id: str, transport: str = "judge") -> str:
+    """Declare that a test will ask for ``scenario_id`` run alone on ``iut``; return its key.
+
+    ``scenario_id`` may name one row of an outline (``<id>-example-<n>``): its outline runs and
+    only that row is kept.
+
+    ``transport``: ``judge`` runs a mutant as the self-test judges it (over stdio in fresh
+    processes when cross-process, else in process), ``in-process`` or ``stdio`` force one.
+    Declared runs are computed ``BATCH`` at a time in one nested session, each on a fresh adapter.
     """
-    base = tmp_path_factory.getbasetemp()
-    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # the run's root
-    folder = shared / "selftest-judged"
-    folder.mkdir(exist_ok=True)
-    seen: dict[str, Judged] = {}
+    key = f"{iut}|{scenario_id}|{transport}"
+    SCENARIO_RUNS[key] = (iut, scenario_id, transport)
+    return key
 
-    def get(name: str) -> Judged:
-        record = folder / f"{name}.json"
-        while name not in seen:
-            if record.exists():
-                seen[name] = Judged.from_json(record.read_text(encoding="utf-8"))
-                break
-            claimed = _claim(folder, name)
-            if not claimed:  # another worker is judging it: wait for its record
-                with FileLock(folder / f"{name}.lock"):
-                    continue
+
+def _adapter(iut: str, transport: str) -> InProcessAdapter | StdioAdapter:
+    factory = REFERENCE if iut == "reference" else f"reference_harness.mutants:{iut}"
+    command = judge(iut).command if transport == "judge" and iut != "reference" else None
+    if transport == "stdio":
+        command = (sys.executable, "-m", "reference_harness.stdio", "--mutant", iut)
+    return InProcessAdapter(factory) if command is None else StdioAdapter(list(command))
+
+
+def _whole(scenario_id: str, session: SuiteSession) -> str:
+    """The scenario of ``scenario_id``: itself, or the outline of ``<outline id>-example-<n>``."""
+    if scenario_id in session.items:
+        return scenario_id
+    return split_example_ids([scenario_id], set(session.items))[0][0]
+
+
+def _scenario_runs(keys: list[str]) -> dict[str, str]:
+    """Each declared run of ``keys``: every item's (example id, outcome, message, rules), or the
+    error that kept the IUT from running; one nested session, a fresh adapter per run."""
+    records: dict[str, str] = {}
+
+    def work(session: SuiteSession) -> None:
+        for key in keys:
+            iut, scenario_id, transport = SCENARIO_RUNS[key]
+            adapter = None
             try:
-                for other, paths in _judge(list(claimed)).items():
-                    partial = folder / f"{other}.part"
-                    partial.write_text(paths.to_json(), encoding="utf-8")
-                    partial.replace(folder / f"{other}.json")
+                adapter = _adapter(iut, transport)
+                adapter.hello()
+                outcomes = session.run_scenario(adapter, _whole(scenario_id, session))
+            except AdapterError as error:
+                records[key] = json.dumps({"error": f"{type(error).__name__}: {error}"})
+                continue
             finally:
-                for lock in claimed.values():
-                    lock.release()
-        return seen[name]
+                if adapter is not None:
+                    with contextlib.suppress(AdapterError):
+                        adapter.close()
+            items = session.items[_whole(scenario_id, session)]
+            rows = [
+                (scenario_identity(item)[2], o.outcome, o.message, o.rules)
+                for item, o in zip(items, outcomes, strict=True)
+            ]
+            if scenario_id not in session.items:  # one row asked for: the others are not read
+                rows = [row for row in rows if row[0] == scenario_id]
+            records[key] = json.dumps({"error": "", "rows": rows})
+
+    suite_session(work, property_examples=PATH_EXAMPLES)
+    return records
+
+
+@dataclass(frozen=True)
+class ScenarioRun:
+    """One scenario run alone on one IUT, every example: its items in order, each as
+    ``(example id, outcome, message, rules named)``; ``example id`` is the scenario id for a
+    plain scenario, ``<scenario id>-example-<n>`` for row ``n`` of an outline."""
+
+    scenario_id: str
+    rows: tuple[tuple[str, str, str, tuple[str, ...]], ...]
+
+    @property
+    def failed(self) -> bool:
+        """Whether any item failed."""
+        return any(outcome == "failed" for _, outcome, _, _ in self.rows)
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The rule ids the failing items named, first-seen order."""
+        named = (r for _, outcome, _, rules in self.rows if outcome == "failed" for r in rules)
+        return tuple(dict.fromkeys(named))
+
+    @property
+    def messages(self) -> tuple[str, ...]:
+        """Every failure message and skip reason, in item order."""
+        return tuple(message for _, _, message, _ in self.rows if message)
+
+    def failing_rows(self) -> dict[int, tuple[str, ...]]:
+        """Row number -> rules named, for the failing items (row 0: a plain scenario)."""
+        return {
+            0 if example == self.scenario_id else int(example.rsplit("-", 1)[1]): rules
+            for example, outcome, _, rules in self.rows
+            if outcome == "failed"
+        }
+
+
+@pytest.fixture(scope="session")
+def scenario_run(tmp_path_factory):
+    """``scenario_run(key)`` -> :class:`ScenarioRun` of a run declared by :func:`declare_runs`
+    (computed once per test run, shared by the workers, ``BATCH`` runs per nested session)."""
+    folder = _shared_folder(tmp_path_factory, "selftest-scenario-runs")
+    shared = _Shared(folder, list(SCENARIO_RUNS), _scenario_runs)
+
+    def get(key: str) -> ScenarioRun:
+        record = json.loads(shared.get(key))
+        assert record["error"] == "", record["error"]
+        rows = tuple((e, o, m, tuple(r)) for e, o, m, r in record["rows"])
+        return ScenarioRun(SCENARIO_RUNS[key][1], rows)
 
     return get
-
-
-@pytest.fixture
-def scenario_alone():
-    """``scenario_alone(name, scenario_id)`` -> the scenario's result on mutant ``name``."""
-
-    def run(name: str, scenario_id: str) -> ProbeResult:
-        (result,) = run_alone(name, (Probe("scenario", scenario_id),))
-        return result
-
-    return run
-
-
-@pytest.fixture
-def failing_rows():
-    """``failing_rows(name, scenario_id)`` -> (row number -> rules named, the scenario's messages)
-    for the examples of ``scenario_id`` that fail mutant ``name`` (run in process, every row;
-    row 0 stands for a plain scenario's own id)."""
-
-    def run(name: str, scenario_id: str) -> tuple[dict[int, tuple[str, ...]], tuple[str, ...]]:
-        adapter = InProcessAdapter(f"reference_harness.mutants:{name}")
-        try:
-            result = run_suite(adapter, scenario_ids=[scenario_id])
-        finally:
-            adapter.close()
-        (scenario,) = [s for s in result.scenarios if s.scenario_id == scenario_id]
-        failed = {
-            0 if e.example_id == scenario_id else int(e.example_id.rsplit("-", 1)[1]): e.rules
-            for e in scenario.examples
-            if e.outcome == "failed"
-        }
-        return failed, tuple(scenario.messages)
-
-    return run
 
 
 @pytest.fixture

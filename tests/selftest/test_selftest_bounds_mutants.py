@@ -16,6 +16,7 @@ import pytest
 from conformance.checks import RULES
 from reference_harness.mutants import MUTANTS
 from reference_harness.mutants._bounds_specs import BOUNDS_SPECS
+from tests.selftest.conftest import declare_runs
 
 KILLING_ROWS: dict[str, tuple[str, frozenset[int]]] = {
     "router_json_intent_upper_cased": (
@@ -58,6 +59,11 @@ KILLING_ROWS: dict[str, tuple[str, frozenset[int]]] = {
 """Mutant -> the scenario and the outline rows (example numbers; none: a plain scenario) that
 must fail it; every other row of that scenario passes on it."""
 
+RUNS = {
+    name: declare_runs(name, scenario_id, "in-process")
+    for name, (scenario_id, _) in KILLING_ROWS.items()
+}
+
 
 def test_every_bounds_mutant_declares_a_registered_rule_of_its_requirement():
     """Each mutant is in the catalogue and names a rule of its own requirement."""
@@ -68,9 +74,12 @@ def test_every_bounds_mutant_declares_a_registered_rule_of_its_requirement():
 
 
 @pytest.mark.parametrize("name", list(KILLING_ROWS))
-def test_bounds_mutant_is_killed_by_its_rows_only_naming_its_rule(name, failing_rows):
-    """The rows added for the mutant's kind fail it naming its rule; the other rows pass."""
-    scenario_id, rows = KILLING_ROWS[name]
-    failed, messages = failing_rows(name, scenario_id)
-    assert set(failed) == (rows or {0}), messages
+def test_bounds_mutant_is_killed_by_its_rows_only_naming_its_rule(name, scenario_run):
+    """The rows added for the mutant's kind fail it naming its rule; the other rows pass (the
+    scenario run alone on the mutant in process, every row: ``scenario_run``,
+    tests/selftest/conftest.py)."""
+    rows = KILLING_ROWS[name][1]
+    scenario = scenario_run(RUNS[name])
+    failed = scenario.failing_rows()
+    assert set(failed) == (rows or {0}), scenario.messages
     assert all(MUTANTS[name].rule_id in rules for rules in failed.values()), failed

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.adapters import InProcessAdapter
 from conformance.checks import RULES, rule_ids_in
-from conformance.suite import run_suite
 from reference_harness.mutants import MUTANTS
 from reference_harness.mutants._frames_specs import FRAMES_SPECS
+from tests.selftest.conftest import declare_runs
 
 KILLING_SCENARIO = {
     "accepted_sequence_counts_rejected": (
@@ -29,6 +28,11 @@ KILLING_SCENARIO = {
 }
 """Mutant -> a Gherkin scenario (or outline) that must kill it (the whole suite kills more)."""
 
+RUNS = {
+    name: declare_runs(name, scenario_id, "in-process")
+    for name, scenario_id in KILLING_SCENARIO.items()
+}
+
 
 def test_every_frames_mutant_declares_a_registered_rule_of_its_requirement():
     """Each mutant is in the catalogue and names a rule of its requirement."""
@@ -39,17 +43,13 @@ def test_every_frames_mutant_declares_a_registered_rule_of_its_requirement():
 
 
 @pytest.mark.parametrize("name", list(KILLING_SCENARIO))
-def test_frames_mutant_is_killed_naming_its_rule(name):
-    """The scenario fails the mutant with a failure line naming the mutant's rule id."""
-    adapter = InProcessAdapter(f"reference_harness.mutants:{name}")
-    try:
-        result = run_suite(adapter, scenario_ids=[KILLING_SCENARIO[name]])
-    finally:
-        adapter.close()
-    failed = [s for s in result.scenarios if s.outcome == "failed"]
-    assert failed, f"mutant {name} survived {KILLING_SCENARIO[name]}"
-    named = {rule for s in failed for message in s.messages for rule in rule_ids_in(message)}
-    assert MUTANTS[name].rule_id in named, [s.messages for s in failed]
+def test_frames_mutant_is_killed_naming_its_rule(name, scenario_run):
+    """The scenario fails the mutant with a failure line naming the mutant's rule id (run alone
+    on the mutant in process, every example: ``scenario_run``, tests/selftest/conftest.py)."""
+    scenario = scenario_run(RUNS[name])
+    assert scenario.failed, f"mutant {name} survived {KILLING_SCENARIO[name]}"
+    named = {rule for message in scenario.messages for rule in rule_ids_in(message)}
+    assert MUTANTS[name].rule_id in named, scenario.messages
 
 
 # The reference Harness passing these scenarios over stdio, its model calls over the kit's

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from conformance.adapters import InProcessAdapter
-from conformance.suite import run_suite
 from reference_harness.mutants import MUTANTS
+from tests.selftest.conftest import declare_runs
 
 KILLING_SCENARIO = {
     "reviewer_sees_conversation": "a-released-diagnosis-draft-is-the-agent-s-own-draft",
@@ -19,30 +19,33 @@ KILLING_SCENARIO = {
 }
 """One scenario per mutant that kills it; the full self-test runs every scenario."""
 
+RUNS = {name: declare_runs(name, scenario_id) for name, scenario_id in KILLING_SCENARIO.items()}
+PASSING = {
+    name: declare_runs(name, "duplicate-tool-call-id-is-proposed", "in-process")
+    for name in ("session_history_in_context", "other_session_turn_in_context")
+}
+
 
 @pytest.mark.parametrize("name", sorted(KILLING_SCENARIO))
-def test_model_input_mutant_is_killed_through_its_rule(name, scenario_alone):
+def test_model_input_mutant_is_killed_through_its_rule(name, scenario_run):
     """The scenario fails on the mutant and the failure names the mutant's rule id.
 
-    The scenario runs alone on the mutant, every example (``scenario_alone``,
+    The scenario runs alone on the mutant, every example (``scenario_run``,
     tests/selftest/conftest.py: the slow path's unit for that probe).
     """
     spec = MUTANTS[name]
-    scenario = scenario_alone(name, KILLING_SCENARIO[name])
+    scenario = scenario_run(RUNS[name])
     assert scenario.failed
     messages = "\n".join(scenario.messages)
     assert f"[{spec.rule_id}]" in messages
 
 
-def test_model_input_mutants_pass_where_their_fault_cannot_show():
+def test_model_input_mutants_pass_where_their_fault_cannot_show(scenario_run):
     """The suite does not blame them elsewhere: a Run without earlier Runs keeps R7 for both."""
-    for name in ("session_history_in_context", "other_session_turn_in_context"):
-        adapter = InProcessAdapter(f"reference_harness.mutants:{name}")
-        try:
-            result = run_suite(adapter, scenario_ids=["duplicate-tool-call-id-is-proposed"])
-        finally:
-            adapter.close()
-        assert [s.outcome for s in result.scenarios] == ["passed"]
+    for key in PASSING.values():
+        scenario = scenario_run(key)
+        assert scenario.rows
+        assert {outcome for _, outcome, _, _ in scenario.rows} == {"passed"}
 
 
 def test_the_retrying_sdk_mutant_runs_over_the_model_endpoint():

@@ -12,17 +12,16 @@ rule (``R3.invocation-outcome``), in process and over stdio, not by an adapter e
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-from conformance.adapters import InProcessAdapter, ObservationContractError, StdioAdapter
+from conformance.adapters import InProcessAdapter, ObservationContractError
 from conformance.checks import check_observation_contract, rule_ids_in
-from conformance.suite import run_suite
 from contracts import ContractViolation
 from reference_harness.mutants import MUTANTS
 from reference_harness.mutants._catalogue import _REACH_SPECS
+from tests.selftest.conftest import ScenarioRun, declare_runs
 
 FIXTURES = Path(__file__).resolve().parents[2] / "conformance" / "fixtures"
 
@@ -56,15 +55,26 @@ KILLER = {
 """The scenario (or outline example) built to reach each reach mutant's fault."""
 
 
-def _named(adapter: InProcessAdapter | StdioAdapter, scenario_id: str) -> set[str]:
-    result = run_suite(adapter, scenario_ids=[scenario_id])
-    return {
-        rule
-        for scenario in result.scenarios
-        if scenario.outcome == "failed"
-        for message in scenario.messages
-        for rule in rule_ids_in(message)
-    }
+ON_MUTANT = {
+    name: declare_runs(name, scenario_id, "in-process") for name, scenario_id in KILLER.items()
+}
+ON_REFERENCE = {s: declare_runs("reference", s, "in-process") for s in sorted(set(KILLER.values()))}
+OVER_STDIO = {
+    spec.name: declare_runs(spec.name, KILLER[spec.name], "stdio")
+    for spec in _REACH_SPECS
+    if spec.sends_broken_observation
+}
+"""The scenario runs these tests read (``scenario_run``, tests/selftest/conftest.py: each run
+alone on a fresh adapter, every example)."""
+
+
+def _named(scenario: ScenarioRun) -> set[str]:
+    """The rule ids the messages of a failed scenario name (none when it passed)."""
+    return (
+        {rule for message in scenario.messages for rule in rule_ids_in(message)}
+        if scenario.failed
+        else set()
+    )
 
 
 def test_selftest_every_reach_mutant_has_its_scenario_and_rule():
@@ -74,36 +84,24 @@ def test_selftest_every_reach_mutant_has_its_scenario_and_rule():
     assert all(MUTANTS[name].rule_id for name in names)
 
 
-def test_selftest_reference_passes_every_reach_scenario():
+def test_selftest_reference_passes_every_reach_scenario(scenario_run):
     """The reference Harness passes every scenario the reach mutants are killed by."""
-    adapter = InProcessAdapter("reference_harness.iut:create")
-    try:
-        named = {s: _named(adapter, s) for s in sorted(set(KILLER.values()))}
-    finally:
-        adapter.close()
-    assert {s: rules for s, rules in named.items() if rules} == {}
+    runs = {s: scenario_run(key) for s, key in ON_REFERENCE.items()}
+    assert {s: run.messages for s, run in runs.items() if run.failed} == {}
+    assert all(run.rows for run in runs.values())
 
 
 @pytest.mark.parametrize("name", sorted(KILLER))
-def test_selftest_reach_scenario_kills_mutant_by_its_rule(name):
+def test_selftest_reach_scenario_kills_mutant_by_its_rule(name, scenario_run):
     """The scenario built for the mutant's fault fails on it, naming the mutant's rule."""
-    adapter = InProcessAdapter(f"reference_harness.mutants:{name}")
-    try:
-        named = _named(adapter, KILLER[name])
-    finally:
-        adapter.close()
+    named = _named(scenario_run(ON_MUTANT[name]))
     assert MUTANTS[name].rule_id in named, f"{name}: {KILLER[name]} named {sorted(named)}"
 
 
 @pytest.mark.parametrize("name", [s.name for s in _REACH_SPECS if s.sends_broken_observation])
-def test_selftest_broken_observation_over_stdio_fails_by_rule(name):
+def test_selftest_broken_observation_over_stdio_fails_by_rule(name, scenario_run):
     """Over stdio too, a Run whose observation breaks its contract fails naming the rule."""
-    adapter = StdioAdapter([sys.executable, "-m", "reference_harness.stdio", "--mutant", name])
-    try:
-        named = _named(adapter, KILLER[name])
-    finally:
-        adapter.close()
-    assert MUTANTS[name].rule_id in named
+    assert MUTANTS[name].rule_id in _named(scenario_run(OVER_STDIO[name]))
 
 
 def test_conf_observation_contract_lines_name_the_invocation_rule_or_r0():

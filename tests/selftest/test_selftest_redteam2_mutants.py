@@ -9,6 +9,7 @@ import pytest
 from conformance.checks import RULES
 from reference_harness.mutants import MUTANTS
 from reference_harness.mutants._redteam2_specs import REDTEAM2_SPECS
+from tests.selftest.conftest import declare_runs
 
 KILLING_SCENARIO = {
     "analysis_ids_case_folded": "analysis-ids-that-differ-only-in-case-are-two-unique-analysis-ids",
@@ -23,6 +24,8 @@ KILLING_SCENARIO = {
 }
 """Mutant -> the Gherkin scenario added to kill it."""
 
+RUNS = {name: declare_runs(name, scenario_id) for name, scenario_id in KILLING_SCENARIO.items()}
+
 
 def test_every_redteam2_mutant_declares_a_registered_rule_of_its_requirement():
     """Each mutant is in the catalogue and names a rule of its own requirement."""
@@ -33,9 +36,9 @@ def test_every_redteam2_mutant_declares_a_registered_rule_of_its_requirement():
 
 
 @pytest.mark.parametrize("name", list(KILLING_SCENARIO))
-def test_redteam2_mutant_is_killed_naming_its_rule(name, scenario_alone):
+def test_redteam2_mutant_is_killed_naming_its_rule(name, scenario_run):
     """The scenario fails the mutant with a failure line naming the mutant's rule id."""
-    scenario = scenario_alone(name, KILLING_SCENARIO[name])
+    scenario = scenario_run(RUNS[name])
     assert scenario.failed, f"mutant {name} survived {KILLING_SCENARIO[name]}"
     assert MUTANTS[name].rule_id in scenario.rules, scenario.messages
     assert all("SCRIPT_EXHAUSTED" not in m for m in scenario.messages)

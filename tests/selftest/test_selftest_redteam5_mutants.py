@@ -13,6 +13,7 @@ import pytest
 
 from conformance.checks import RULES
 from reference_harness.mutants import MUTANTS
+from tests.selftest.conftest import declare_runs
 
 KILLING_ROWS: dict[str, tuple[str, frozenset[int]]] = {
     "negative_scope_whole_seconds": (
@@ -24,6 +25,11 @@ KILLING_ROWS: dict[str, tuple[str, frozenset[int]]] = {
 """Mutant -> the scenario and the outline rows (example numbers; none: a plain scenario) that
 must fail it; every other row of that scenario passes on it."""
 
+RUNS = {
+    name: declare_runs(name, scenario_id, "in-process")
+    for name, (scenario_id, _) in KILLING_ROWS.items()
+}
+
 
 @pytest.mark.parametrize("name", list(KILLING_ROWS))
 def test_redteam5_mutant_declares_a_registered_rule(name):
@@ -33,9 +39,12 @@ def test_redteam5_mutant_declares_a_registered_rule(name):
 
 
 @pytest.mark.parametrize("name", list(KILLING_ROWS))
-def test_redteam5_mutant_is_killed_by_its_rows_only_naming_its_rule(name, failing_rows):
-    """The rows added for the mutant's kind fail it naming its rule; the other rows pass."""
-    scenario_id, rows = KILLING_ROWS[name]
-    failed, messages = failing_rows(name, scenario_id)
-    assert set(failed) == (rows or {0}), messages
+def test_redteam5_mutant_is_killed_by_its_rows_only_naming_its_rule(name, scenario_run):
+    """The rows added for the mutant's kind fail it naming its rule; the other rows pass (the
+    scenario run alone on the mutant in process, every row: ``scenario_run``,
+    tests/selftest/conftest.py)."""
+    rows = KILLING_ROWS[name][1]
+    scenario = scenario_run(RUNS[name])
+    failed = scenario.failing_rows()
+    assert set(failed) == (rows or {0}), scenario.messages
     assert all(MUTANTS[name].rule_id in rules for rules in failed.values()), failed

@@ -9,6 +9,7 @@ import pytest
 from conformance.checks import RULES, rule_ids_in
 from reference_harness.mutants import MUTANTS
 from reference_harness.mutants._runtime_specs import RUNTIME_SPECS
+from tests.selftest.conftest import declare_runs
 
 KILLING_SCENARIO = {
     "semantic_timeout_as_unsupported": (
@@ -34,6 +35,8 @@ KILLING_SCENARIO = {
 }
 """Mutant -> a Gherkin scenario that must kill it (the whole suite kills more)."""
 
+RUNS = {name: declare_runs(name, scenario_id) for name, scenario_id in KILLING_SCENARIO.items()}
+
 
 def test_runtime_catalogue_has_twelve_or_more_named_mutants():
     """At least 12 runtime mutants, each declaring a registered rule of its requirement."""
@@ -45,14 +48,14 @@ def test_runtime_catalogue_has_twelve_or_more_named_mutants():
 
 
 @pytest.mark.parametrize("name", list(KILLING_SCENARIO))
-def test_runtime_mutant_is_killed_naming_its_rule(name, scenario_alone):
+def test_runtime_mutant_is_killed_naming_its_rule(name, scenario_run):
     """The scenario fails the mutant with a failure line naming the mutant's rule id.
 
-    The scenario runs alone on the mutant, every example (``scenario_alone``,
+    The scenario runs alone on the mutant, every example (``scenario_run``,
     tests/selftest/conftest.py: the slow path's unit for that probe, in process or over stdio
     for a cross-process mutant).
     """
-    scenario = scenario_alone(name, KILLING_SCENARIO[name])
+    scenario = scenario_run(RUNS[name])
     assert scenario.failed, f"mutant {name} survived {KILLING_SCENARIO[name]}"
     assert MUTANTS[name].rule_id in scenario.rules, scenario.messages
     assert all("SCRIPT_EXHAUSTED" not in m or "[R" in m for m in scenario.messages)

@@ -10,6 +10,7 @@ import pytest
 from conformance.checks import RULES, rule_ids_in
 from reference_harness.mutants import MUTANTS
 from reference_harness.mutants._survivor_specs import SURVIVOR_SPECS
+from tests.selftest.conftest import declare_runs
 
 KILLING_SCENARIO = {
     "late_draft_validated": "the-model-adapter-swallows-the-first-cancellation",
@@ -29,6 +30,8 @@ KILLING_SCENARIO = {
 }
 """Mutant -> a Gherkin scenario that must kill it (the whole suite kills more)."""
 
+RUNS = {name: declare_runs(name, scenario_id) for name, scenario_id in KILLING_SCENARIO.items()}
+
 
 def test_every_survivor_mutant_declares_a_registered_rule_of_its_requirement():
     """Each attacker-found mutant is in the catalogue and names a rule of its requirement."""
@@ -39,10 +42,10 @@ def test_every_survivor_mutant_declares_a_registered_rule_of_its_requirement():
 
 
 @pytest.mark.parametrize("name", list(KILLING_SCENARIO))
-def test_survivor_mutant_is_killed_naming_its_rule(name, scenario_alone):
+def test_survivor_mutant_is_killed_naming_its_rule(name, scenario_run):
     """The scenario fails the mutant with a failure line naming the mutant's rule id (run alone
     on the mutant, every example, over stdio for a cross-process mutant)."""
-    scenario = scenario_alone(name, KILLING_SCENARIO[name])
+    scenario = scenario_run(RUNS[name])
     assert scenario.failed, f"mutant {name} survived {KILLING_SCENARIO[name]}"
     assert MUTANTS[name].rule_id in scenario.rules, scenario.messages
     assert all("SCRIPT_EXHAUSTED" not in m for m in scenario.messages)

@@ -8,6 +8,7 @@ import pytest
 from conformance.checks import RULES
 from reference_harness.mutants import MUTANTS
 from reference_harness.mutants._traceid_specs import TRACEID_SPECS
+from tests.selftest.conftest import declare_runs
 
 KILLING_SCENARIO = {
     "invocation_run_id_session": "duplicate-tool-call-id-is-proposed",
@@ -23,6 +24,8 @@ KILLING_SCENARIO = {
 }
 """Mutant -> a Gherkin scenario (or outline) that must kill it (the whole suite kills more)."""
 
+RUNS = {name: declare_runs(name, scenario_id) for name, scenario_id in KILLING_SCENARIO.items()}
+
 
 def test_every_traceid_mutant_declares_a_registered_rule_of_its_requirement():
     """Each mutant is in the catalogue and names a rule of its requirement."""
@@ -33,8 +36,8 @@ def test_every_traceid_mutant_declares_a_registered_rule_of_its_requirement():
 
 
 @pytest.mark.parametrize("name", list(KILLING_SCENARIO))
-def test_traceid_mutant_is_killed_naming_its_rule(name, scenario_alone):
+def test_traceid_mutant_is_killed_naming_its_rule(name, scenario_run):
     """The scenario fails the mutant with a failure line naming the mutant's rule id."""
-    scenario = scenario_alone(name, KILLING_SCENARIO[name])
+    scenario = scenario_run(RUNS[name])
     assert scenario.failed, f"mutant {name} survived {KILLING_SCENARIO[name]}"
     assert MUTANTS[name].rule_id in scenario.rules, scenario.messages
