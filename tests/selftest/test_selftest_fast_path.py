@@ -246,11 +246,11 @@ def test_seed_order_names_catalogued_mutants_and_probes_of_the_suite():
     """Every entry of the kit's seed order is a catalogued mutant and one probe of its plan."""
     seed = read_seed()
     assert set(seed) == set(MUTANTS)
+    scenarios = _scenarios()
     for name, keys in seed.items():
         judge = Judge(name, "x:y", MUTANTS[name].requirement_id)
         plan = {
-            p.key
-            for p in mutant_probes(judge, _scenarios(), suite=True, examples=5, invariants=True)
+            p.key for p in mutant_probes(judge, scenarios, suite=True, examples=5, invariants=True)
         }
         assert len(keys) == 1
         assert keys[0] in plan, (name, keys)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,12 +11,18 @@ from conformance.adapters import InProcessAdapter
 from conformance.checks import RULES
 from conformance.openspec import load_tree
 from conformance.properties import INVARIANTS, PROPERTIES
-from conformance.selftest import REFERENCE, SelftestResult, judge_iut, run_selftest
+from conformance.selftest import (
+    REFERENCE,
+    SelftestResult,
+    judge_iut,
+    judge_iut_probes,
+    run_selftest,
+)
 from conformance.selftest._plan import mutant_probes
 from conformance.selftest._run import _scenarios
 from conformance.selftest._seed import read_seed
 from reference_harness.mutants import CONTRACT_MUTANTS, MUTANTS
-from tests.selftest.conftest import judge
+from tests.selftest.conftest import PATH_EXAMPLES, judge
 
 REPO = Path(__file__).resolve().parents[2]
 KNOWN = set(PROPERTIES) | {INVARIANTS}
@@ -112,41 +119,49 @@ def test_selftest_fast_path_kill_holds_on_the_slow_path(name, judged):
     assert any(p.kills(judge(name)) for p in paths.killing_scenarios_alone())
 
 
-SLOW_PATH_SAMPLE = ("other_tool_counted_as_lookup", "set_ordered_violations")
-"""Mutants whose whole slow path (every probe, every example) is compared with the fast path:
-one killed far down the plan (in process), one judged over stdio in fresh processes."""
+SLOW_PATH_SAMPLE = "other_tool_counted_as_lookup"
+"""The mutant whose whole slow path (every probe, every example) is compared with the fast path,
+both judged over stdio in fresh processes (:data:`SLOW_PATH_COMMAND`): it covers both mechanisms
+the comparison is about, a kill far down the catalogue order (the slow path's) and the stdio
+judge (``Judge.command``: the adapter the cross-process mutants are judged with). The fast and
+the slow path differ only in the plan's order and cut (``stop_at_kill``), never in how a probe
+runs, so one IUT transport does not need a sample of its own (in process, every mutant's kill is
+run again alone: test_selftest_fast_path_kill_holds_on_the_slow_path)."""
+
+SLOW_PATH_COMMAND = [sys.executable, "-m", "reference_harness.stdio", "--mutant", SLOW_PATH_SAMPLE]
 
 
 def test_slow_path_sample_covers_the_fast_paths_mechanisms(judged):
-    """The sample has a cross-process mutant and one whose kill, without the seed order, comes
-    after at least 30 probes of the catalogue order."""
-    assert any(MUTANTS[name].cross_process for name in SLOW_PATH_SAMPLE)
-
-    def unseeded_position(name: str) -> int:
-        plan = mutant_probes(judge(name), _scenarios(), suite=True, examples=5, invariants=True)
-        return plan.index(judged(name).probes[-1].probe)
-
-    assert any(unseeded_position(name) >= 30 for name in SLOW_PATH_SAMPLE)
+    """The sample is judged over stdio, and its kill, without the seed order, comes after at
+    least 30 probes of the catalogue order."""
+    assert SLOW_PATH_COMMAND[-2:] == ["--mutant", SLOW_PATH_SAMPLE]
+    plan = mutant_probes(
+        judge(SLOW_PATH_SAMPLE), _scenarios(), suite=True, examples=5, invariants=True
+    )
+    assert plan.index(judged(SLOW_PATH_SAMPLE).probes[-1].probe) >= 30
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", SLOW_PATH_SAMPLE)
-def test_selftest_fast_path_agrees_with_the_whole_slow_path(name, judged):
+def test_selftest_fast_path_agrees_with_the_whole_slow_path():
     """The fast path gives the slow path's verdict (every probe run, every killer listed), with
     killers the slow path also found, and a kill naming the mutant's rule exactly when the slow
-    path's does."""
+    path's does (:data:`SLOW_PATH_SAMPLE`, over stdio)."""
+    name = SLOW_PATH_SAMPLE
     spec = MUTANTS[name]
-    fast = judged(name).fast
-    slow = judge_iut(
-        f"reference_harness.mutants:{name}",
-        name=name,
-        requirement_id=spec.requirement_id,
-        rule=spec.rule,
-        rule_id=spec.rule_id,
-        examples=5,
-        command=list(command) if (command := judge(name).command) is not None else None,
-    )
+    arguments = {
+        "name": name,
+        "requirement_id": spec.requirement_id,
+        "rule": spec.rule,
+        "rule_id": spec.rule_id,
+        "examples": PATH_EXAMPLES,
+        "command": SLOW_PATH_COMMAND,
+    }
+    factory = f"reference_harness.mutants:{name}"
+    fast, probes = judge_iut_probes(factory, fast=True, **arguments)
+    slow = judge_iut(factory, **arguments)
     assert slow.error == fast.error == ""
+    assert fast.killed
+    assert [p.probe.key for p in probes] == read_seed()[name]  # seeded: its first probe kills
     assert slow.killing_scenarios, f"mutant {name} survived the Gherkin suite"
     assert spec.rule_id in slow.killing_rules, f"no failure on mutant {name} names its rule"
     assert set(slow.killing_properties) <= KNOWN
@@ -188,6 +203,7 @@ def test_selftest_reports_a_surviving_mutant():
         rule="none",
         suite=False,
         examples=3,
+        invariants=False,  # its requirement's properties are enough to judge it
     )
     assert verdict.error == ""
     assert not verdict.killed
