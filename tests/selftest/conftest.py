@@ -15,10 +15,11 @@
   has judged yet, one unit (fresh adapter) per mutant in one nested session, as ``srdh verify``
   judges the mutants of a process (a nested session costs ~0.2 CPU s, a mutant's kill ~0.1;
   nothing leaks between IUTs of a session: test_selftest_fast_path.py); the others read it.
-* ``scenario_alone(name, scenario_id)``: one scenario (every example) on mutant ``name``, alone
-  on a fresh adapter (the slow path's unit for that probe).
-* ``failing_rows(name, scenario_id)``: which rows of one scenario fail mutant ``name`` and the
-  rules each names (``run_suite`` in process, every row).
+* ``scenario_run(key)``: one scenario (every example) alone on a fresh adapter, on a mutant or
+  the reference, as a test module declared it at import (``declare_runs``): the slow path's unit
+  for that probe. The declared runs are computed like ``judged``'s records, ``BATCH`` at a time in
+  one nested session, shared by the workers (a nested session per test cost ~0.2 CPU s, more
+  than most scenario runs).
 * ``invariants_on(name)``: the global invariants (3 examples, no shrinking) on mutant ``name``
   in process.
 
@@ -140,11 +141,6 @@ def _verdict(data: dict) -> MutantVerdict:
 
 judge = mutant_judge
 """The self-test's judge of a mutant: its factory, rule id, and stdio when cross-process."""
-
-
-def run_alone(name: str, probes: tuple[Probe, ...]) -> tuple[ProbeResult, ...]:
-    """Each of ``probes`` on mutant ``name``, each alone on a fresh adapter, every example run."""
-    return _run_alone([(name, probe) for probe in probes])
 
 
 def _run_alone(pairs: list[tuple[str, Probe]]) -> tuple[ProbeResult, ...]:
