@@ -34,7 +34,6 @@ SCENARIOS = [("s-own", "req-a"), ("s-other", "req-b"), ("s-own-2", "req-a")]
 
 SESSION_MUTANT = "missing_id_executed"
 SESSION_SAMPLE = (
-    ANY_FIXTURE_SCENARIO,
     "two-parallel-calls-both-present-an-empty-tool-call-id",
     "a-missing-or-invalid-tool-call-id-is-rejected-and-never-executed",
     "the-client-disconnects-at-any-event-of-the-run",
@@ -44,21 +43,24 @@ SESSION_SAMPLE = (
     "contract-ownership-is-inspected",
 )
 """The scenarios on which one session is compared with ``run_suite``, chosen to cover how an item
-can run: the any-fixture scenario (its pins, the examples stashed for the session), a plain
-scenario and Scenario Outline rows that fail on the mutant and rows that pass, a runtime outline
-(a client disconnect at every event: cancellation, threads), real model-call timeouts, Runs in
-fresh processes, the durable previous-turn store, and a scenario reading the kit's contract data
-(no Run). Both sides run every item through pytest's run-test protocol; what differs is only the
-session (collected once, items re-run against another adapter), so a sample of each kind of item
-proves what the whole suite did (every scenario passes on the reference in one session:
-test_selftest_mutants.py::test_selftest_reference_passes_everything)."""
+can run: a plain scenario and Scenario Outline rows that fail on the mutant and rows that pass, a
+runtime outline (a client disconnect at every event: cancellation, threads), real model-call
+timeouts, Runs in fresh processes, the durable previous-turn store, and a scenario reading the
+kit's contract data (no Run). Both sides run every item through pytest's run-test protocol; what
+differs is only the session (collected once, items re-run against another adapter), so a sample
+of each kind of item proves what the whole suite did (every scenario passes on the reference in
+one session: test_selftest_mutants.py::test_selftest_reference_passes_everything). The
+any-fixture scenario, the one item that reads the examples per property, is left out: both
+sides run it on the same fixtures, the pins then ``N`` drawn, each twice (``run_suite``:
+tests/properties/test_prop_any_fixture.py; a session:
+test_suite_session_hands_the_examples_per_property_to_the_any_fixture_scenario), through the
+same steps."""
 
 
 def test_suite_session_sample_covers_how_items_run():
-    """The sample has the any-fixture scenario, an outline with failing and passing rows on the
-    mutant, a fresh-process scenario, and a scenario of each of four other requirements."""
+    """The sample has a fresh-process scenario and scenarios of at least five requirements (an
+    outline with failing and passing rows on the mutant: the next test)."""
     requirements = dict(_scenarios())
-    assert ANY_FIXTURE_SCENARIO in SESSION_SAMPLE
     assert "four-parallel-calls-give-the-same-observation-in-every-fresh-process" in SESSION_SAMPLE
     assert len({requirements[s] for s in SESSION_SAMPLE}) >= 5
     assert set(SESSION_SAMPLE) <= set(requirements)
@@ -69,8 +71,7 @@ def test_suite_session_gives_run_suite_outcomes_for_several_iuts_in_one_session(
     for a mutant and then the reference judged one after the other (nothing leaks between IUTs),
     on :data:`SESSION_SAMPLE`.
 
-    Both sides run the any-fixture scenario on its pinned fixtures only (``property_examples=0``
-    in both, so both judge the same fixtures); a differing item's messages are shown.
+    A differing item's messages are shown.
     """
     factories = [f"reference_harness.mutants:{SESSION_MUTANT}", REFERENCE]
     adapter = InProcessAdapter(factories[0])
