@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 export OPENSPEC_TELEMETRY := 0
 
-.PHONY: setup verify test lint typecheck typescript openspec-validate codegen bench clean java-example
+.PHONY: setup verify test checks lint typecheck typescript openspec-validate codegen bench clean java-example
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -24,8 +24,14 @@ verify: setup
 	$(BIN)/srdh verify .
 
 ## The tests: lint, types, the TypeScript types, the official OpenSpec CLI, then pytest (warnings are errors).
-test: setup lint typecheck typescript openspec-validate
+## The set-up and the static checks run two at a time (pip beside npm, mypy beside the others);
+## each check's output is printed whole when it ends.
+test:
+	$(MAKE) --jobs=2 --output-sync=target checks
 	$(BIN)/python -m pytest -n auto --dist worksteal
+
+## The static checks of `make test` (and the set-up they need).
+checks: lint typecheck typescript openspec-validate
 
 lint: setup
 	$(BIN)/ruff check .
