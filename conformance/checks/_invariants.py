@@ -25,6 +25,7 @@ from conformance.checks._result import CheckResult, Findings
 from conformance.checks._retry import semantic_snapshot_findings
 from conformance.checks._runtime import (
     disconnect_findings,
+    lenient_verdict_leftovers,
     model_call_findings,
     previous_turn_findings,
 )
@@ -58,7 +59,11 @@ def check_global_invariants(
     event, and (when the IUT declares PREVIOUS_TURN) the previous-turn selection.
     """
     found = Findings("global invariants", "R1.released-is-agent-authored")
-    if "error" in observation and not _stricter_branch_leftovers(observation, fixture):
+    if (
+        "error" in observation
+        and not _stricter_branch_leftovers(observation, fixture)
+        and not lenient_verdict_leftovers(observation, fixture)
+    ):
         found.add(
             "the IUT reported a fixture run error: "
             + json.dumps(observation["error"], ensure_ascii=False, sort_keys=True),

@@ -10,7 +10,8 @@ model-call attempt). Expectations come from the fixture and the spec, never from
     MUST the kit cannot check is a failure, so an IUT that reports neither fails.
 ``R1.reviewer-isolated-single-turn``
     Requirement 1, "SemanticGuard as an isolated single-turn semantic reviewer": each
-    SemanticGuard call offers no tools and holds (besides system instructions) exactly one user
+    SemanticGuard call offers no tools and holds (besides instructions: messages of role
+    ``system`` or ``developer``, OpenAI's name for them, :data:`INSTRUCTION_ROLES`) exactly one user
     message whose content is the Verified Snapshot as JSON (a valid ``verified-snapshot``
     document, of the digest the attempt names), and no text of the user's message outside it.
 ``R1.snapshot-holds-cited-evidence``
@@ -54,7 +55,7 @@ from conformance.checks._outcome_oracle import cited_tool_call_ids
 from conformance.checks._result import CheckResult, Findings
 from conformance.checks._view import events
 
-__all__ = ["COT_CANARY", "COT_FIELDS", "check_model_inputs"]
+__all__ = ["COT_CANARY", "COT_FIELDS", "INSTRUCTION_ROLES", "check_model_inputs"]
 
 
 COT_FIELDS: Final = frozenset(
@@ -69,6 +70,10 @@ COT_FIELDS: Final = frozenset(
     }
 )
 """Message keys that carry a model's chain-of-thought."""
+
+INSTRUCTION_ROLES: Final = frozenset({"system", "developer"})
+"""Roles of instruction messages: no sentence names the role, and OpenAI's chat API calls system
+instructions ``developer`` for newer models (docs/decisions/red-team-6.md, "F2")."""
 
 COT_CANARY: Final = "srdh-cot-canary"
 """The chain-of-thought text the kit's endpoint sends (``conformance.model_endpoint``)."""
@@ -240,7 +245,7 @@ def _same_snapshot(found: Findings, inputs: list[_Input]) -> None:
     for call in inputs:
         if call.component != "SEMANTIC_GUARD" or call.call_index is None:
             continue
-        others = [m for m in call.messages if m.get("role") != "system"]
+        others = [m for m in call.messages if m.get("role") not in INSTRUCTION_ROLES]
         content = others[0].get("content") if len(others) == 1 else None
         if not isinstance(content, str):
             continue
@@ -268,11 +273,12 @@ def _reviewer(
     found.expect(
         not call.tools, f"{call.label}: tools offered to the SemanticGuard: {call.tools}", rule=_R1
     )
-    others = [m for m in call.messages if m.get("role") != "system"]
+    others = [m for m in call.messages if m.get("role") not in INSTRUCTION_ROLES]
     roles = [m.get("role") for m in others]
     if not found.expect(
         roles == ["user"],
-        f"{call.label}: expected exactly one user message besides system instructions "
+        f"{call.label}: expected exactly one user message besides instructions (system or "
+        "developer) "
         f"(no history, no tool results), got roles {roles}",
         rule=_R1,
     ):
@@ -302,7 +308,7 @@ def _reviewer(
         )
     _snapshot_contents(found, call.label, snapshot, fixture, observation)
     question = fixture.get("user_message", "")
-    instructions = _text([m for m in call.messages if m.get("role") == "system"])
+    instructions = _text([m for m in call.messages if m.get("role") in INSTRUCTION_ROLES])
     if len(question) >= _MIN_NEEDLE and question not in str(content):
         found.expect(
             question not in instructions,

@@ -21,6 +21,7 @@ from conformance.checks._runtime_oracle import (
     disconnect_index,
     expected_attempts,
     is_blocking,
+    names_unreviewed_ids,
     review_outcome,
     router_outcome,
 )
@@ -34,6 +35,7 @@ __all__ = [
     "check_model_calls",
     "check_previous_turn_rule",
     "disconnect_findings",
+    "lenient_verdict_leftovers",
     "model_call_findings",
     "previous_turn_findings",
 ]
@@ -241,15 +243,50 @@ def _reviewed_ids(observation: dict[str, Any], fixture: dict[str, Any]) -> set[s
     return ids
 
 
+def _review_readings(
+    turns: list[dict[str, Any]], reviewed: set[str] | None
+) -> list[list[tuple[str, str | None]]]:
+    """The (outcome, verdict) readings of the SemanticGuard's turns a conforming Harness may take.
+
+    The kit's reading first (:func:`review_outcome`); when a turn is a valid UNSUPPORTED verdict
+    naming an id the snapshot lacks (:func:`names_unreviewed_ids`), also the reading taking every
+    such turn as VALID UNSUPPORTED (docs/decisions/red-team-6.md, "F4").
+    """
+    strict = [review_outcome(t, reviewed) for t in turns]
+    lenient = [
+        ("VALID", "UNSUPPORTED") if names_unreviewed_ids(t, reviewed) else judged
+        for t, judged in zip(turns, strict, strict=True)
+    ]
+    return [strict] if lenient == strict else [strict, lenient]
+
+
 def _check_review(
     found: Findings, observation: dict[str, Any], fixture: dict[str, Any], limit: int
 ) -> None:
+    """Judge the SemanticGuard's attempts by the first reading they follow (else the kit's)."""
     observed = _attempts(observation, "SEMANTIC_GUARD")
     if not observed:
         return
     turns = fixture.get("semantic_guard", [])
-    reviewed = _reviewed_ids(observation, fixture)
-    judged = [review_outcome(t, reviewed) for t in turns]
+    first: Findings | None = None
+    for judged in _review_readings(turns, _reviewed_ids(observation, fixture)):
+        scratch = Findings(found.subject, found.rule)
+        _judge_review(scratch, observation, turns, judged, limit)
+        if not scratch.problems:
+            return
+        first = first or scratch
+    if first is not None:
+        found.problems.extend(first.problems)
+
+
+def _judge_review(
+    found: Findings,
+    observation: dict[str, Any],
+    turns: list[dict[str, Any]],
+    judged: list[tuple[str, str | None]],
+    limit: int,
+) -> None:
+    observed = _attempts(observation, "SEMANTIC_GUARD")
     expected = expected_attempts([o for o, _ in judged], limit)
     cancel = _cancel_at(observation)
     complete = _compare(
@@ -280,6 +317,39 @@ def _check_review(
         + (f" {verdict}" if verdict else "")
         + f": the Run must fall back with {want}, it ended {state} / {fallback_type}",
         rule="R6.semantic-outcome-fallback",
+    )
+
+
+def lenient_verdict_leftovers(observation: dict[str, Any], fixture: dict[str, Any]) -> bool:
+    """Whether ``SCRIPT_UNCONSUMED`` only reports the SemanticGuard turns the lenient reading left.
+
+    A Harness taking a valid UNSUPPORTED verdict that names an id the snapshot lacks as
+    UNSUPPORTED (docs/decisions/red-team-6.md, "F4") falls back SEMANTIC_UNSUPPORTED at once:
+    the turns the fixture scripts for the retry of the kit's reading are then left, and that is
+    no error. True only when the Run ended so, its last SemanticGuard attempt ended VALID on such
+    a verdict, and the Router, agent and tool scripts were used up.
+    """
+    error = observation.get("error") or {}
+    row = current_run(observation) or {}
+    if error.get("code") != "SCRIPT_UNCONSUMED" or row.get("fallback_type") != (
+        "SEMANTIC_UNSUPPORTED"
+    ):
+        return False
+    turns = fixture.get("semantic_guard", [])
+    attempts = _attempts(observation, "SEMANTIC_GUARD")
+    if not attempts or len(attempts) >= len(turns) or attempts[-1][1].get("outcome") != "VALID":
+        return False
+    if not names_unreviewed_ids(turns[len(attempts) - 1], _reviewed_ids(observation, fixture)):
+        return False
+    started = [e["data"].get("component") for e in events(observation, "MODEL_CALL_STARTED")]
+    executed = [str(r.get("tool_name")) for r in observation.get("invocations", [])]
+    return (
+        started.count("ROUTER") == len(fixture.get("router", []))
+        and started.count("DIAGNOSIS_AGENT") >= len(fixture.get("agent", []))
+        and all(
+            executed.count(name) >= len(script.get("responses", []))
+            for name, script in fixture.get("tools", {}).items()
+        )
     )
 
 
@@ -465,8 +535,10 @@ def check_previous_turn_rule(observation: dict[str, Any], fixture: dict[str, Any
     the *same session* with the greatest ``seq`` whose intent is DIAGNOSIS and state SUCCESS (or
     none), and lists every newer same-session Run with its skip reason (RUNNING ones included),
     newest first (the frozen design: "Skipped Runs are listed newest first, at most 100").
-    A Run routed DIAGNOSIS that calls the agent must have selected before that call; a Run
-    routed KNOWLEDGE_QUERY selects none (docs/implementers.md: "for a DIAGNOSIS Run only").
+    A Run routed DIAGNOSIS that calls the agent must have selected before that call. A Run
+    routed KNOWLEDGE_QUERY need not select, and may: the spec ("SHALL exclude fallback, failed
+    and cancelled Runs from Diagnosis previous-turn selection") says nothing of other Runs, so a
+    selection it records is judged by the same rules (docs/decisions/red-team-6.md, "F3").
     """
     found = Findings("previous turn from a safe durable Run result", "R7.previous-turn-selection")
     previous_turn_findings(found, observation, fixture)
@@ -493,14 +565,6 @@ def previous_turn_findings(
             "a DIAGNOSIS Run called the agent without one PREVIOUS_TURN_SELECTED before it",
             rule=rule,
         )
-    if routed == ["KNOWLEDGE_QUERY"]:
-        found.expect(
-            not chosen,
-            "a KNOWLEDGE_QUERY Run emitted PREVIOUS_TURN_SELECTED: previous-turn selection is "
-            "for DIAGNOSIS Runs only",
-            rule=rule,
-        )
-        return
     if len(chosen) != 1:
         found.expect(not chosen, f"{len(chosen)} PREVIOUS_TURN_SELECTED events", rule=rule)
         return

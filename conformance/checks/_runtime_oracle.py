@@ -33,6 +33,7 @@ __all__ = [
     "expected_attempts",
     "fit_to_capabilities",
     "is_blocking",
+    "names_unreviewed_ids",
     "review_outcome",
     "router_outcome",
 ]
@@ -138,6 +139,27 @@ def review_outcome(
     if reviewed_ids is not None and not named <= set(reviewed_ids):
         return "INVALID_SCHEMA", None
     return "VALID", str(value["verdict"])
+
+
+def names_unreviewed_ids(turn: Mapping[str, Any], reviewed_ids: Collection[str] | None) -> bool:
+    """Whether a SemanticGuard turn is a valid UNSUPPORTED verdict naming an id not reviewed.
+
+    True when the answer is valid against ``semantic-verdict`` (the frozen schema puts no
+    membership constraint on ``unsupported_analysis_ids``), says UNSUPPORTED and names an id
+    that is not among ``reviewed_ids`` (``None``: not known, so False). Such an answer has two
+    readings (docs/decisions/red-team-6.md, "F4"): :func:`review_outcome` gives the kit's
+    (INVALID_SCHEMA, the declared retry follows); a Harness may instead take it as VALID
+    UNSUPPORTED (fallback SEMANTIC_UNSUPPORTED). Nothing is released either way.
+    """
+    from contracts import validate_document  # noqa: PLC0415 - contracts loads schemas on import
+
+    if reviewed_ids is None or turn.get("kind") == "error" or turn.get("kind") in _BLOCKING:
+        return False
+    parsed, value = _verdict_value(turn)
+    if not parsed or validate_document(value, "semantic-verdict"):
+        return False
+    named = set(value["unsupported_analysis_ids"])
+    return value["verdict"] == "UNSUPPORTED" and not named <= set(reviewed_ids)
 
 
 def expected_attempts(outcomes: list[str | None], limit: int) -> list[str | None]:
