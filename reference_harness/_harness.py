@@ -47,6 +47,9 @@ if TYPE_CHECKING:
 __all__ = ["Harness", "RunJournal", "new_run_id", "wall_clock_ms"]
 
 _INTENTS = ("DIAGNOSIS", "KNOWLEDGE_QUERY")
+_SELECTING_INTENTS: frozenset[str] = frozenset({"DIAGNOSIS"})
+"""The intents whose Runs select a previous turn (``PREVIOUS_TURN_SELECTED``). Only a DIAGNOSIS
+Run's agent is given it; looked up at call time, so a variant can widen it."""
 _T = TypeVar("_T")
 
 
@@ -253,19 +256,20 @@ class Harness:
         await self._stored(lambda: store.set_intent(ctx.run_id, intent))
         ctx.trace.emit("INTENT_ROUTED", {"intent": intent})
         previous = None
-        if intent == "DIAGNOSIS":
+        if intent in _SELECTING_INTENTS:
             selection = await self._stored(lambda: store.select_previous_turn(session_id, run_seq))
-            previous = selection.selected
+            selected = selection.selected
             ctx.trace.emit(
                 "PREVIOUS_TURN_SELECTED",
                 {
-                    "selected_run_id": None if previous is None else previous.run_id,
+                    "selected_run_id": None if selected is None else selected.run_id,
                     "skipped": [
                         {"run_id": skipped.run_id, "reason": skipped.reason}
                         for skipped in selection.skipped
                     ],
                 },
             )
+            previous = selected if intent == "DIAGNOSIS" else None
         loop = AgentLoop(
             ctx,
             agent=self._agent,

@@ -60,6 +60,7 @@ __all__ = [
     "truncated_at_char_bound",
     "truncated_at_item_bound",
     "unknown_verdict_ids_accepted",
+    "unknown_verdict_ids_dropped",
     "zero_limits_unset",
 ]
 
@@ -207,6 +208,34 @@ def unknown_verdict_ids_accepted(original: Callable[..., Any]) -> Callable[..., 
             return SemanticVerdict.model_validate(raw)
         except ValueError:
             return None
+
+    return parse
+
+
+def unknown_verdict_ids_dropped(original: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap ``parse_verdict``: ids the snapshot lacks are dropped from a schema-valid verdict.
+
+    An UNSUPPORTED verdict naming only analyses the snapshot does not hold is left naming none
+    and taken for SUPPORTED: the draft is released (neither reading of docs/decisions/
+    red-team-6.md, "F4", releases anything).
+    """
+    from contracts import SemanticVerdict  # noqa: PLC0415
+    from reference_harness.guards._body import body_json  # noqa: PLC0415
+    from reference_harness.guards._verdict import _reviewable_ids  # noqa: PLC0415
+
+    def parse(raw: object, **kwargs: Any) -> Any:  # noqa: ANN401
+        verdict = original(raw, **kwargs)
+        if verdict is not None or not isinstance(raw, dict):
+            return verdict
+        try:
+            taken = SemanticVerdict.model_validate(raw)
+        except ValueError:
+            return None
+        known = _reviewable_ids(kwargs["snapshot"])
+        kept = [i for i in body_json(taken)["unsupported_analysis_ids"] if i in known]
+        return SemanticVerdict.model_validate(
+            {"verdict": "UNSUPPORTED" if kept else "SUPPORTED", "unsupported_analysis_ids": kept}
+        )
 
     return parse
 

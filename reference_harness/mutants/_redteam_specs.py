@@ -25,7 +25,7 @@ from reference_harness.mutants._redteam_parts import (
     retry_as_new_call,
     truncated_at_char_bound,
     truncated_at_item_bound,
-    unknown_verdict_ids_accepted,
+    unknown_verdict_ids_dropped,
     zero_limits_unset,
 )
 from reference_harness.mutants._round3_parts import forgiving_check, loop_class, run_context_class
@@ -117,10 +117,12 @@ REDTEAM_SPECS: Final = (
         "verdict_naming_unknown_analysis_taken",
         _R9,
         "an invalid SemanticGuard answer is an INVALID_SCHEMA attempt: an UNSUPPORTED verdict "
-        "naming an analysis the snapshot does not hold is taken for UNSUPPORTED",
+        "naming an analysis the snapshot does not hold is taken with those ids dropped, for "
+        "SUPPORTED when none is left, and the draft is released (taking it for UNSUPPORTED is a "
+        "latitude: docs/decisions/red-team-6.md, F4)",
         rule_id="R9.model-call-outcome",
         patches=(
-            Patch("reference_harness._release", "parse_verdict", unknown_verdict_ids_accepted),
+            Patch("reference_harness._release", "parse_verdict", unknown_verdict_ids_dropped),
         ),
     ),
     MutantSpec(

@@ -30,14 +30,17 @@ def marker_line(component: Component) -> str:
 
 
 def component_of(messages: object) -> Component | None:
-    """Return the component named by the first system message of ``messages``, or ``None``.
+    """Return the component named by the first instruction message of ``messages``, or ``None``.
+
+    An instruction message has role ``system`` or ``developer`` (OpenAI's name for system
+    instructions).
 
     ``messages`` is the ``messages`` value of a chat-completions request body (any JSON value).
     """
     if not isinstance(messages, list):
         return None
     for message in messages:
-        if isinstance(message, dict) and message.get("role") == "system":
+        if isinstance(message, dict) and message.get("role") in {"system", "developer"}:
             content = message.get("content")
             if isinstance(content, str) and (found := _MARKER.match(content)):
                 return _COMPONENTS[found.group(1)]

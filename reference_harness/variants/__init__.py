@@ -33,10 +33,12 @@ __all__ = [
     "composite_scripted",
     "composite_stricter",
     "create",
+    "developer_role_instructions",
     "failed_lookup_not_ready",
     "failed_repair_submits_nothing",
     "half_timeout_share",
     "hang_up_on_cancel",
+    "knowledge_query_selects_previous_turn",
     "no_optional_retries",
     "no_ts_ms",
     "other_safe_messages",
@@ -48,6 +50,7 @@ __all__ = [
     "single_lookup_call_strict",
     "streams_flipped",
     "tool_work_cancelled_before_interrupt",
+    "unknown_verdict_id_unsupported",
     "wall_clock",
 ]
 
@@ -125,6 +128,21 @@ def no_optional_retries() -> VariantIUT:
 def failed_repair_submits_nothing() -> VariantIUT:
     """IUT factory of latitude variant ``failed_repair_submits_nothing`` (see :data:`VARIANTS`)."""
     return create("failed_repair_submits_nothing")
+
+
+def developer_role_instructions() -> VariantIUT:
+    """IUT factory of latitude variant ``developer_role_instructions`` (see :data:`VARIANTS`)."""
+    return create("developer_role_instructions")
+
+
+def knowledge_query_selects_previous_turn() -> VariantIUT:
+    """IUT factory of variant ``knowledge_query_selects_previous_turn`` (:data:`VARIANTS`)."""
+    return create("knowledge_query_selects_previous_turn")
+
+
+def unknown_verdict_id_unsupported() -> VariantIUT:
+    """IUT factory of latitude variant ``unknown_verdict_id_unsupported`` (see :data:`VARIANTS`)."""
+    return create("unknown_verdict_id_unsupported")
 
 
 def hang_up_on_cancel() -> VariantIUT:

@@ -14,6 +14,7 @@ from reference_harness._retry import RetryPolicy
 from reference_harness.guards._invocations import LOOKUP_TOOL, READY
 from reference_harness.guards._violations import Violation, ViolationCode
 from reference_harness.mutants._iut import MutantIUT, MutantSpec, Patch
+from reference_harness.mutants._redteam_parts import unknown_verdict_ids_accepted
 from reference_harness.variants._parts import (
     PerStoreSeqStore,
     RandomIdHarness,
@@ -82,6 +83,26 @@ def _failed_lookup_not_ready(original: Any) -> Callable[..., Any]:  # noqa: ANN4
 
 def _share(value: float) -> Callable[[Any], float]:
     return lambda _original: value
+
+
+def _developer_role(_original: Any) -> Callable[[str], dict[str, object]]:  # noqa: ANN401
+    """``_system`` of the OpenAI ports: instructions sent with role ``developer``."""
+    return lambda text: {"role": "developer", "content": text}
+
+
+def _developer_opening(original: Callable[..., Any]) -> Callable[..., Any]:
+    """``opening_messages``: the agent conversation's instructions with role ``developer``."""
+
+    def opening(*args: Any, **kwargs: Any) -> list[dict[str, Any]]:  # noqa: ANN401
+        messages: list[dict[str, Any]] = original(*args, **kwargs)
+        return [{**m, "role": "developer"} if m.get("role") == "system" else m for m in messages]
+
+    return opening
+
+
+def _every_intent(_original: Any) -> frozenset[str]:  # noqa: ANN401 - the replaced value
+    """``_SELECTING_INTENTS``: a KNOWLEDGE_QUERY Run records a previous-turn selection too."""
+    return frozenset({"DIAGNOSIS", "KNOWLEDGE_QUERY"})
 
 
 class VariantIUT(MutantIUT):
@@ -210,6 +231,36 @@ _SPECS: Final = (
         "may execute one second attempt': a may not taken)",
         retry=RetryPolicy(max_attempts={"ROUTER": 1, "SEMANTIC_GUARD": 1}),
         capabilities=_OWN_CAPABILITIES,
+    ),
+    MutantSpec(
+        "developer_role_instructions",
+        "",
+        "over the kit's endpoint every component's instructions go with role developer (OpenAI's "
+        "name for system instructions; 'an isolated single-turn semantic reviewer' names no "
+        "role)",
+        endpoint_client=_endpoint_client,
+        patches=(
+            Patch("reference_harness.openai._ports", "_system", _developer_role),
+            Patch("reference_harness._harness", "opening_messages", _developer_opening),
+        ),
+    ),
+    MutantSpec(
+        "knowledge_query_selects_previous_turn",
+        "",
+        "a KNOWLEDGE_QUERY Run records PREVIOUS_TURN_SELECTED by the same rules and gives its "
+        "agent no earlier text (the spec excludes Runs from Diagnosis previous-turn selection; it "
+        "says nothing of recording one in other Runs)",
+        patches=(Patch("reference_harness._harness", "_SELECTING_INTENTS", _every_intent),),
+    ),
+    MutantSpec(
+        "unknown_verdict_id_unsupported",
+        "",
+        "a SemanticGuard verdict valid against semantic-verdict.schema that names an analysis the "
+        "snapshot lacks is taken as UNSUPPORTED (fallback, nothing released), not INVALID_SCHEMA "
+        "('an invalid structured result': the frozen schema does not restrict the ids)",
+        patches=(
+            Patch("reference_harness._release", "parse_verdict", unknown_verdict_ids_accepted),
+        ),
     ),
     MutantSpec(
         "failed_repair_submits_nothing",

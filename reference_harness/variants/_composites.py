@@ -104,6 +104,7 @@ COMPOSITE_MEMBERS: Final[Mapping[str, tuple[str, ...]]] = {
         "failed_lookup_not_ready",
         "failed_repair_submits_nothing",
         "tool_work_cancelled_before_interrupt",
+        "knowledge_query_selects_previous_turn",
     ),
     # over the kit's model endpoint: the wire latitudes that keep the reference's HTTP client
     "composite_endpoint": (
@@ -111,6 +112,7 @@ COMPOSITE_MEMBERS: Final[Mapping[str, tuple[str, ...]]] = {
         "streams_flipped",
         "half_timeout_share",
         "wall_clock",
+        "developer_role_instructions",
     ),
     # over the kit's model endpoint: the client that hangs up on cancellation, apart from
     # streams_flipped and half_timeout_share (it replaces the agent's and SemanticGuard's client)
@@ -120,11 +122,13 @@ COMPOSITE_MEMBERS: Final[Mapping[str, tuple[str, ...]]] = {
         "per_store_seq",
         "other_safe_messages",
     ),
-    # in process: the two latitudes that change which steps a Run takes for every member
-    # (no optional retry; the stricter lookup reading's rejection), apart from everything else
+    # in process: the latitudes that change which steps a Run takes for every member (no
+    # optional retry; the stricter lookup reading's rejection; an unknown-id verdict's fallback
+    # instead of the retry), apart from everything else
     "composite_stricter": (
         "single_lookup_call_strict",
         "no_optional_retries",
+        "unknown_verdict_id_unsupported",
     ),
 }
 """Each composite's latitudes, by name (``docs/decisions/latitude.md`` says why so grouped)."""

@@ -113,7 +113,7 @@ def _no_marker(o: dict[str, Any]) -> bool:
         m["content"]
         for r in o["model_requests"]
         for m in r["messages"]
-        if m.get("role") == "system"
+        if m.get("role") in {"system", "developer"}
     ]
     return bool(systems) and not any(s.startswith("[srdh-component") for s in systems)
 
@@ -136,6 +136,27 @@ def _pretty_snapshot(o: dict[str, Any]) -> bool:
 def _streams_flipped(o: dict[str, Any]) -> bool:
     streamed = {(r["component"], r["stream"]) for r in o.get("model_requests") or []}
     return streamed == {("ROUTER", True), ("DIAGNOSIS_AGENT", False), ("SEMANTIC_GUARD", False)}
+
+
+def _developer_role(o: dict[str, Any]) -> bool:
+    roles = {(r["component"], m.get("role")) for r in o["model_requests"] for m in r["messages"]}
+    wanted = {(c, "developer") for c in ("ROUTER", "DIAGNOSIS_AGENT", "SEMANTIC_GUARD")}
+    return wanted <= roles and not any(role == "system" for _, role in roles)
+
+
+def _knowledge_query_selects(o: dict[str, Any]) -> bool:
+    intents = [e["data"]["intent"] for e in o["trace"] if e["type"] == "INTENT_ROUTED"]
+    return intents == ["KNOWLEDGE_QUERY"] and "PREVIOUS_TURN_SELECTED" in _types(o)
+
+
+def _unknown_id_unsupported(o: dict[str, Any]) -> bool:
+    row = next(r for r in o["runs"] if r["run_id"] == o["run_id"])
+    reviews = [
+        e["data"]["outcome"]
+        for e in o["trace"]
+        if e["type"] == "MODEL_CALL_FINISHED" and e["data"]["component"] == "SEMANTIC_GUARD"
+    ]
+    return reviews == ["VALID"] and row["fallback_type"] == "SEMANTIC_UNSUPPORTED"
 
 
 def _seq_jumps(o: dict[str, Any]) -> bool:
@@ -197,6 +218,15 @@ WITNESSES = {
             == [1]
         ),
     ),
+    "developer_role_instructions": ("draft-contains-an-analysis-item", _developer_role),
+    "knowledge_query_selects_previous_turn": (
+        "a-knowledge-question-follows-failed-and-fallback-runs",
+        _knowledge_query_selects,
+    ),
+    "unknown_verdict_id_unsupported": (
+        "the-semanticguard-s-last-allowed-answer-decides-the-fallback-example-7",
+        _unknown_id_unsupported,
+    ),
     "failed_repair_submits_nothing": (
         "the-structural-repair-answers-with-a-tool-call-example-1",
         lambda o: 2 not in _validations(o),
@@ -239,10 +269,12 @@ APART: frozenset[frozenset[str]] = frozenset(
 )
 """Latitudes that would mask one another: never in one composite."""
 
-PATH_CHANGING = frozenset({"no_optional_retries", "single_lookup_call_strict"})
+PATH_CHANGING = frozenset(
+    {"no_optional_retries", "single_lookup_call_strict", "unknown_verdict_id_unsupported"}
+)
 """Latitudes that change which steps a Run takes (no second attempt; a rejected answer and its
-fallback, after which the kit fixes nothing): their composite holds no other latitude, so none of
-the others is judged only on Runs whose path they changed."""
+fallback, after which the kit fixes nothing; a fallback instead of the retry): their composite
+holds no other latitude, so none of the others is judged only on Runs whose path they changed."""
 
 
 READ_THE_SAME_ON_BOTH_PATHS = {
