@@ -811,8 +811,9 @@ _REACH_SPECS: Final = (
     MutantSpec(
         "knowledge_run_selects_previous_turn",
         "previous-turn-shall-come-from-a-safe-durable-run-result",
-        "a KNOWLEDGE_QUERY Run selects a previous turn (emits PREVIOUS_TURN_SELECTED), although "
-        "previous-turn selection is for DIAGNOSIS Runs only",
+        "a KNOWLEDGE_QUERY Run's PREVIOUS_TURN_SELECTED (a selection it may record) names the "
+        "newest prior Run whatever its state, skipping none: 'SHALL exclude fallback, failed and "
+        "cancelled Runs from Diagnosis previous-turn selection'",
         rule_id="R7.previous-turn-selection",
         harness_class=KnowledgeSelectingHarness,
     ),

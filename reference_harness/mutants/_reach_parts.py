@@ -302,8 +302,11 @@ class AllRunningIntentStore(RunStore):
 
 
 class KnowledgeSelectingHarness(Harness):
-    """A KNOWLEDGE_QUERY Run selects a previous turn too (emits PREVIOUS_TURN_SELECTED).
+    """A KNOWLEDGE_QUERY Run selects a previous turn too, ignoring the rules.
 
+    Recording a selection in a KNOWLEDGE_QUERY Run is allowed (docs/decisions/red-team-6.md,
+    "F3"); this one names the newest prior Run of the session whatever its state or intent (a
+    FALLBACK, FAILED, CANCELLED, RUNNING or KNOWLEDGE_QUERY Run too) and reports no skipped Run.
     Its agent still gets no previous turn: only the event is wrong.
     """
 
@@ -316,14 +319,13 @@ class KnowledgeSelectingHarness(Harness):
             event = emit(event_type, data)
             if event_type == "INTENT_ROUTED" and data.get("intent") == "KNOWLEDGE_QUERY":
                 selection = self._store.select_previous_turn(session_id, run_seq)
+                newest = selection.skipped[0].run_id if selection.skipped else None
                 chosen = selection.selected
                 emit(
                     "PREVIOUS_TURN_SELECTED",
                     {
-                        "selected_run_id": None if chosen is None else chosen.run_id,
-                        "skipped": [
-                            {"run_id": s.run_id, "reason": s.reason} for s in selection.skipped
-                        ],
+                        "selected_run_id": newest or (None if chosen is None else chosen.run_id),
+                        "skipped": [],
                     },
                 )
             return event
