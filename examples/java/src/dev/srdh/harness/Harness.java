@@ -242,8 +242,9 @@ final class Harness {
     /** Execute one tool call, bounded by the tool timeout and the Run's cancellation. */
     private void executeTool(Invocation invocation, Map<String, Object> scope) throws Cancelled {
         CompletableFuture<String> stop = new CompletableFuture<>();
+        ScriptedTools.Call call = tools.send(invocation.toolName);
         CompletableFuture<ScriptedTools.Result> work =
-                CompletableFuture.supplyAsync(() -> tools.execute(invocation.toolName, stop), toolThreads);
+                CompletableFuture.supplyAsync(() -> call.answer(stop), toolThreads);
         ScriptedTools.Result result = null;
         if (!trace.clientGone()) {
             try {

@@ -28,14 +28,24 @@ final class ScriptedTools {
         this.tools = tools == null ? Map.of() : tools;
     }
 
+    /** One call sent to a backend; {@link #answer} waits for its response on the tool thread. */
+    interface Call {
+        /**
+         * The backend's response. A blocking response waits until {@code stop} completes (the
+         * Run's cancellation or the tool timeout); with a {@code then} it answers that late.
+         */
+        Result answer(CompletableFuture<String> stop);
+    }
+
     /**
-     * Execute one call of {@code tool}. A blocking response waits until {@code stop} completes (the
-     * Run's cancellation or the tool timeout); with a {@code then} it answers that late.
+     * Send one call of {@code tool}: its scripted response is taken now, on the caller's thread,
+     * as a real backend receives a request once it is sent. A call the Harness stops at once (a
+     * 1 ms tool timeout fires before the tool thread runs) has still used its response, so the
+     * script never reports it unconsumed.
      */
-    Result execute(String tool, CompletableFuture<String> stop) {
+    Call send(String tool) {
         Map<String, Object> response = next(tool);
-        if (response == null) return Result.of("exhausted");
-        return play(response, stop);
+        return stop -> response == null ? Result.of("exhausted") : play(response, stop);
     }
 
     private synchronized Map<String, Object> next(String tool) {
