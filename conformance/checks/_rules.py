@@ -311,7 +311,8 @@ _RULES: Final = (
     Rule(
         "R1.reviewer-isolated-single-turn",
         "each SemanticGuard call offers no tools and holds one user message: the Verified "
-        "Snapshot alone, as JSON (no conversation, no history)",
+        "Snapshot alone, as JSON (no conversation, no history); instructions beside it have "
+        "role `system` or `developer`",
         ("SemanticGuard as an isolated single-turn semantic reviewer",),
     ),
     Rule(
