@@ -254,6 +254,9 @@ class RunStore:
         """
         self._abandoned: set[str] = set()
         self._abandoned_lock = threading.Lock()
+        self._idle: list[Connection] = []
+        self._idle_lock = threading.Lock()
+        self._closed = False
         if path is None:
             self.path = ":memory:"
             self._pool: Pool = StaticPool(lambda: _open(":memory:", wal=False, durable=durable))
@@ -275,6 +278,11 @@ class RunStore:
 
     def close(self) -> None:
         """Release every database connection. The store is unusable afterwards."""
+        with self._idle_lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        for connection in idle:
+            connection.close()
         self._pool.dispose()
 
     def __enter__(self) -> Self:
@@ -292,20 +300,29 @@ class RunStore:
 
     @contextmanager
     def _connect(self) -> Iterator[Connection]:
-        """Yield a new connection to this store's database (closed on exit).
+        """Yield a connection to this store's database, not in a transaction.
+
+        The connection is one this store used before and kept idle (none held by anyone else),
+        or a new one. On exit a transaction still open (a read's) is rolled back, as closing did,
+        and the connection is kept for the next operation; after an error, or once it was
+        invalidated, it is closed instead. Keeping the SQLAlchemy ``Connection`` spares every
+        operation a checkout through the shared Engine's ``NullPool`` (a new connection record,
+        the dialect's ``connect`` event) and the pool's reset on return.
 
         Raises:
             StoreUnavailableError: SQLite could not open, read or write the file (the
                 transaction, if any, is rolled back); constraint errors pass unchanged.
         """
         try:
-            token = _CONNECTING.set(self._pool)
+            connection = self._checkout()
             try:
-                connection = self._engine.connect()
-            finally:
-                _CONNECTING.reset(token)
-            with connection:
                 yield connection
+                if connection.in_transaction():
+                    connection.rollback()
+            except BaseException:
+                connection.close()
+                raise
+            self._checkin(connection)
         except IntegrityError:
             raise
         except DBAPIError as error:
@@ -318,8 +335,31 @@ class RunStore:
         """Yield a connection inside one ``BEGIN IMMEDIATE`` transaction; commit on success."""
         with self._connect() as connection:
             connection.execution_options(**{_WRITE: True})
-            with connection.begin():
-                yield connection
+            try:
+                with connection.begin():
+                    yield connection
+            finally:
+                connection.execution_options(**{_WRITE: False})
+
+    def _checkout(self) -> Connection:
+        """An idle connection of this store, or a new one from its pool."""
+        with self._idle_lock:
+            if self._idle:
+                return self._idle.pop()
+        token = _CONNECTING.set(self._pool)
+        try:
+            return self._engine.connect()
+        finally:
+            _CONNECTING.reset(token)
+
+    def _checkin(self, connection: Connection) -> None:
+        """Keep ``connection`` for the next operation, or close it (invalidated, store closed)."""
+        if not connection.invalidated:
+            with self._idle_lock:
+                if not self._closed:
+                    self._idle.append(connection)
+                    return
+        connection.close()
 
     # ----------------------------------------------------------------------------------- writes
 
