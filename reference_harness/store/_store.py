@@ -29,6 +29,7 @@ from sqlalchemy import (
     Connection,
     Engine,
     Integer,
+    RowMapping,
     String,
     bindparam,
     create_engine,
@@ -115,7 +116,15 @@ def _checkout() -> PoolProxiedConnection:
 
 def _on_begin(connection: Connection) -> None:
     mode = "IMMEDIATE" if connection.get_execution_options().get(_WRITE) else "DEFERRED"
-    connection.exec_driver_sql(f"BEGIN {mode}")
+    # SQLAlchemy's recipe emits BEGIN with exec_driver_sql: a whole execution context (result
+    # set-up, cursor events) for a statement with no parameters and no rows. The DBAPI cursor
+    # sends SQLite the same statement on the same connection; an error is the driver's
+    # sqlite3.Error, which RunStore._connect turns into StoreUnavailableError as before.
+    cursor = connection.connection.cursor()
+    try:
+        cursor.execute(f"BEGIN {mode}")
+    finally:
+        cursor.close()
 
 
 @functools.cache
@@ -399,9 +408,10 @@ class RunStore:
         try:
             with self._write() as connection:
                 connection.execute(_CREATE_RUN, parameters)
+                row = _written(connection, run_id)
         except IntegrityError as error:
             raise DuplicateRunError(run_id, "a diagnosis_run row has this run_id") from error
-        return self.get(run_id)
+        return run_of_row(row)
 
     def set_intent(self, run_id: str, intent: Intent) -> None:
         """Record the routed intent of a RUNNING Run.
@@ -454,7 +464,8 @@ class RunStore:
             row = row_of(document)
             terminal = {key: row[key] for key in _TERMINAL_COLUMNS}
             connection.execute(_UPDATE_RUN, {"p_run_id": run_id, **terminal})
-        return self.get(run_id)
+            written = _written(connection, run_id)
+        return run_of_row(written)
 
     def recover_crashed(self, now_ms: int) -> list[str]:
         """Turn every RUNNING row (left by a crash) into FAILED / INTERNAL_ERROR.
@@ -625,6 +636,18 @@ class RunStore:
         if row["state"] in TERMINAL_STATES:
             raise TerminalStateError(run_id, row["state"])
         return document_of_row(row)
+
+
+def _written(connection: Connection, run_id: str) -> RowMapping:
+    """The row ``run_id`` as the write transaction on ``connection`` left it (before commit).
+
+    What :meth:`RunStore.get` would read once the transaction commits, read without a second
+    connection and transaction.
+    """
+    row = connection.execute(_BY_ID, {"p_run_id": run_id}).mappings().first()
+    if row is None:  # pragma: no cover - the statement before wrote it, or raised
+        raise UnknownRunError(run_id)
+    return row
 
 
 def _refuse_clashes(connection: Connection, rows: list[dict[str, object]]) -> None:

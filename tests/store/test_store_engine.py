@@ -6,7 +6,7 @@ import sqlite3
 import threading
 
 import pytest
-from sqlalchemy import create_engine, event, text
+from sqlalchemy import Connection, create_engine, event, text
 from sqlalchemy.engine.default import CacheStats
 
 from reference_harness.store import RunStore, RunStoreError
@@ -126,3 +126,57 @@ def test_store_engine_refuses_a_connection_outside_a_store(tmp_path) -> None:
         pytest.raises(RunStoreError, match=r"outside RunStore\._connect"),
     ):
         store._engine.connect()
+
+
+def _traced_opens(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[int]]:
+    """Record every SQL statement SQLite runs, and count the SQLite connections opened."""
+    from reference_harness.store import _store  # noqa: PLC0415 - the function patched
+
+    statements: list[str] = []
+    opened: list[int] = []
+    original = _store._open
+
+    def traced(*args: object, **kwargs: object) -> object:
+        connection = original(*args, **kwargs)  # type: ignore[arg-type]
+        connection.set_trace_callback(statements.append)  # type: ignore[attr-defined]
+        opened.append(1)
+        return connection
+
+    monkeypatch.setattr(_store, "_open", traced)
+    return statements, opened
+
+
+def test_store_operations_one_after_another_use_one_kept_connection(tmp_path, monkeypatch) -> None:
+    """Sequential operations reuse the store's connection; a read after a write begins DEFERRED."""
+    statements, opened = _traced_opens(monkeypatch)
+    with RunStore(tmp_path / "runs.sqlite3") as store:
+        store.create_run(run_id="r1", session_id="s", user_message="", now_ms=1)
+        del statements[:]
+        assert store.get("r1").run_id == "r1"
+        store.set_intent("r1", "DIAGNOSIS")
+        assert [run.intent for run in store.list_session("s")] == ["DIAGNOSIS"]
+    assert len(opened) == 1
+    begins = [statement for statement in statements if statement.startswith("BEGIN")]
+    assert begins == ["BEGIN DEFERRED", "BEGIN IMMEDIATE", "BEGIN DEFERRED"]
+
+
+def test_store_connection_of_a_failed_operation_is_not_kept(tmp_path) -> None:
+    """A connection is kept after an operation that ended well, closed after one that raised."""
+    with RunStore(tmp_path / "runs.sqlite3") as store:
+        with store._connect() as first:
+            pass
+        failed: list[Connection] = []
+
+        def fail() -> None:
+            with store._connect() as connection:
+                failed.append(connection)
+                message = "boom"
+                raise RuntimeError(message)
+
+        with pytest.raises(RuntimeError, match="boom"):
+            fail()
+        with store._connect() as after:
+            assert after.execute(text("SELECT count(*) FROM diagnosis_run")).scalar() == 0
+    assert failed == [first]
+    assert first.closed
+    assert after is not first
