@@ -3,8 +3,9 @@
 Every tool takes the same arguments object, the contract's ``QueryScope`` minus ``tool``:
 ``{target: string 1..256, time_range: {start_ms: int 0..2^53-1, end_ms: int 0..2^53-1}, query:
 string 0..1024}`` with ``end_ms >= start_ms``. The JSON Schema below is both what the model is
-offered (``ToolSpec.parameters``) and what the Harness validates against (python-jsonschema,
-2020-12).
+offered (``ToolSpec.parameters``) and what the Harness validates against (jsonschema-rs, draft
+2020-12: the kit's deciding validator, already loaded with :mod:`contracts`; python-jsonschema,
+which explains violations, is not needed here and stays out of a Harness's start-up).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias, TypeGuard
 
-from jsonschema import Draft202012Validator
+import jsonschema_rs
 
 from contracts import MAX_SAFE_INTEGER, json_value_problem
 from reference_harness.ports import ToolSpec
@@ -62,7 +63,7 @@ _ARGUMENTS_SCHEMA: Final[dict[str, Any]] = {
     "additionalProperties": False,
 }
 
-_VALIDATOR: Final = Draft202012Validator(_ARGUMENTS_SCHEMA)
+_VALIDATOR: Final = jsonschema_rs.Draft202012Validator(_ARGUMENTS_SCHEMA)
 
 _DESCRIPTIONS: Final[Mapping[str, str]] = MappingProxyType(
     {
