@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from contracts import ContractError, validate_document
-from reference_harness.iut import create
+from contracts import Capability, ContractError, validate_document
+from reference_harness.iut import create, create_with_endpoint
 
 
 def _without_ts(observation):
@@ -33,6 +33,15 @@ def test_hello_is_a_valid_adapter_message():
     assert validate_document(hello, "adapter-message") == []
     assert hello["protocol_version"] == "2.0"
     assert len(hello["capabilities"]) == 7
+
+
+def test_hello_lists_the_contract_capability_vocabulary_in_order():
+    """The capabilities come from adapter-message's Capability vocabulary (read from the schema,
+    the generated enum's source): all of it with the model endpoint, in the contract's order."""
+    assert create_with_endpoint().hello()["capabilities"] == [c.value for c in Capability]
+    assert create().hello()["capabilities"] == [
+        c.value for c in Capability if c is not Capability.MODEL_ENDPOINT
+    ]
 
 
 def test_the_same_fixture_twice_gives_the_same_observation(h):
@@ -153,3 +162,41 @@ def test_stdio_refuses_an_unknown_option():
     assert (
         "usage: python -m reference_harness.stdio [--scripted | --mutant NAME]" in completed.stderr
     )
+
+
+_MODULES_AFTER_SERVING = """
+import json, sys
+from reference_harness.stdio import main
+try:
+    main([])
+except SystemExit:
+    pass
+sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+"""
+
+
+def test_stdio_entry_starts_without_modules_it_does_not_use():
+    """A behaviour test of start-up, not a timing test: after ``hello`` and end of input, the
+    stdio entry has imported no python-jsonschema (jsonschema-rs decides), no adapter message or
+    Run Observation models (the Capability vocabulary is read from the schema), and nothing of
+    the conformance kit or its test tools."""
+    done = subprocess.run(  # noqa: S603 - our interpreter and a fixed script
+        [sys.executable, "-c", _MODULES_AFTER_SERVING],
+        input=b"",
+        capture_output=True,
+        timeout=90,
+        check=True,
+    )
+    assert json.loads(done.stdout.decode().splitlines()[0])["type"] == "hello"
+    marker = next(line for line in done.stderr.decode().splitlines() if line.startswith("MODULES "))
+    modules = set(json.loads(marker.removeprefix("MODULES ")))
+    assert "reference_harness._harness" in modules
+    unused = (
+        "jsonschema",
+        "contracts._generated.adapter_message_schema",
+        "contracts._generated.run_observation_schema",
+        "conformance",
+        "hypothesis",
+        "pytest",
+    )
+    assert sorted(m for m in unused if m in modules) == []
