@@ -10,7 +10,11 @@ latitude variants all build on these, and this module imports none of them.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import importlib.metadata
+import itertools
+import os
+import shutil
 import tempfile
 import threading
 from pathlib import Path
@@ -109,6 +113,42 @@ def _run_ids(taken: set[str]) -> Callable[[], str]:
 
     ids = counter()
     return lambda: next(ids)
+
+
+_SCRATCH: dict[tuple[int, str], Path] = {}
+"""This process's folder for Run stores, per temporary-files folder (``tempfile.gettempdir()``)."""
+_SCRATCH_LOCK = threading.Lock()
+_RUN_FILES = itertools.count(1)
+_SQLITE_SUFFIXES: Final = ("", "-wal", "-shm", "-journal")
+
+
+def _remove_scratch(pid: int, folder: Path) -> None:
+    if os.getpid() == pid:  # a forked child that exits normally leaves its parent's folder
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _run_store_path() -> Path:
+    """A path no Run of this process has used, in this process's scratch folder.
+
+    The folder (``srdh-iut-*`` under ``tempfile.gettempdir()``) is made once per process and
+    temporary-files folder, and removed when the process exits; each Run's SQLite file is
+    deleted after the Run (:func:`_remove_run_store`). Creating and removing a folder per Run
+    cost as much as a third of opening the store.
+    """
+    key = (os.getpid(), tempfile.gettempdir())
+    with _SCRATCH_LOCK:
+        folder = _SCRATCH.get(key)
+        if folder is None or not folder.is_dir():
+            folder = Path(tempfile.mkdtemp(prefix="srdh-iut-"))
+            atexit.register(_remove_scratch, key[0], folder)
+            _SCRATCH[key] = folder
+    return folder / f"runs-{next(_RUN_FILES)}.sqlite3"
+
+
+def _remove_run_store(path: Path) -> None:
+    """Delete a Run's SQLite file and whatever SQLite left beside it (WAL, shared memory)."""
+    for suffix in _SQLITE_SUFFIXES:
+        path.with_name(path.name + suffix).unlink(missing_ok=True)
 
 
 def _run_document(run: DiagnosisRun) -> dict[str, Any]:
@@ -265,8 +305,8 @@ async def observe(  # noqa: PLR0913 - ports, scope and the swappable parts are t
 ) -> dict[str, Any]:
     """Run one validated Scenario Fixture on the Harness with the given ports.
 
-    Hermetic and deterministic: a fresh SQLite file in a temporary directory (deleted after the
-    Run, so it is opened with ``durable=False``: no ``fsync``) seeded with the fixture's
+    Hermetic and deterministic: a fresh SQLite file in this process's temporary folder (deleted
+    after the Run, so it is opened with ``durable=False``: no ``fsync``) seeded with the fixture's
     ``prior_runs``, a fake clock starting after every prior time (one millisecond per
     reading), run ids ``iut-run-N`` that skip prior ids, and a simulated SSE client that cancels
     ``scope`` with CLIENT_DISCONNECTED on ``client.disconnect_on``. ``harness_class``,
@@ -284,8 +324,9 @@ async def observe(  # noqa: PLR0913 - ports, scope and the swappable parts are t
     start = max([CLOCK_START_MS, *times])
     client = SimulatedClient(fixture["client"], scope)
     journal = RunJournal()
-    with tempfile.TemporaryDirectory(prefix="srdh-iut-") as directory:
-        store = store_class(Path(directory) / "runs.sqlite3", durable=False)
+    path = _run_store_path()
+    try:
+        store = store_class(path, durable=False)
         try:
             store.seed(prior)
             harness = harness_class(
@@ -309,6 +350,8 @@ async def observe(  # noqa: PLR0913 - ports, scope and the swappable parts are t
             runs = [_run_document(run) for run in store.list_session(fixture["session_id"])]
         finally:
             store.close()
+    finally:
+        _remove_run_store(path)
     return {
         "fixture_id": fixture["fixture_id"],
         "run_id": final.run_id,

@@ -2,8 +2,8 @@
 
 ``create()`` returns a :class:`ReferenceIUT`; the kit's in-process adapter (``module:factory`` =
 ``reference_harness.iut:create``) and the stdio entry (``python -m reference_harness.stdio``) both
-drive it. Each ``run`` is hermetic and deterministic: a fresh SQLite file in a temporary
-directory seeded with the fixture's ``prior_runs``, scripted ports built from its turns, a fake
+drive it. Each ``run`` is hermetic and deterministic: a fresh SQLite file (deleted after the Run)
+seeded with the fixture's ``prior_runs``, scripted ports built from its turns, a fake
 clock (one millisecond per reading) and run ids from a counter, a simulated SSE client. The same
 fixture run twice gives the same observation.
 

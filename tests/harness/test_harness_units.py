@@ -3,6 +3,9 @@ projection, invocation ledger, trace recorder."""
 
 from __future__ import annotations
 
+import os
+from typing import TYPE_CHECKING
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -22,6 +25,9 @@ from reference_harness.ports import (
     ToolBackend,
     ToolRows,
 )
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 ARGS = {"target": "checkout", "time_range": {"start_ms": 0, "end_ms": 10}, "query": "q"}
 
@@ -251,3 +257,31 @@ def test_id_grammar_agrees_with_the_tool_call_id_schema(value):
     """The Harness accepts a presented id iff the tool-call-id JSON Schema accepts it."""
     schema_valid = validate_document(value, "tool-call-id") == []
     assert (classify_tool_call_id(value, ()) is None) == schema_valid
+
+
+# ------------------------------------------------------------------------ Run store files
+def test_iut_runs_each_get_a_fresh_store_file_deleted_after_the_run(h, monkeypatch, tmp_path):
+    """Every fixture Run opens its own new SQLite file in the process's scratch folder (one per
+    temporary-files folder) and leaves nothing behind."""
+    import tempfile  # noqa: PLC0415 - only this test moves the temporary-files folder
+
+    from reference_harness import _fixture_iut  # noqa: PLC0415 - the paths are its own
+
+    given: list[tuple[Path, bool]] = []
+    original = _fixture_iut._run_store_path
+
+    def watched() -> Path:
+        path = original()
+        given.append((path, path.exists()))
+        return path
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(_fixture_iut, "_run_store_path", watched)
+    first, second = h.run(h.fixture()), h.run(h.fixture())
+    assert first == second
+    assert len({path for path, _ in given}) == len(given) == 2
+    assert [existed for _, existed in given] == [False, False]
+    (folder,) = {path.parent for path, _ in given}
+    assert folder.parent == tmp_path
+    assert list(folder.iterdir()) == []
+    assert _fixture_iut._SCRATCH[(os.getpid(), str(tmp_path))] == folder

@@ -36,7 +36,7 @@ settings.register_profile("ci", max_examples=CI_EXAMPLES, **_COMMON)
 settings.register_profile("dev", max_examples=DEFAULT_EXAMPLES, **_COMMON)
 
 PROFILE = os.environ.get("SRDH_PROPERTY_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
-_RAM = Path("/dev/shm")  # noqa: S108 - RAM-backed; each Run still gets its own mkdtemp folder
+_RAM = Path("/dev/shm")  # noqa: S108 - RAM-backed; each Run still gets its own SQLite file
 
 
 @pytest.fixture(scope="session")

@@ -64,7 +64,7 @@ if TYPE_CHECKING:
 
     from conformance.suite._session import SuiteSession
 
-_RAM = Path("/dev/shm")  # noqa: S108 - RAM-backed; each Run still gets its own mkdtemp folder
+_RAM = Path("/dev/shm")  # noqa: S108 - RAM-backed; each Run still gets its own SQLite file
 
 PATH_EXAMPLES = 5
 """Generated examples per property on both paths (the self-test's default)."""
