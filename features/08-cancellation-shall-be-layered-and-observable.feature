@@ -131,3 +131,37 @@ Feature: Cancellation SHALL be layered and observable
     When the Run is executed
     Then the disconnect cancels the Run layer by layer and nothing is released
     And every global invariant holds
+
+  @extension @requirement:cancellation-shall-be-layered-and-observable @capability:CANCELLATION
+  Scenario: The client disconnects while the SemanticGuard call is in flight
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard answers BLOCK
+    And the client disconnects on the MODEL_CALL_STARTED event number 4
+    When the Run is executed
+    Then the disconnect cancels the Run layer by layer and nothing is released
+    And every global invariant holds
+
+  @extension @requirement:cancellation-shall-be-layered-and-observable @capability:CANCELLATION @capability:STRUCTURAL_REPAIR
+  Scenario: The client disconnects while the structural repair call is in flight
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft with a NEGATIVE_OBSERVATION on "call_1" within its query scope
+    And the structural repair blocks until the Run is cancelled, then answers late with a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    And the client disconnects on the MODEL_CALL_STARTED event number 4
+    When the Run is executed
+    Then the disconnect cancels the Run layer by layer and nothing is released
+    And every global invariant holds
+
+  @extension @requirement:cancellation-shall-be-layered-and-observable @capability:CANCELLATION
+  Scenario: The client disconnects while the Router call is in flight
+    Given a user asks "Why is checkout failing?"
+    And the Router answers BLOCK
+    And the client disconnects on the MODEL_CALL_STARTED event number 1
+    When the Run is executed
+    Then the disconnect cancels the Run layer by layer and nothing is released
+    And every global invariant holds

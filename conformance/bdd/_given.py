@@ -160,7 +160,18 @@ def _submits_every_time(srdh_context: ScenarioContext, words: str) -> None:
     builder.submit(document_for(builder, words), every_time=True)
 
 
-@given(parsers.re(r"the structural repair submits (?P<words>.+)"))
+@given(
+    parsers.re(
+        r"the structural repair blocks until the Run is cancelled, then answers late with "
+        r"(?P<words>.+)"
+    )
+)
+def _repair_blocks(srdh_context: ScenarioContext, words: str) -> None:
+    builder = srdh_context.builder
+    builder.repair_blocks(document_for(builder, words))
+
+
+@given(parsers.re(r"the structural repair submits (?P<words>(?!blocks ).+)"))
 def _repair_submits(srdh_context: ScenarioContext, words: str) -> None:
     builder = srdh_context.builder
     builder.submit_repair(document_for(builder, words))

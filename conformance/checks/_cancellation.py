@@ -64,7 +64,7 @@ def check_layered_cancellation(
     required += ["LATE_RESULT_DISCARDED"] if late_agent else []
     for name in required:
         found.expect(first_index(observation, name) is not None, f"no {name} event")
-    rules = tuple(r for r in ORDER_RULES if r.checked_by.endswith(".check_layered_cancellation"))
+    rules = tuple(r for r in ORDER_RULES if r.rule_id == "R8.layered-cancellation")
     for _rule, problem in order_violations(observation.get("trace", []), rules):
         found.add(f"events out of order: {problem}")
     late = events(observation, "LATE_RESULT_DISCARDED")

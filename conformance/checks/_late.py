@@ -20,8 +20,9 @@ IUT's own claims):
     call_index, attempt) of an attempt whose ``MODEL_CALL_FINISHED`` came before it with outcome
     ``CANCELLED`` (or ``TIMEOUT``: a late answer after the Harness's own timeout), and records
     that one late result once. ``R8.layered-cancellation`` / ``R8.tool-work-cancelled`` here:
-    ``INTERRUPT_REQUESTED`` at most once per Run, ``TOOL_WORK_CANCELLED`` at most once per Tool
-    Call ID.
+    ``CANCEL_REQUESTED`` before ``NEW_WORK_PREVENTED`` before ``INTERRUPT_REQUESTED`` whenever
+    they occur (whatever was in flight: ``_order.LAYER_ORDER``), ``INTERRUPT_REQUESTED`` at most
+    once per Run, ``TOOL_WORK_CANCELLED`` at most once per Tool Call ID.
 ``R8.tool-stop-recorded``
     An invocation still in flight when the Run is cancelled (its terminal change comes after
     ``CANCEL_REQUESTED``) ends ERROR with code ``CANCELLED``; an invocation whose backend blocks
@@ -39,6 +40,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from conformance.checks._order import LAYER_ORDER, order_violations
 from conformance.checks._result import CheckResult, Findings
 
 __all__ = [
@@ -245,7 +247,12 @@ def _discards(found: Findings, trace: list[dict[str, Any]]) -> None:
 
 
 def _layers_once(found: Findings, trace: list[dict[str, Any]]) -> None:
-    """The agent loop is interrupted once per Run; each tool work is cancelled once."""
+    """The layers come in order; the agent loop is interrupted once; a tool work is cancelled once.
+
+    Applied to every Run, whatever was in flight at the cancellation.
+    """
+    for rule, problem in order_violations(trace, LAYER_ORDER):
+        found.add(f"cancellation layers out of order: {problem}", rule=rule.rule_id)
     interrupts = [e.get("seq") for e in trace if e.get("type") == "INTERRUPT_REQUESTED"]
     found.expect(
         len(interrupts) <= 1,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-__all__ = ["ORDER_RULES", "OrderRule", "order_table", "order_violations"]
+__all__ = ["LAYER_ORDER", "ORDER_RULES", "OrderRule", "order_table", "order_violations"]
 
 Kind = Literal["before", "none-after", "last"]
 
@@ -44,6 +44,7 @@ class OrderRule:
 _CANCEL = "conformance.checks._cancellation.check_layered_cancellation"
 _LATE = "conformance.checks._late.late_result_findings"
 _FRAMES = "conformance.checks._frames.record_client_frames"
+_LAYERS = "conformance.checks._late.late_result_findings"
 _WORK_ON_A_RESULT: Final = (
     "INTENT_ROUTED",
     "PREVIOUS_TURN_SELECTED",
@@ -69,16 +70,16 @@ ORDER_RULES: Final[tuple[OrderRule, ...]] = (
         "CANCEL_REQUESTED",
         "NEW_WORK_PREVENTED",
         "before",
-        "the client disconnects during a model call",
-        _CANCEL,
+        "any cancelled Run, whatever was in flight (model call, tool work, nothing)",
+        _LAYERS,
     ),
     OrderRule(
         "R8.layered-cancellation",
         "NEW_WORK_PREVENTED",
         "INTERRUPT_REQUESTED",
         "before",
-        "the client disconnects during a model call",
-        _CANCEL,
+        "any cancelled Run, whatever was in flight (model call, tool work, nothing)",
+        _LAYERS,
     ),
     OrderRule(
         "R8.layered-cancellation",
@@ -174,6 +175,9 @@ ORDER_RULES: Final[tuple[OrderRule, ...]] = (
     ),
 )
 """Every ordering rule the checks enforce, in the doc's order."""
+
+LAYER_ORDER: Final = tuple(r for r in ORDER_RULES if r.checked_by == _LAYERS)
+"""The order of the cancellation layers, judged on every Run (the global invariants)."""
 
 
 def order_table() -> list[str]:

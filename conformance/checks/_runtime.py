@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
+from conformance.checks._late import SURE_WAIT_MS
 from conformance.checks._oracle import expected_previous_turn, submissions
 from conformance.checks._result import CheckResult, Findings
 from conformance.checks._runtime_oracle import (
@@ -40,6 +41,7 @@ __all__ = [
     "previous_turn_findings",
 ]
 
+_DEFAULT_TIMEOUT_MS: Final = 5000
 _NEW_WORK: Final = frozenset({"MODEL_CALL_STARTED", "TOOL_CALL_ACCEPTED"})
 _FALLBACKS: Final = {"UNSUPPORTED": "SEMANTIC_UNSUPPORTED"}
 _RELEASES: Final = frozenset({"DIAGNOSIS_DRAFT", "KNOWLEDGE_ANSWER"})
@@ -444,6 +446,113 @@ def _check_tools_after(found: Findings, observation: dict[str, Any], start: int)
         )
 
 
+def _attempt_key(data: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple(data.get(k) for k in ("component", "purpose", "call_index", "attempt"))
+
+
+def _in_flight(observation: dict[str, Any], cancel: int) -> list[str]:
+    """What was in flight at trace index ``cancel``: open model-call attempts and tool work."""
+    trace = observation.get("trace", [])
+    calls: dict[tuple[Any, ...], str] = {}
+    for event in trace[:cancel]:
+        data = event.get("data") or {}
+        key = _attempt_key(data)
+        if event.get("type") == "MODEL_CALL_STARTED":
+            calls[key] = f"{key[0]} call {key[2]} attempt {key[3]}"
+        elif event.get("type") == "MODEL_CALL_FINISHED":
+            calls.pop(key, None)
+    tools = [
+        f"the tool work of {tool_call_id!r}"
+        for tool_call_id, changes in _invocation_states(observation).items()
+        if [status for index, status in changes if index < cancel][-1:] == ["PROJECTING"]
+    ]
+    return [*calls.values(), *tools]
+
+
+_HELD: Final = "block_until_cancelled"
+_SCRIPTS: Final = {
+    "ROUTER": "router",
+    "DIAGNOSIS_AGENT": "agent",
+    "SEMANTIC_GUARD": "semantic_guard",
+}
+
+
+def _held_turns(
+    observation: dict[str, Any], fixture: dict[str, Any], disconnect: int
+) -> dict[tuple[Any, ...], str]:
+    """Attempts in flight at the disconnect whose scripted answer waits for the cancellation.
+
+    ``(component, purpose, call_index, attempt)`` -> a name, for each attempt started at or
+    before trace index ``disconnect``, not finished by then, whose turn (the component's n-th
+    attempt takes its n-th turn) is ``block_until_cancelled``. Over the kit's model endpoint only
+    where the component's requests and attempts agree in number (an attempt the Harness ended
+    before its request went out, or an SDK retry, shifts the turns).
+    """
+    trace = observation.get("trace", [])
+    requests = observation.get("model_requests")
+    positions: dict[Any, int] = {}
+    held: dict[tuple[Any, ...], str] = {}
+    for index, event in enumerate(trace):
+        data = event.get("data") or {}
+        key = _attempt_key(data)
+        if event.get("type") == "MODEL_CALL_FINISHED" and index <= disconnect:
+            held.pop(key, None)
+        if event.get("type") != "MODEL_CALL_STARTED" or key[0] not in _SCRIPTS:
+            continue
+        position = positions.get(key[0], 0)
+        positions[key[0]] = position + 1
+        turns = fixture.get(_SCRIPTS[str(key[0])], [])
+        if index <= disconnect and position < len(turns) and turns[position].get("kind") == _HELD:
+            held[key] = f"{key[0]} {key[1]} call {key[2]} attempt {key[3]}"
+    if requests is not None:
+        counts = {c: sum(r.get("component") == c for r in requests) for c in positions}
+        held = {k: v for k, v in held.items() if counts.get(k[0]) == positions.get(k[0])}
+    return held
+
+
+def _held_calls_interrupted(
+    found: Findings, observation: dict[str, Any], fixture: dict[str, Any], disconnect: int
+) -> None:
+    """A model call in flight at the disconnect, its answer held until cancelled, ends CANCELLED.
+
+    Its answer can only come after the disconnect, so using it (any answered outcome)
+    uses a late result, and ending it by the Harness's own timeout means the disconnect never
+    interrupted it ("requests interruption ... and discards any late model result"). A timeout
+    below ``SURE_WAIT_MS`` may pass before a loaded Harness notices the disconnect: TIMEOUT is
+    then accepted.
+    """
+    limits = fixture.get("limits") or {}
+    short = int(limits.get("model_call_timeout_ms", _DEFAULT_TIMEOUT_MS)) < SURE_WAIT_MS
+    held = _held_turns(observation, fixture, disconnect)
+    trace = observation.get("trace", [])
+    for event in trace[disconnect + 1 :]:
+        data = event.get("data") or {}
+        key = _attempt_key(data)
+        name = held.pop(key, None)
+        if event.get("type") != "MODEL_CALL_FINISHED" or name is None:
+            continue
+        outcome = data.get("outcome")
+        if outcome == "CANCELLED" or (outcome == "TIMEOUT" and short):
+            continue
+        where = (
+            f"the client disconnected on {trace[disconnect].get('type')} (event "
+            f"{disconnect + 1}) while {name} was in flight, and its scripted answer comes only "
+            "once the call is interrupted"
+        )
+        if outcome == "TIMEOUT":
+            found.add(
+                f"{where}, yet it ended TIMEOUT: the disconnect never interrupted it, the Harness "
+                "waited out its own model_call_timeout_ms (expected CANCELLED)",
+                rule="R8.layered-cancellation",
+            )
+        else:
+            found.add(
+                f"{where}, yet it ended {outcome}: its late answer was used instead of discarded "
+                "(expected CANCELLED)",
+                rule="R8.late-result-discarded",
+            )
+
+
 def _check_cancelled_run(
     found: Findings, observation: dict[str, Any], disconnect: int, cancel: int
 ) -> None:
@@ -462,9 +571,16 @@ def _check_cancelled_run(
         rule="R8.layered-cancellation",
     )
     names = [e.get("type") for e in trace[cancel:]]
-    for layer in ("NEW_WORK_PREVENTED", "INTERRUPT_REQUESTED", "RUN_FINISHED"):
+    # "requests interruption" is the THEN of "WHEN ... a synchronous model call is in flight":
+    # with nothing in flight (no model call, no tool work) there is nothing to interrupt
+    layers = ("NEW_WORK_PREVENTED", "INTERRUPT_REQUESTED", "RUN_FINISHED")
+    busy = _in_flight(observation, cancel)
+    for layer in layers if busy else ("NEW_WORK_PREVENTED", "RUN_FINISHED"):
         found.expect(
-            layer in names, f"no {layer} after CANCEL_REQUESTED", rule="R8.layered-cancellation"
+            layer in names,
+            f"no {layer} after CANCEL_REQUESTED"
+            + (f" ({', '.join(busy)} in flight at the cancellation)" if layer == layers[1] else ""),
+            rule="R8.layered-cancellation",
         )
     later = [n for n in names if n in _NEW_WORK]
     found.expect(
@@ -512,6 +628,7 @@ def disconnect_findings(
         return  # the client left after the release: nothing to cancel
     cancel = _cancel_at(observation)
     _check_tools_after(found, observation, disconnect)
+    _held_calls_interrupted(found, observation, fixture, disconnect)
     if cancel is None:
         # spec: "the system prevents later Draft release": a disconnect before RESULT_RELEASED
         # (on SEMANTIC_VERDICT too, the last event before it) closes the release gate

@@ -133,6 +133,7 @@ __all__ = [
     "review_verdict_case_folded",
     "reviewer_offered_tools",
     "reviewer_sees_conversation",
+    "router_call_uncancellable",
     "router_intent_case_folded",
     "router_json_intent_upper_cased",
     "row_rewritten_after_release",
@@ -145,6 +146,7 @@ __all__ = [
     "sdk_retries_review",
     "second_review_new_snapshot",
     "semantic_fallback_without_sources",
+    "semantic_review_uncancellable",
     "semantic_timeout_as_unsupported",
     "session_history_in_context",
     "set_intent_on_every_running_run",
@@ -164,11 +166,13 @@ __all__ = [
     "snapshot_rebuilt_after_unavailable",
     "status_events_not_streamed",
     "step_budget_plus_one",
+    "structural_repair_uncancellable",
     "synthetic_verdict_on_unavailable",
     "three_review_attempts",
     "three_router_attempts",
     "timed_out_review_retried",
     "timed_out_tool_recorded_cancelled",
+    "tool_path_cancel_layers_swapped",
     "tool_result_accepted_after_cancel",
     "tool_work_cancelled_twice",
     "tool_work_not_cancelled",
@@ -1078,3 +1082,23 @@ def repair_call_index_restart() -> MutantIUT:
 def synthetic_verdict_on_unavailable() -> MutantIUT:
     """IUT factory of mutant ``synthetic_verdict_on_unavailable`` (see :data:`MUTANTS`)."""
     return create("synthetic_verdict_on_unavailable")
+
+
+def semantic_review_uncancellable() -> MutantIUT:
+    """IUT factory of mutant ``semantic_review_uncancellable`` (see :data:`MUTANTS`)."""
+    return create("semantic_review_uncancellable")
+
+
+def structural_repair_uncancellable() -> MutantIUT:
+    """IUT factory of mutant ``structural_repair_uncancellable`` (see :data:`MUTANTS`)."""
+    return create("structural_repair_uncancellable")
+
+
+def router_call_uncancellable() -> MutantIUT:
+    """IUT factory of mutant ``router_call_uncancellable`` (see :data:`MUTANTS`)."""
+    return create("router_call_uncancellable")
+
+
+def tool_path_cancel_layers_swapped() -> MutantIUT:
+    """IUT factory of mutant ``tool_path_cancel_layers_swapped`` (see :data:`MUTANTS`)."""
+    return create("tool_path_cancel_layers_swapped")
