@@ -339,3 +339,80 @@ def test_a_request_cut_short_by_the_client_is_a_hang_up():
     assert _receive(cut, close=True) is None
     garbage = _receive(b"NOT HTTP AT ALL\r\n\r\n", close=False)
     assert isinstance(garbage, Refusal)
+
+
+# -- red team 6: interruption requested only when something is in flight ----------------------
+
+
+def _dropped(observation: dict[str, Any], event_type: str) -> dict[str, Any]:
+    """``observation`` without its ``event_type`` trace events (recorded after the client left)."""
+    changed = copy.deepcopy(observation)
+    changed["trace"] = [e for e in changed["trace"] if e["type"] != event_type]
+    for seq, event in enumerate(changed["trace"], 1):
+        event["seq"] = seq
+    return changed
+
+
+def test_no_interrupt_requested_when_nothing_is_in_flight_is_conforming():
+    """Cancellation noticed between calls (the client left on SEMANTIC_VERDICT): CANCEL_REQUESTED
+    and NEW_WORK_PREVENTED without INTERRUPT_REQUESTED pass. "requests interruption" is the THEN
+    of "WHEN an SSE client disconnects while a synchronous model call is in flight"."""
+    fixture = _fixture("the-client-disconnects-at-any-event-of-the-run-example-11")
+    assert fixture["client"]["disconnect_on"]["event_type"] == "SEMANTIC_VERDICT"
+    observation = _dropped(_run(fixture), "INTERRUPT_REQUESTED")
+    cancel = next(i for i, e in enumerate(observation["trace"]) if e["type"] == "CANCEL_REQUESTED")
+    before = [e["type"] for e in observation["trace"][:cancel]]
+    assert before.count("MODEL_CALL_STARTED") == before.count("MODEL_CALL_FINISHED")
+    checks.check_disconnect(observation, fixture).require()
+    checks.check_global_invariants(observation, fixture).require()
+
+
+def test_no_interrupt_requested_with_a_model_call_in_flight_still_fails():
+    """The Diagnosis Agent call blocked at the disconnect: INTERRUPT_REQUESTED is required."""
+    fixture = _fixture("client-disconnects-during-a-model-call")
+    observation = _dropped(_run(fixture), "INTERRUPT_REQUESTED")
+    rules = _failing_rules(checks.check_disconnect(observation, fixture))
+    assert "R8.layered-cancellation" in rules
+    assert "in flight at the cancellation" in checks.check_disconnect(observation, fixture).message
+
+
+@pytest.mark.parametrize(
+    "fixture_id",
+    [
+        "the-client-disconnects-while-the-semanticguard-call-is-in-flight",
+        "the-client-disconnects-while-the-structural-repair-call-is-in-flight",
+        "the-client-disconnects-while-the-router-call-is-in-flight",
+    ],
+)
+def test_a_held_call_at_the_disconnect_must_end_cancelled(fixture_id):
+    """The call in flight at the disconnect (its answer held until it is interrupted) ends
+    CANCELLED on the reference; recorded TIMEOUT (never interrupted) or VALID (its late answer
+    used) before the Harness records the cancellation, it fails naming its rule."""
+    fixture = _fixture(fixture_id)
+    observation = _run(fixture)
+    checks.check_disconnect(observation, fixture).require()
+    trace = observation["trace"]
+    disconnect = [e for e in trace if e["type"] == "MODEL_CALL_STARTED"][
+        fixture["client"]["disconnect_on"]["occurrence"] - 1
+    ]
+    key = {k: disconnect["data"][k] for k in ("component", "purpose", "call_index", "attempt")}
+    for outcome, rule in (
+        ("TIMEOUT", "R8.layered-cancellation"),
+        ("VALID", "R8.late-result-discarded"),
+    ):
+        broken = copy.deepcopy(observation)
+        finished = next(
+            e
+            for e in broken["trace"]
+            if e["type"] == "MODEL_CALL_FINISHED"
+            and all(e["data"].get(k) == v for k, v in key.items())
+        )
+        finished["data"]["outcome"] = outcome
+        # the lazily cancelling Harness: the call finishes, then the cancellation is recorded
+        broken["trace"].remove(finished)
+        cancel = next(i for i, e in enumerate(broken["trace"]) if e["type"] == "CANCEL_REQUESTED")
+        broken["trace"].insert(cancel, finished)
+        broken["trace"] = [e for e in broken["trace"] if e["type"] != "LATE_RESULT_DISCARDED"]
+        for seq, event in enumerate(broken["trace"], 1):
+            event["seq"] = seq
+        assert rule in _failing_rules(checks.check_disconnect(broken, fixture)), outcome
