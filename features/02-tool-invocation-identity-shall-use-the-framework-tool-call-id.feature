@@ -151,3 +151,30 @@ Feature: Tool invocation identity SHALL use the framework Tool Call ID
     When the Run is executed
     Then the second action is rejected as DUPLICATE_ID and the first invocation's arguments, status and projection are unchanged
     And every global invariant holds
+
+  @extension @requirement:tool-invocation-identity-shall-use-the-framework-tool-call-id
+  Scenario Outline: A Tool Call ID is presented again after its first call did not succeed
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step <step> the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 1 the agent calls query_metrics with the Tool Call ID "call_ok"
+    And the first call presenting "call_1" ends <first>, later executions return a matching line
+    And each query_metrics execution returns a different matching line
+    And the agent then submits a draft observing "call_ok"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the second action is rejected as DUPLICATE_ID and the first invocation's arguments, status and projection are unchanged
+    And every global invariant holds
+
+    Examples:
+      | first             | step |
+      | TOOL_FAILED       | 1    |
+      | TOOL_FAILED       | 2    |
+      | INVALID_ARGUMENTS | 1    |
+      | INVALID_ARGUMENTS | 2    |
+      | TOOL_TIMEOUT      | 1    |
+      | TOOL_TIMEOUT      | 2    |
+      | BACKEND_ERROR     | 1    |
+      | BACKEND_ERROR     | 2    |
+      | NO_EVIDENCE       | 1    |
+      | NO_EVIDENCE       | 2    |

@@ -162,3 +162,49 @@ Feature: Knowledge answers SHALL use exact RAG bindings
     When the Run is executed
     Then EvidenceGuard rejects the first answer with DUPLICATE_ITEM_ID and releases the repaired answer
     And every global invariant holds
+
+  @extension @requirement:knowledge-answers-shall-use-exact-rag-bindings @capability:KNOWLEDGE_QUERY @capability:STRUCTURAL_REPAIR
+  Scenario Outline: A knowledge answer cites documents of a lookup that returned none
+    Given a user asks the knowledge question "How do I rotate the checkout API key?"
+    And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"
+    And lookup_documents finds nothing
+    And the agent submits <answer> every time
+    When the Run is executed
+    Then EvidenceGuard rejects both answers with FABRICATED_DOCUMENT_ID and the Run falls back with EVIDENCE_VALIDATION_FAILED and no verified sources
+    And every global invariant holds
+
+    Examples:
+      | answer                                                               |
+      | an answer citing the documents "d1" from "lookup_1"                  |
+      | an answer citing the documents "d1" and "d2" from "lookup_1"         |
+      | an answer whose one item cites the documents "d1" and "d9" from "lookup_1" |
+
+  @extension @requirement:knowledge-answers-shall-use-exact-rag-bindings @capability:KNOWLEDGE_QUERY @capability:STRUCTURAL_REPAIR
+  Scenario: A knowledge answer cites documents of the lookup that failed
+    Given a user asks the knowledge question "How do I rotate the checkout API key?"
+    And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"
+    And lookup_documents raises "lookup backend down at 10.0.0.9"
+    And the agent submits an answer citing the documents "d1" from "lookup_1" every time
+    When the Run is executed
+    Then EvidenceGuard rejects both answers and the Run falls back with EVIDENCE_VALIDATION_FAILED and no verified sources
+    And every global invariant holds
+
+  @extension @requirement:knowledge-answers-shall-use-exact-rag-bindings @capability:KNOWLEDGE_QUERY @capability:STRUCTURAL_REPAIR
+  Scenario Outline: A knowledge answer names the lookup Tool Call ID in another spelling
+    Given a user asks the knowledge question "How do I rotate the checkout API key?"
+    And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"
+    And lookup_documents returns the documents "d1" and "d2"
+    And the agent submits <answer> every time
+    When the Run is executed
+    Then EvidenceGuard rejects both answers and the Run falls back with EVIDENCE_VALIDATION_FAILED and no verified sources
+    And every global invariant holds
+
+    Examples:
+      | answer                                                                               |
+      | an answer citing the documents "d1" from "LOOKUP_1"                                  |
+      | an answer citing the documents "d1" from "Lookup_1"                                  |
+      | an answer citing the documents "d1" from "\uff4cookup_1"                             |
+      | an answer citing the documents "d1" from " lookup_1"                                 |
+      | an answer naming "lookup_1" whose references cite the documents "d1" from "LOOKUP_1" |
+      | an answer naming "LOOKUP_1" whose references cite the documents "d1" from "lookup_1" |
+      | an answer naming "lookup_1" whose references cite the documents "d1" from "lookup_1 " |

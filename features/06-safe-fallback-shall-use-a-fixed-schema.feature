@@ -138,3 +138,20 @@ Feature: Safe fallback SHALL use a fixed schema
       | answer                                                                                   |
       | a call of search_logs with the Tool Call ID "call_2"                                     |
       | a draft observing "call_1" together with a call of search_logs with the Tool Call ID "call_2" |
+
+  @extension @requirement:safe-fallback-shall-use-a-fixed-schema @capability:KNOWLEDGE_QUERY
+  Scenario Outline: The semantic fallback of a knowledge answer lists the READY lookup it cites
+    Given a user asks the knowledge question "How do I rotate the checkout API key?"
+    And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"
+    And lookup_documents returns the documents "d1" and "d2"
+    And the agent then submits <answer>
+    And the SemanticGuard <review>
+    When the Run is executed
+    Then the Run falls back with <fallback>, listing only verified sources and no draft text
+    And every global invariant holds
+
+    Examples:
+      | answer                                                       | review                          | fallback             |
+      | an answer citing the documents "d1" from "lookup_1"          | finds the item "i1" unsupported | SEMANTIC_UNSUPPORTED |
+      | an answer citing the documents "d1" from "lookup_1"          | is unavailable                  | SEMANTIC_UNAVAILABLE |
+      | an answer citing the documents "d1" and "d2" from "lookup_1" | finds the item "i2" unsupported | SEMANTIC_UNSUPPORTED |

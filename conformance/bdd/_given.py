@@ -243,7 +243,11 @@ def _unavailable(srdh_context: ScenarioContext) -> None:
     srdh_context.builder.review("unavailable")
 
 
-@given(parsers.re(r'the SemanticGuard finds the analysis "(?P<analysis_id>[^"]+)" unsupported'))
+@given(
+    parsers.re(
+        r'the SemanticGuard finds the (?:analysis|item) "(?P<analysis_id>[^"]+)" unsupported'
+    )
+)
 def _unsupported(srdh_context: ScenarioContext, analysis_id: str) -> None:
     srdh_context.builder.review("unsupported", analysis_id)
 
@@ -303,6 +307,16 @@ def _arguments_at_bound(srdh_context: ScenarioContext, call_id: str, bound: str)
 @given(parsers.re(r'the arguments of "(?P<call_id>[^"]+)" carry an extra member'))
 def _extra_argument_member(srdh_context: ScenarioContext, call_id: str) -> None:
     srdh_context.builder.extra_argument_member(call_id)
+
+
+@given(
+    parsers.re(
+        r'the first call presenting "(?P<call_id>[^"]+)" ends (?P<how>TOOL_FAILED|TOOL_TIMEOUT|'
+        r"BACKEND_ERROR|INVALID_ARGUMENTS|NO_EVIDENCE), later executions return a matching line"
+    )
+)
+def _first_call_ends(srdh_context: ScenarioContext, call_id: str, how: str) -> None:
+    srdh_context.builder.first_call_ends(call_id, how, 300 * srdh_context.timeout_scale)
 
 
 @given(parsers.re(r'(?P<tool>\w+) raises "(?P<message>[^"]*)"'))

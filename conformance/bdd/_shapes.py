@@ -239,6 +239,12 @@ _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
         lambda b, g: b.duplicate_analysis_draft(quoted(g[0])[0], quoted(g[1])[0]),
     ),
     (
+        re.compile(
+            r'an answer naming (".+") whose references cite the documents (".+") from (".+")'
+        ),
+        lambda b, g: b.answer_naming(quoted(g[0])[0], quoted(g[2])[0], quoted(g[1])),
+    ),
+    (
         re.compile(r'an answer citing the documents (".+") from (".+")'),
         lambda b, g: b.answer(quoted(g[1])[0], quoted(g[0])),
     ),

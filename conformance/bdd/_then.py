@@ -275,11 +275,11 @@ def _rejected_then_released(srdh_context: ScenarioContext, code: str) -> None:
 
 @then(
     parsers.re(
-        r"EvidenceGuard rejects both (?:drafts|answers) with (?P<code>\w+) and the Run falls back "
-        r"with EVIDENCE_VALIDATION_FAILED and no verified sources"
+        r"EvidenceGuard rejects both (?:drafts|answers)(?: with (?P<code>\w+))? and the Run falls "
+        r"back with EVIDENCE_VALIDATION_FAILED and no verified sources"
     )
 )
-def _rejected_twice(srdh_context: ScenarioContext, code: str) -> None:
+def _rejected_twice(srdh_context: ScenarioContext, code: str | None) -> None:
     result = checks.check_rejected_twice_fallback(
         srdh_context.observation, code, fixture=srdh_context.ran_fixture
     )

@@ -127,9 +127,19 @@ def expected_identity(
 
 
 def expected_response(fixture: dict[str, Any], call: PresentedCall) -> dict[str, Any] | None:
-    """Return the scripted backend result the accepted ``call`` gets (n-th run of its tool)."""
+    """Return the scripted backend result the accepted ``call`` gets (n-th run of its tool).
+
+    A call whose arguments give no query scope is refused INVALID_ARGUMENTS, never executed: it
+    gets no result (``None``) and takes no turn of its tool's script.
+    """
+    from conformance.checks._trace_fields import arguments_give_scope  # noqa: PLC0415 - a cycle
+
+    if arguments_give_scope(call.arguments) is False:
+        return None
     accepted, _ = expected_identity(fixture)
-    nth = [c for c in accepted if c.tool == call.tool].index(call)
+    same_tool = [c for c in accepted if c.tool == call.tool]
+    earlier = same_tool[: same_tool.index(call)]
+    nth = sum(arguments_give_scope(c.arguments) is not False for c in earlier)
     script = fixture.get("tools", {}).get(call.tool)
     if script is None:
         return None

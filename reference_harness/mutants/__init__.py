@@ -39,6 +39,8 @@ __all__ = [
     "draft_member_names_accepted",
     "draft_text_bounds_exclusive",
     "draft_texts_checked_as_java_strings",
+    "duplicate_after_failed_call_accepted",
+    "duplicate_after_no_evidence_accepted",
     "duplicate_analysis_id_released",
     "duplicate_item_id_accepted",
     "duplicate_judged_per_tool",
@@ -51,6 +53,7 @@ __all__ = [
     "evidence_failure_mistyped",
     "extra_verdict_members_accepted",
     "fabricated_citation_published",
+    "fabricated_reference_on_empty_lookup_accepted",
     "failed_lookup_named_accepted",
     "failed_review_attempt_unrecorded",
     "fallback_as_previous_turn",
@@ -76,6 +79,7 @@ __all__ = [
     "item_text_cut_in_utf16_units",
     "item_text_not_cut",
     "item_without_references_as_schema_invalid",
+    "knowledge_fallback_without_sources",
     "knowledge_query_sees_latest_run",
     "knowledge_run_selects_previous_turn",
     "large_result_unbounded",
@@ -90,6 +94,7 @@ __all__ = [
     "limitation_error_citation_rejected",
     "long_id_cut",
     "lookalike_id_normalised",
+    "lookup_id_matched_loosely",
     "max_items_ignored",
     "missing_id_executed",
     "missing_tool_call_ids_as_schema_invalid",
@@ -1102,3 +1107,31 @@ def router_call_uncancellable() -> MutantIUT:
 def tool_path_cancel_layers_swapped() -> MutantIUT:
     """IUT factory of mutant ``tool_path_cancel_layers_swapped`` (see :data:`MUTANTS`)."""
     return create("tool_path_cancel_layers_swapped")
+
+
+# -- red team 6: identity after a failed call, RAG bindings, knowledge fallback sources --
+
+
+def duplicate_after_failed_call_accepted() -> MutantIUT:
+    """IUT factory of mutant ``duplicate_after_failed_call_accepted`` (see :data:`MUTANTS`)."""
+    return create("duplicate_after_failed_call_accepted")
+
+
+def duplicate_after_no_evidence_accepted() -> MutantIUT:
+    """IUT factory of mutant ``duplicate_after_no_evidence_accepted`` (see :data:`MUTANTS`)."""
+    return create("duplicate_after_no_evidence_accepted")
+
+
+def fabricated_reference_on_empty_lookup_accepted() -> MutantIUT:
+    """IUT factory of ``fabricated_reference_on_empty_lookup_accepted`` (see :data:`MUTANTS`)."""
+    return create("fabricated_reference_on_empty_lookup_accepted")
+
+
+def lookup_id_matched_loosely() -> MutantIUT:
+    """IUT factory of mutant ``lookup_id_matched_loosely`` (see :data:`MUTANTS`)."""
+    return create("lookup_id_matched_loosely")
+
+
+def knowledge_fallback_without_sources() -> MutantIUT:
+    """IUT factory of mutant ``knowledge_fallback_without_sources`` (see :data:`MUTANTS`)."""
+    return create("knowledge_fallback_without_sources")

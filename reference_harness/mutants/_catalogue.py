@@ -103,6 +103,7 @@ from reference_harness.mutants._reach_parts import (
     utf16_cut,
 )
 from reference_harness.mutants._redteam2_specs import REDTEAM2_SPECS
+from reference_harness.mutants._redteam6_idrag_specs import REDTEAM6_IDRAG_SPECS
 from reference_harness.mutants._redteam6_specs import REDTEAM6_SPECS
 from reference_harness.mutants._redteam_specs import REDTEAM_SPECS
 from reference_harness.mutants._round3_specs import ROUND3_SPECS
@@ -854,6 +855,7 @@ MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
             *BOUNDS_SPECS,
             *TRACEID_SPECS,
             *REDTEAM6_SPECS,
+            *REDTEAM6_IDRAG_SPECS,
         )
     }
 )
