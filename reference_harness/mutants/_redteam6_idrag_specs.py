@@ -44,11 +44,14 @@ _RELEASE: Final = "reference_harness._release"
 class _TakenIfLedger(InvocationLedger):
     """A ledger whose ids count as taken only when ``taken(record)``; a reused one overwrites."""
 
-    taken: ClassVar[Callable[[dict[str, Any]], bool]]
+    @staticmethod
+    def taken(record: Mapping[str, Any]) -> bool:
+        """Whether ``record``'s id is taken (the reference: always, from its acceptance on)."""
+        return record is not None
 
     @property
     def accepted_ids(self) -> Mapping[str, Any]:
-        return {k: r for k, r in self._records.items() if type(self).taken(r)}
+        return {k: r for k, r in self._records.items() if self.taken(r)}
 
     def accept(
         self, tool_call_id: str, tool_name: str, arguments: Mapping[str, Any], step: int
@@ -73,11 +76,15 @@ class _TakenIfLedger(InvocationLedger):
 
 
 class _ReadyTakenLedger(_TakenIfLedger):
-    taken = staticmethod(lambda record: record["status"] == "READY")
+    @staticmethod
+    def taken(record: Mapping[str, Any]) -> bool:
+        return bool(record["status"] == "READY")
 
 
 class _EvidenceTakenLedger(_TakenIfLedger):
-    taken = staticmethod(lambda record: record["evidence_status"] == "EVIDENCE_FOUND")
+    @staticmethod
+    def taken(record: Mapping[str, Any]) -> bool:
+        return bool(record["evidence_status"] == "EVIDENCE_FOUND")
 
 
 class ReadyTakenHarness(Harness):
