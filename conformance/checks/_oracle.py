@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 __all__ = [
     "SKIP_REPORT_LIMIT",
     "PresentedCall",
     "Submission",
+    "arguments_give_scope",
     "classify_presented_id",
     "expected_identity",
     "expected_previous_turn",
@@ -126,14 +127,45 @@ def expected_identity(
     return accepted, rejected
 
 
+_MAX_TARGET: Final = 256
+_MAX_QUERY: Final = 1024
+
+
+def arguments_give_scope(arguments: object) -> bool | None:
+    """Whether a query scope derives from ``arguments``: ``True``, ``False``, or ``None`` (open).
+
+    ``True`` for exactly ``{target, time_range: {start_ms, end_ms}, query}`` with a target of
+    1-256 characters, non-negative integer times ``start_ms <= end_ms`` and a query of at most 1024
+    characters; ``False`` when a member is missing or of another shape, or the range is reversed;
+    ``None`` when only extra members are wrong (a Harness may ignore or refuse them).
+    """
+    if not isinstance(arguments, dict):
+        return False
+    target, window, query = (arguments.get(k) for k in ("target", "time_range", "query"))
+    window = window if isinstance(window, dict) else {}
+    times = (window.get("start_ms"), window.get("end_ms"))
+    shaped = (
+        isinstance(target, str)
+        and 1 <= len(target) <= _MAX_TARGET
+        and isinstance(query, str)
+        and len(query) <= _MAX_QUERY
+        and all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in times)
+    )
+    if not shaped or int(times[1] or 0) < int(times[0] or 0):
+        return False
+    exact = set(arguments) == {"target", "time_range", "query"} and set(window) == {
+        "start_ms",
+        "end_ms",
+    }
+    return True if exact else None
+
+
 def expected_response(fixture: dict[str, Any], call: PresentedCall) -> dict[str, Any] | None:
     """Return the scripted backend result the accepted ``call`` gets (n-th run of its tool).
 
     A call whose arguments give no query scope is refused INVALID_ARGUMENTS, never executed: it
     gets no result (``None``) and takes no turn of its tool's script.
     """
-    from conformance.checks._trace_fields import arguments_give_scope  # noqa: PLC0415 - a cycle
-
     if arguments_give_scope(call.arguments) is False:
         return None
     accepted, _ = expected_identity(fixture)

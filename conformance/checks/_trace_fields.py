@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from conformance.checks._oracle import PresentedCall, expected_identity
+from conformance.checks._oracle import PresentedCall, arguments_give_scope, expected_identity
 from conformance.checks._result import CheckResult, Findings
 from conformance.checks._view import canonical, events, first_index
 from contracts import json_value_problem
@@ -51,8 +51,6 @@ _ACCEPTED: Final = "R2.accepted-call-recorded"
 _CLASSIFIED: Final = "R3.classified-as-projected"
 _ARGUMENTS: Final = "R3.malformed-arguments-error"
 _RUN: Final = "R7.trace-agrees-with-run"
-_MAX_TARGET: Final = 256
-_MAX_QUERY: Final = 1024
 
 
 def check_trace_fields(observation: dict[str, Any], fixture: dict[str, Any]) -> CheckResult:
@@ -218,35 +216,6 @@ def _run_events(found: Findings, observation: dict[str, Any], fixture: dict[str,
 
 
 # --------------------------------------------------------------------------- arguments
-
-
-def arguments_give_scope(arguments: object) -> bool | None:
-    """Whether a query scope derives from ``arguments``: ``True``, ``False``, or ``None`` (open).
-
-    ``True`` for exactly ``{target, time_range: {start_ms, end_ms}, query}`` with a target of
-    1-256 characters, non-negative integer times ``start_ms <= end_ms`` and a query of at most 1024
-    characters; ``False`` when a member is missing or of another shape, or the range is reversed;
-    ``None`` when only extra members are wrong (a Harness may ignore or refuse them).
-    """
-    if not isinstance(arguments, dict):
-        return False
-    target, window, query = (arguments.get(k) for k in ("target", "time_range", "query"))
-    window = window if isinstance(window, dict) else {}
-    times = (window.get("start_ms"), window.get("end_ms"))
-    shaped = (
-        isinstance(target, str)
-        and 1 <= len(target) <= _MAX_TARGET
-        and isinstance(query, str)
-        and len(query) <= _MAX_QUERY
-        and all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in times)
-    )
-    if not shaped or int(times[1] or 0) < int(times[0] or 0):
-        return False
-    exact = set(arguments) == {"target", "time_range", "query"} and set(window) == {
-        "start_ms",
-        "end_ms",
-    }
-    return True if exact else None
 
 
 def _argument_codes(
