@@ -222,3 +222,31 @@ Feature: Invocation status and evidence status SHALL be independent
       | a time range of one instant       |
       | a target of 256 astral characters |
       | a query of 1024 astral characters |
+
+  @extension @requirement:invocation-status-and-evidence-status-shall-be-independent
+  Scenario Outline: Two tool calls each break one keyword of the arguments schema
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_2"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_3"
+    And the arguments of "call_1" break <first>
+    And the arguments of "call_2" break <second>
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_3"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the invocation "call_1" is never executed and ends ERROR with evidence status ERROR and the error code INVALID_ARGUMENTS
+    And the invocation "call_2" is never executed and ends ERROR with evidence status ERROR and the error code INVALID_ARGUMENTS
+    And every global invariant holds
+
+    # Generated from schemas/query-scope.schema.json (the arguments: without tool, open) by
+    # conformance.keywordbreaks; tests/conformance/test_conf_keyword_breaks.py checks the table.
+    Examples:
+      | first | second |
+      | type at "/target" | minLength at "/target" |
+      | maxLength at "/target" | type at "/time_range" |
+      | type at "/time_range/start_ms" | minimum at "/time_range/start_ms" |
+      | minimum at "/time_range/end_ms" | required at "/time_range/start_ms" |
+      | required at "/time_range/end_ms" | maxLength at "/query" |
+      | required at "/target" | required at "/time_range" |
+      | required at "/query" | type at "/target" |

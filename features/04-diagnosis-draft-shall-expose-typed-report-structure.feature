@@ -211,3 +211,52 @@ Feature: Diagnosis Draft SHALL expose typed report structure
       | summary   | 4000 astral characters long   |
       | statement | only whitespace               |
       | summary   | 1 character long              |
+
+  @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure @capability:STRUCTURAL_REPAIR
+  Scenario Outline: A draft and its repair each break one keyword of the diagnosis-draft schema
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 1 the agent calls query_metrics with the Tool Call ID "call_2"
+    And each search_logs execution returns a different matching line
+    And query_metrics finds nothing
+    And the agent then submits a full draft on "call_1" and "call_2" breaking <first>
+    And the structural repair submits a full draft on "call_1" and "call_2" breaking <second>
+    When the Run is executed
+    Then the fallback type is EVIDENCE_VALIDATION_FAILED and verified sources are empty
+    And every global invariant holds
+
+    # Generated from schemas/diagnosis-draft.schema.json by conformance.keywordbreaks: one row
+    # per pair of keyword breaks; tests/conformance/test_conf_keyword_breaks.py checks the table.
+    Examples:
+      | first | second |
+      | type at "" | type at "/conclusion/summary" |
+      | minLength at "/conclusion/summary" | maxLength at "/conclusion/summary" |
+      | enum at "/conclusion/confidence" | type at "/conclusion/analysis_ids" |
+      | maxLength at "/conclusion/analysis_ids/0" | pattern at "/conclusion/analysis_ids/0" |
+      | minItems at "/conclusion/analysis_ids" | required at "/conclusion/summary" |
+      | required at "/conclusion/confidence" | required at "/conclusion/analysis_ids" |
+      | additionalProperties at "/conclusion/extra" | maxLength at "/analyses/0/analysis_id" |
+      | pattern at "/analyses/0/analysis_id" | enum at "/analyses/0/kind" |
+      | minLength at "/analyses/0/statement" | maxLength at "/analyses/0/statement" |
+      | maxLength at "/analyses/0/tool_call_ids/0" | pattern at "/analyses/0/tool_call_ids/0" |
+      | minItems at "/analyses/0/tool_call_ids" | enum at "/analyses/0/scope/tool" |
+      | minLength at "/analyses/0/scope/target" | maxLength at "/analyses/0/scope/target" |
+      | type at "/analyses/0/scope/time_range/start_ms" | minimum at "/analyses/0/scope/time_range/start_ms" |
+      | minimum at "/analyses/0/scope/time_range/end_ms" | required at "/analyses/0/scope/time_range/start_ms" |
+      | required at "/analyses/0/scope/time_range/end_ms" | additionalProperties at "/analyses/0/scope/time_range/extra" |
+      | maxLength at "/analyses/0/scope/query" | required at "/analyses/0/scope/tool" |
+      | required at "/analyses/0/scope/target" | required at "/analyses/0/scope/time_range" |
+      | required at "/analyses/0/scope/query" | additionalProperties at "/analyses/0/scope/extra" |
+      | required at "/analyses/0/analysis_id" | required at "/analyses/0/kind" |
+      | required at "/analyses/0/statement" | required at "/analyses/0/tool_call_ids" |
+      | additionalProperties at "/analyses/0/extra" | required at "/analyses/1/scope" |
+      | minItems at "/analyses" | minLength at "/action_plan/0/action" |
+      | maxLength at "/action_plan/0/action" | required at "/action_plan/0/action" |
+      | required at "/action_plan/0/analysis_ids" | additionalProperties at "/action_plan/0/extra" |
+      | minLength at "/recommendations/0/text" | maxLength at "/recommendations/0/text" |
+      | required at "/recommendations/0/text" | required at "/recommendations/0/analysis_ids" |
+      | additionalProperties at "/recommendations/0/extra" | required at "/limitations/0/text" |
+      | required at "/limitations/0/tool_call_ids" | additionalProperties at "/limitations/0/extra" |
+      | required at "/conclusion" | required at "/analyses" |
+      | required at "/action_plan" | required at "/recommendations" |
+      | required at "/limitations" | additionalProperties at "/extra" |

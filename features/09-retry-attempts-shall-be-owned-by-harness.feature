@@ -103,3 +103,25 @@ Feature: Retry attempts SHALL be owned by Harness
       | LOWER_CASE, DIAGNOSIS   |
       | WRONG_CASE, DIAGNOSIS   |
       | WRONG_CASE, WRONG_CASE  |
+
+  @extension @requirement:retry-attempts-shall-be-owned-by-harness
+  Scenario Outline: Two SemanticGuard answers each break one keyword of the verdict schema
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard's first answer breaks <first>, its second breaks <second>
+    When the Run is executed
+    Then the Harness makes exactly two SemanticGuard attempts on the same snapshot and the Run falls back with SEMANTIC_UNAVAILABLE
+    And every global invariant holds
+
+    # Generated from schemas/semantic-verdict.schema.json by conformance.keywordbreaks: one row
+    # per pair of keyword breaks; tests/conformance/test_conf_keyword_breaks.py checks the table.
+    Examples:
+      | first | second |
+      | type at "" | enum at "/verdict" |
+      | type at "/unsupported_analysis_ids" | type at "/unsupported_analysis_ids/0" |
+      | maxLength at "/unsupported_analysis_ids/0" | pattern at "/unsupported_analysis_ids/0" |
+      | uniqueItems at "/unsupported_analysis_ids" | required at "/verdict" |
+      | required at "/unsupported_analysis_ids" | additionalProperties at "/extra" |
+      | minItems at "/unsupported_analysis_ids" | maxItems at "/unsupported_analysis_ids" |

@@ -12,7 +12,9 @@ from conformance.builders import (
     draft_and_tool_calls_turn,
     tool_call,
     tool_calls_turn,
+    verdict_turn,
 )
+from conformance.keywordbreaks import ARGUMENTS, base_documents, break_at
 from contracts import loads_strict
 
 if TYPE_CHECKING:
@@ -233,6 +235,27 @@ def _one_rule_broken_then_supports(srdh_context: ScenarioContext, answer: str) -
     srdh_context.builder.review(script)
 
 
+@given(
+    parsers.re(
+        r"the SemanticGuard's first answer breaks (?P<first>\w+) at (?P<at_first>\".*\"), "
+        r"its second breaks (?P<second>\w+) at (?P<at_second>\".*\")"
+    )
+)
+def _verdicts_breaking(
+    srdh_context: ScenarioContext, first: str, at_first: str, second: str, at_second: str
+) -> None:
+    """Two verdicts, each breaking one keyword of semantic-verdict.schema.json (generated rows)."""
+    base = base_documents("semantic-verdict", {})
+    try:
+        turns = [
+            verdict_turn(break_at("semantic-verdict", base, first, quoted(at_first)[0])),
+            verdict_turn(break_at("semantic-verdict", base, second, quoted(at_second)[0])),
+        ]
+    except KeyError as error:
+        raise StepVocabularyError(str(error)) from error
+    srdh_context.builder.review_answers(turns)
+
+
 @given("the SemanticGuard returns an invalid verdict twice")
 def _invalid_twice(srdh_context: ScenarioContext) -> None:
     srdh_context.builder.review("invalid_twice")
@@ -302,6 +325,20 @@ def _arguments_at_bound(srdh_context: ScenarioContext, call_id: str, bound: str)
         message = f"unknown argument bound {bound!r}; expected one of {sorted(_ARGUMENT_BOUNDS)}"
         raise StepVocabularyError(message)
     srdh_context.builder.arguments_at_bound(call_id, name)
+
+
+@given(
+    parsers.re(r'the arguments of "(?P<call_id>[^"]+)" break (?P<keyword>\w+) at (?P<at>".*")')
+)
+def _arguments_breaking(srdh_context: ScenarioContext, call_id: str, keyword: str, at: str) -> None:
+    """The call's arguments broken at one keyword of the query-scope schema (generated rows)."""
+    pointer = quoted(at)[0]
+    try:
+        srdh_context.builder.replace_arguments(
+            call_id, lambda arguments: break_at(ARGUMENTS, [arguments], keyword, pointer)
+        )
+    except KeyError as error:
+        raise StepVocabularyError(str(error)) from error
 
 
 @given(parsers.re(r'the arguments of "(?P<call_id>[^"]+)" carry an extra member'))

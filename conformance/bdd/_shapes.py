@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 
 from conformance.builders import ABSENT, FixtureBuilder
+from conformance.keywordbreaks import base_documents, break_at
 from contracts import StrictJSONError, loads_strict
 
 __all__ = ["StepVocabularyError", "document_for", "presented_id", "quoted"]
@@ -110,9 +111,32 @@ def _bound_text(words: str) -> str:
     return "\U0001f50d" * count if match.group(2) else ("checkout fails " * count)[:count]
 
 
+def _broken_draft(builder: FixtureBuilder, groups: list[str]) -> dict[str, object]:
+    """The full draft observing ``groups[0]``, denying ``groups[1]``, broken at one keyword.
+
+    ``groups[2]`` is the keyword, ``groups[3]`` the quoted pointer of a row of
+    :func:`conformance.keywordbreaks.keyword_breaks` (the rows are generated and checked by
+    tests/conformance/test_conf_keyword_breaks.py).
+
+    Raises:
+        StepVocabularyError: the schema has no such break (a stale row).
+    """
+    observed, denied = quoted(groups[0])[0], quoted(groups[1])[0]
+    scopes = {"call_1": builder.scope_of(observed), "call_2": builder.scope_of(denied)}
+    base = base_documents("diagnosis-draft", scopes)
+    try:
+        document: dict[str, object] = break_at(
+            "diagnosis-draft", base, groups[2], quoted(groups[3])[0]
+        )
+    except KeyError as error:
+        raise StepVocabularyError(str(error)) from error
+    return document
+
+
 _Shape = Callable[[FixtureBuilder, list[str]], dict[str, object]]
 
 _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
+    (re.compile(r'a full draft on (".+") and (".+") breaking (\w+) at (".*")'), _broken_draft),
     (
         re.compile(r'a draft with one analysis observing each of (".+")'),
         lambda b, g: b.per_call_draft(quoted(g[0])),
