@@ -327,9 +327,7 @@ def _arguments_at_bound(srdh_context: ScenarioContext, call_id: str, bound: str)
     srdh_context.builder.arguments_at_bound(call_id, name)
 
 
-@given(
-    parsers.re(r'the arguments of "(?P<call_id>[^"]+)" break (?P<keyword>\w+) at (?P<at>".*")')
-)
+@given(parsers.re(r'the arguments of "(?P<call_id>[^"]+)" break (?P<keyword>\w+) at (?P<at>".*")'))
 def _arguments_breaking(srdh_context: ScenarioContext, call_id: str, keyword: str, at: str) -> None:
     """The call's arguments broken at one keyword of the query-scope schema (generated rows)."""
     pointer = quoted(at)[0]

@@ -1,5 +1,7 @@
 """The keyword walk: one near-valid document per constraining keyword of a contract's schema."""
 
+# ruff: noqa: ANN401 - the walk reads and writes JSON values of any type (typing.Any)
+
 from __future__ import annotations
 
 import copy
@@ -75,32 +77,38 @@ def base_documents(contract: str, scopes: Mapping[str, dict[str, Any]]) -> list[
         KeyError: another contract, or a scope missing.
     """
     if contract == "diagnosis-draft":
-        return [{
-            "conclusion": {
-                "summary": "Checkout errors come from the payment dependency.",
-                "confidence": "MEDIUM",
-                "analysis_ids": ["a1", "a2"],
-            },
-            "analyses": [
-                {
-                    "analysis_id": "a1",
-                    "kind": "OBSERVATION",
-                    "statement": "Checkout logs payment timeouts.",
-                    "tool_call_ids": ["call_1"],
-                    "scope": copy.deepcopy(scopes["call_1"]),
+        return [
+            {
+                "conclusion": {
+                    "summary": "Checkout errors come from the payment dependency.",
+                    "confidence": "MEDIUM",
+                    "analysis_ids": ["a1", "a2"],
                 },
-                {
-                    "analysis_id": "a2",
-                    "kind": "NEGATIVE_OBSERVATION",
-                    "statement": "No checkout latency metric was found.",
-                    "tool_call_ids": ["call_2"],
-                    "scope": copy.deepcopy(scopes["call_2"]),
-                },
-            ],
-            "action_plan": [{"action": "Check the payment dependency.", "analysis_ids": ["a1"]}],
-            "recommendations": [{"text": "Raise the payment timeout.", "analysis_ids": ["a1"]}],
-            "limitations": [{"text": "Only the last 15 minutes were read.", "tool_call_ids": []}],
-        }]
+                "analyses": [
+                    {
+                        "analysis_id": "a1",
+                        "kind": "OBSERVATION",
+                        "statement": "Checkout logs payment timeouts.",
+                        "tool_call_ids": ["call_1"],
+                        "scope": copy.deepcopy(scopes["call_1"]),
+                    },
+                    {
+                        "analysis_id": "a2",
+                        "kind": "NEGATIVE_OBSERVATION",
+                        "statement": "No checkout latency metric was found.",
+                        "tool_call_ids": ["call_2"],
+                        "scope": copy.deepcopy(scopes["call_2"]),
+                    },
+                ],
+                "action_plan": [
+                    {"action": "Check the payment dependency.", "analysis_ids": ["a1"]}
+                ],
+                "recommendations": [{"text": "Raise the payment timeout.", "analysis_ids": ["a1"]}],
+                "limitations": [
+                    {"text": "Only the last 15 minutes were read.", "tool_call_ids": []}
+                ],
+            }
+        ]
     if contract == "semantic-verdict":
         return [
             {"verdict": "UNSUPPORTED", "unsupported_analysis_ids": ["a1"]},
@@ -126,7 +134,7 @@ def _schema(contract: str) -> dict[str, Any]:
     return schema
 
 
-def _validator(contract: str) -> Any:  # noqa: ANN401 - a jsonschema validator
+def _validator(contract: str) -> Any:
     if contract == ARGUMENTS:
         from jsonschema import Draft202012Validator  # noqa: PLC0415 - with python-jsonschema
 
@@ -138,7 +146,7 @@ def _pointer(path: tuple[str | int, ...]) -> str:
     return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in path)
 
 
-def _set(document: Any, path: tuple[str | int, ...], value: Any) -> Any:  # noqa: ANN401
+def _set(document: Any, path: tuple[str | int, ...], value: Any) -> Any:
     broken = copy.deepcopy(document)
     if not path:
         return value
@@ -149,7 +157,7 @@ def _set(document: Any, path: tuple[str | int, ...], value: Any) -> Any:  # noqa
     return broken
 
 
-def _other_type(type_name: str) -> Any:  # noqa: ANN401
+def _other_type(type_name: str) -> Any:
     """A value of another JSON type than ``type_name`` (an integer: its decimal as a string)."""
     return {"string": 7, "integer": "7", "number": "7", "array": {}, "object": [], "boolean": 1}[
         type_name
@@ -160,7 +168,7 @@ _Candidate = tuple[str, tuple[str | int, ...], Any]
 """A keyword, the pointer path the row names, and the broken document."""
 
 
-def _string_candidates(keyword: str, bound: Any, value: str) -> Iterator[Any]:  # noqa: ANN401
+def _string_candidates(keyword: str, bound: Any, value: str) -> Iterator[Any]:
     if keyword == "minLength" and bound > 0:
         yield value[: bound - 1]
     elif keyword == "maxLength":
@@ -170,9 +178,13 @@ def _string_candidates(keyword: str, bound: Any, value: str) -> Iterator[Any]:  
 
 
 def _keyword_candidates(  # noqa: C901, PLR0912 - one branch per keyword
-    keyword: str, bound: Any, node: dict[str, Any], value: Any, path: tuple[str | int, ...], doc: Any
+    keyword: str,
+    bound: Any,
+    value: Any,
+    path: tuple[str | int, ...],
+    doc: Any,
 ) -> Iterator[_Candidate]:
-    """The broken documents that may break ``keyword`` of ``node`` at ``path`` (checked later)."""
+    """The broken documents that may break ``keyword`` (``bound``) at ``path`` (checked later)."""
     if keyword == "type":
         yield keyword, path, _set(doc, path, _other_type(bound))
     elif keyword == "required":
@@ -216,13 +228,13 @@ def _keyword_candidates(  # noqa: C901, PLR0912 - one branch per keyword
 _STRUCTURE: Final = frozenset({"properties", "items", "$ref", "allOf", "if", "then", "else"})
 
 
-def _walk(  # noqa: C901 - one branch per applicator
-    node: Any,  # noqa: ANN401 - a schema or a boolean
-    value: Any,  # noqa: ANN401 - the value at path
+def _walk(  # noqa: C901, PLR0912, PLR0913, PLR0917 - one branch per applicator
+    node: Any,
+    value: Any,
     path: tuple[str | int, ...],
     where: str,
     context: _Walk,
-    resolver: Any,  # noqa: ANN401 - a referencing.Resolver
+    resolver: Any,
 ) -> None:
     """Collect the candidate breaks of every keyword ``node`` applies to ``value``."""
     if not isinstance(node, dict):
@@ -247,13 +259,11 @@ def _walk(  # noqa: C901 - one branch per applicator
         elif keyword == "if":
             branch = "then" if context.holds(bound, value) else "else"
             _walk(node.get(branch, True), value, path, f"{where}/{branch}", context, resolver)
-        elif keyword in _STRUCTURE:
-            continue
-        elif context.open(keyword, path):
+        elif keyword in _STRUCTURE or context.open(keyword, path):
             continue
         else:
             key = f"type:{bound}" if keyword == "type" else _signature(node, keyword, path)
-            for candidate in _keyword_candidates(keyword, bound, node, value, path, context.base):
+            for candidate in _keyword_candidates(keyword, bound, value, path, context.base):
                 context.offer(key, candidate)
 
 
@@ -287,7 +297,7 @@ class _Walk:
             return False
         return keyword == "additionalProperties" or (keyword == "type" and not path)
 
-    def holds(self, schema: Any, value: Any) -> bool:  # noqa: ANN401
+    def holds(self, schema: Any, value: Any) -> bool:
         return bool(self.validator.evolve(schema=schema).is_valid(value))
 
     def offer(self, location: str, candidate: _Candidate) -> None:
@@ -328,7 +338,7 @@ def keyword_breaks(contract: str, bases: Sequence[Any]) -> list[KeywordBreak]:
     return list(found.values())
 
 
-def break_at(contract: str, bases: Sequence[Any], keyword: str, pointer: str) -> Any:  # noqa: ANN401
+def break_at(contract: str, bases: Sequence[Any], keyword: str, pointer: str) -> Any:
     """Return the document of :func:`keyword_breaks` that breaks ``keyword`` at ``pointer``.
 
     Raises:
@@ -339,6 +349,3 @@ def break_at(contract: str, bases: Sequence[Any], keyword: str, pointer: str) ->
             return found.document
     message = f"{contract} has no break of {keyword!r} at {pointer!r}; regenerate the rows"
     raise KeyError(message)
-
-
-

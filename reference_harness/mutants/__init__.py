@@ -30,6 +30,7 @@ __all__ = [
     "cancel_layers_after_finish",
     "cancelled_tool_recorded_timeout",
     "classified_item_count_is_total",
+    "conclusion_without_analyses_accepted",
     "confidence_case_folded",
     "create",
     "disconnect_not_noticed",
@@ -102,14 +103,17 @@ __all__ = [
     "model_call_waits_past_timeout",
     "negative_on_found_evidence_accepted",
     "negative_scope_first_citation_only",
+    "negative_scope_not_required",
     "negative_scope_start_unchecked",
     "negative_scope_target_case_folded",
     "negative_scope_tool_unchecked",
     "negative_scope_unbounded",
     "negative_scope_whole_seconds",
+    "negative_start_ms_executed",
     "no_evidence_as_observation",
     "no_evidence_when_no_items",
     "numeric_id_stringified",
+    "observation_scope_unvalidated",
     "only_first_reference_checked",
     "other_session_turn_in_context",
     "other_tool_counted_as_lookup",
@@ -169,6 +173,7 @@ __all__ = [
     "snapshot_holds_uncited_evidence",
     "snapshot_leaves_out_no_evidence",
     "snapshot_rebuilt_after_unavailable",
+    "statement_length_unbounded",
     "status_events_not_streamed",
     "step_budget_plus_one",
     "structural_repair_uncancellable",
@@ -201,6 +206,7 @@ __all__ = [
     "validation_kind_mislabelled",
     "verdict_member_name_accepted",
     "verdict_naming_unknown_analysis_taken",
+    "verdict_repeated_ids_accepted",
     "zero_limits_read_as_unset",
 ]
 
@@ -1135,3 +1141,33 @@ def lookup_id_matched_loosely() -> MutantIUT:
 def knowledge_fallback_without_sources() -> MutantIUT:
     """IUT factory of mutant ``knowledge_fallback_without_sources`` (see :data:`MUTANTS`)."""
     return create("knowledge_fallback_without_sources")
+
+
+def negative_scope_not_required() -> MutantIUT:
+    """IUT factory of mutant ``negative_scope_not_required`` (see :data:`MUTANTS`)."""
+    return create("negative_scope_not_required")
+
+
+def statement_length_unbounded() -> MutantIUT:
+    """IUT factory of mutant ``statement_length_unbounded`` (see :data:`MUTANTS`)."""
+    return create("statement_length_unbounded")
+
+
+def conclusion_without_analyses_accepted() -> MutantIUT:
+    """IUT factory of mutant ``conclusion_without_analyses_accepted`` (see :data:`MUTANTS`)."""
+    return create("conclusion_without_analyses_accepted")
+
+
+def observation_scope_unvalidated() -> MutantIUT:
+    """IUT factory of mutant ``observation_scope_unvalidated`` (see :data:`MUTANTS`)."""
+    return create("observation_scope_unvalidated")
+
+
+def verdict_repeated_ids_accepted() -> MutantIUT:
+    """IUT factory of mutant ``verdict_repeated_ids_accepted`` (see :data:`MUTANTS`)."""
+    return create("verdict_repeated_ids_accepted")
+
+
+def negative_start_ms_executed() -> MutantIUT:
+    """IUT factory of mutant ``negative_start_ms_executed`` (see :data:`MUTANTS`)."""
+    return create("negative_start_ms_executed")

@@ -65,6 +65,7 @@ from reference_harness.mutants._evidence_parts import (
 )
 from reference_harness.mutants._frames_specs import FRAMES_SPECS
 from reference_harness.mutants._iut import MutantIUT, MutantSpec, Patch
+from reference_harness.mutants._keyword_specs import KEYWORD_SPECS
 from reference_harness.mutants._model_input_parts import (
     ConversationToReviewer,
     RawRows,
@@ -856,6 +857,7 @@ MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
             *TRACEID_SPECS,
             *REDTEAM6_SPECS,
             *REDTEAM6_IDRAG_SPECS,
+            *KEYWORD_SPECS,
         )
     }
 )
