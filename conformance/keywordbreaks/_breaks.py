@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
@@ -344,8 +345,17 @@ def break_at(contract: str, bases: Sequence[Any], keyword: str, pointer: str) ->
     Raises:
         KeyError: no break of ``keyword`` at ``pointer`` (the row is stale: regenerate it).
     """
-    for found in keyword_breaks(contract, bases):
-        if (found.keyword, found.pointer) == (keyword, pointer):
-            return found.document
+    found = _indexed(contract, json.dumps(list(bases), sort_keys=True)).get((keyword, pointer))
+    if found is not None:
+        return copy.deepcopy(found)
     message = f"{contract} has no break of {keyword!r} at {pointer!r}; regenerate the rows"
     raise KeyError(message)
+
+
+@functools.lru_cache(maxsize=16)
+def _indexed(contract: str, bases: str) -> dict[tuple[str, str], Any]:
+    """The breaks of ``contract`` from ``bases`` (JSON text) by keyword and pointer.
+
+    Computed once per process and base: each row's Given step asks for one break.
+    """
+    return {(b.keyword, b.pointer): b.document for b in keyword_breaks(contract, json.loads(bases))}
