@@ -345,7 +345,7 @@ def break_at(contract: str, bases: Sequence[Any], keyword: str, pointer: str) ->
     Raises:
         KeyError: no break of ``keyword`` at ``pointer`` (the row is stale: regenerate it).
     """
-    found = _indexed(contract, json.dumps(list(bases), sort_keys=True)).get((keyword, pointer))
+    found = _indexed(contract, json.dumps(list(bases))).get((keyword, pointer))
     if found is not None:
         return copy.deepcopy(found)
     message = f"{contract} has no break of {keyword!r} at {pointer!r}; regenerate the rows"
