@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from contracts import validator_for
+from contracts import loads_strict, validator_for
 from contracts._validator import schema_registry
 
 if TYPE_CHECKING:
@@ -358,4 +358,6 @@ def _indexed(contract: str, bases: str) -> dict[tuple[str, str], Any]:
 
     Computed once per process and base: each row's Given step asks for one break.
     """
-    return {(b.keyword, b.pointer): b.document for b in keyword_breaks(contract, json.loads(bases))}
+    return {
+        (b.keyword, b.pointer): b.document for b in keyword_breaks(contract, loads_strict(bases))
+    }
