@@ -4,35 +4,12 @@ behaviour next to it still fails naming its rule (docs/decisions/red-team-6.md).
 from __future__ import annotations
 
 import copy
-import json
-from pathlib import Path
-from typing import Any
 
 from conformance import checks
-from conformance.adapters import InProcessAdapter
+from tests.conformance.test_conf_false_kills import _failing_rules, _fixture, _run
 
-ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = ROOT / "conformance" / "fixtures"
 KNOWLEDGE_AFTER_FAILURES = "a-knowledge-question-follows-failed-and-fallback-runs"
 UNKNOWN_ID_THEN_SUPPORTED = "the-semanticguard-s-last-allowed-answer-decides-the-fallback-example-7"
-
-
-def _fixture(fixture_id: str) -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads((FIXTURES / f"{fixture_id}.json").read_text("utf-8"))
-    return loaded
-
-
-def _run(fixture: dict[str, Any], factory: str) -> dict[str, Any]:
-    adapter = InProcessAdapter(factory)
-    try:
-        return adapter.run(fixture)
-    finally:
-        adapter.close()
-
-
-def _failing_rules(result: checks.CheckResult) -> tuple[str, ...]:
-    assert not result.passed
-    return result.rules
 
 
 # -- F2: instructions with role developer ---------------------------------------------------

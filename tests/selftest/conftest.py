@@ -386,6 +386,13 @@ class ScenarioRun:
             if outcome == "failed"
         }
 
+    def assert_killed_by(self, rows: set[int], rule_id: str) -> None:
+        """Exactly ``rows`` fail (row 0: a plain scenario), each naming ``rule_id``; the
+        messages are shown when the rows differ."""
+        failed = self.failing_rows()
+        assert set(failed) == rows, self.messages
+        assert all(rule_id in rules for rules in failed.values()), failed
+
 
 @pytest.fixture(scope="session")
 def scenario_run(tmp_path_factory):

@@ -54,7 +54,4 @@ def test_keyword_mutant_is_killed_by_its_rows_only_naming_its_rule(name, scenari
     the outline pass (the outline run alone on the mutant in process: ``scenario_run``,
     tests/selftest/conftest.py)."""
     rows = KILLING_ROWS[name][1]
-    scenario = scenario_run(RUNS[name])
-    failed = scenario.failing_rows()
-    assert set(failed) == rows, scenario.messages
-    assert all(MUTANTS[name].rule_id in rules for rules in failed.values()), failed
+    scenario_run(RUNS[name]).assert_killed_by(set(rows), MUTANTS[name].rule_id)

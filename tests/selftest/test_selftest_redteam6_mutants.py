@@ -59,10 +59,7 @@ def test_redteam6_mutant_declares_a_registered_rule(name):
 def test_redteam6_mutant_is_killed_by_its_scenario_naming_its_rule(name, scenario_run):
     """The scenario of the mutant's kind fails it naming its rule (``scenario_run``,
     tests/selftest/conftest.py: the scenario run alone on the mutant in process)."""
-    scenario = scenario_run(RUNS[name])
-    failed = scenario.failing_rows()
-    assert set(failed) == {0}, scenario.messages
-    assert all(MUTANTS[name].rule_id in rules for rules in failed.values()), failed
+    scenario_run(RUNS[name]).assert_killed_by({0}, MUTANTS[name].rule_id)
 
 
 @pytest.mark.parametrize("key", list(PASSING), ids=lambda k: f"{k[0]}-{k[1]}")
