@@ -43,13 +43,14 @@ import sys
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from filelock import FileLock, Timeout
 
 from conformance.adapters import AdapterError, InProcessAdapter, StdioAdapter
 from conformance.bdd import scenario_identity
+from conformance.checks import RULES
 from conformance.properties import property_settings, run_invariants
 from conformance.selftest import REFERENCE, MutantVerdict
 from conformance.selftest._execute import execute_units
@@ -60,7 +61,7 @@ from conformance.suite._session import suite_session
 from reference_harness.mutants import MUTANTS
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
     from conformance.suite._session import SuiteSession
 
@@ -422,3 +423,12 @@ def invariants_on():
             adapter.close()
 
     return run
+
+
+def assert_catalogued(specs: tuple[Any, ...], tried: Iterable[str]) -> None:
+    """The mutants of ``specs`` are exactly the ``tried`` ones, each in the catalogue under its
+    name and naming a registered rule of its own requirement."""
+    assert set(tried) == {spec.name for spec in specs}
+    for spec in specs:
+        assert MUTANTS[spec.name] is spec
+        assert RULES[spec.rule_id].requirement_id == spec.requirement_id

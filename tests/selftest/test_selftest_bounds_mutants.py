@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.checks import RULES
 from reference_harness.mutants import MUTANTS
 from reference_harness.mutants._bounds_specs import BOUNDS_SPECS
-from tests.selftest.conftest import declare_runs
+from tests.selftest.conftest import assert_catalogued, declare_runs
 
 KILLING_ROWS: dict[str, tuple[str, frozenset[int]]] = {
     "router_json_intent_upper_cased": (
@@ -67,10 +66,7 @@ RUNS = {
 
 def test_every_bounds_mutant_declares_a_registered_rule_of_its_requirement():
     """Each mutant is in the catalogue and names a rule of its own requirement."""
-    assert set(KILLING_ROWS) == {spec.name for spec in BOUNDS_SPECS}
-    for spec in BOUNDS_SPECS:
-        assert MUTANTS[spec.name] is spec
-        assert RULES[spec.rule_id].requirement_id == spec.requirement_id
+    assert_catalogued(BOUNDS_SPECS, KILLING_ROWS)
 
 
 @pytest.mark.parametrize("name", list(KILLING_ROWS))

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.checks import RULES, rule_ids_in
+from conformance.checks import rule_ids_in
 from reference_harness.mutants import MUTANTS
 from reference_harness.mutants._frames_specs import FRAMES_SPECS
-from tests.selftest.conftest import declare_runs
+from tests.selftest.conftest import assert_catalogued, declare_runs
 
 KILLING_SCENARIO = {
     "accepted_sequence_counts_rejected": (
@@ -36,10 +36,7 @@ RUNS = {
 
 def test_every_frames_mutant_declares_a_registered_rule_of_its_requirement():
     """Each mutant is in the catalogue and names a rule of its requirement."""
-    assert set(KILLING_SCENARIO) == {spec.name for spec in FRAMES_SPECS}
-    for spec in FRAMES_SPECS:
-        assert MUTANTS[spec.name] is spec
-        assert RULES[spec.rule_id].requirement_id == spec.requirement_id
+    assert_catalogued(FRAMES_SPECS, KILLING_SCENARIO)
 
 
 @pytest.mark.parametrize("name", list(KILLING_SCENARIO))

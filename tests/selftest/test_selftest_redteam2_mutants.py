@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.checks import RULES
 from reference_harness.mutants import MUTANTS
 from reference_harness.mutants._redteam2_specs import REDTEAM2_SPECS
-from tests.selftest.conftest import declare_runs
+from tests.selftest.conftest import assert_catalogued, declare_runs
 
 KILLING_SCENARIO = {
     "analysis_ids_case_folded": "analysis-ids-that-differ-only-in-case-are-two-unique-analysis-ids",
@@ -29,10 +28,7 @@ RUNS = {name: declare_runs(name, scenario_id) for name, scenario_id in KILLING_S
 
 def test_every_redteam2_mutant_declares_a_registered_rule_of_its_requirement():
     """Each mutant is in the catalogue and names a rule of its own requirement."""
-    assert set(KILLING_SCENARIO) == {spec.name for spec in REDTEAM2_SPECS}
-    for spec in REDTEAM2_SPECS:
-        assert MUTANTS[spec.name] is spec
-        assert RULES[spec.rule_id].requirement_id == spec.requirement_id
+    assert_catalogued(REDTEAM2_SPECS, KILLING_SCENARIO)
 
 
 @pytest.mark.parametrize("name", list(KILLING_SCENARIO))

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.checks import RULES
 from reference_harness.mutants import MUTANTS
 from reference_harness.mutants._redteam6_idrag_specs import REDTEAM6_IDRAG_SPECS
-from tests.selftest.conftest import declare_runs
+from tests.selftest.conftest import assert_catalogued, declare_runs
 
 _REUSED = "a-tool-call-id-is-presented-again-after-its-first-call-did-not-succeed"
 
@@ -50,10 +49,7 @@ RUNS = {
 
 def test_every_redteam6_idrag_mutant_has_killing_rows():
     """Each mutant of the module is in the catalogue, names a rule of its requirement, is tried."""
-    assert set(KILLING_ROWS) == {spec.name for spec in REDTEAM6_IDRAG_SPECS}
-    for spec in REDTEAM6_IDRAG_SPECS:
-        assert MUTANTS[spec.name] is spec
-        assert RULES[spec.rule_id].requirement_id == spec.requirement_id
+    assert_catalogued(REDTEAM6_IDRAG_SPECS, KILLING_ROWS)
 
 
 @pytest.mark.parametrize("name", list(KILLING_ROWS))

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.checks import RULES
 from reference_harness.mutants import MUTANTS
 from reference_harness.mutants._keyword_specs import KEYWORD_SPECS
-from tests.selftest.conftest import declare_runs
+from tests.selftest.conftest import assert_catalogued, declare_runs
 
 _DRAFT = "a-draft-and-its-repair-each-break-one-keyword-of-the-diagnosis-draft-schema"
 
@@ -42,10 +41,7 @@ RUNS = {
 
 def test_every_keyword_mutant_declares_a_registered_rule_of_its_requirement() -> None:
     """Each mutant is in the catalogue and names a rule of its own requirement."""
-    assert set(KILLING_ROWS) == {spec.name for spec in KEYWORD_SPECS}
-    for spec in KEYWORD_SPECS:
-        assert MUTANTS[spec.name] is spec
-        assert RULES[spec.rule_id].requirement_id == spec.requirement_id
+    assert_catalogued(KEYWORD_SPECS, KILLING_ROWS)
 
 
 @pytest.mark.parametrize("name", list(KILLING_ROWS))

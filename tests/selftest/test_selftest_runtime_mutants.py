@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.checks import RULES, rule_ids_in
+from conformance.checks import rule_ids_in
 from reference_harness.mutants import MUTANTS
 from reference_harness.mutants._runtime_specs import RUNTIME_SPECS
-from tests.selftest.conftest import declare_runs
+from tests.selftest.conftest import assert_catalogued, declare_runs
 
 KILLING_SCENARIO = {
     "semantic_timeout_as_unsupported": (
@@ -41,10 +41,7 @@ RUNS = {name: declare_runs(name, scenario_id) for name, scenario_id in KILLING_S
 def test_runtime_catalogue_has_twelve_or_more_named_mutants():
     """At least 12 runtime mutants, each declaring a registered rule of its requirement."""
     assert len(RUNTIME_SPECS) >= 12
-    assert set(KILLING_SCENARIO) == {spec.name for spec in RUNTIME_SPECS}
-    for spec in RUNTIME_SPECS:
-        assert MUTANTS[spec.name] is spec
-        assert RULES[spec.rule_id].requirement_id == spec.requirement_id
+    assert_catalogued(RUNTIME_SPECS, KILLING_SCENARIO)
 
 
 @pytest.mark.parametrize("name", list(KILLING_SCENARIO))

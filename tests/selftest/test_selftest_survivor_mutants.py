@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.checks import RULES, rule_ids_in
+from conformance.checks import rule_ids_in
 from reference_harness.mutants import MUTANTS
 from reference_harness.mutants._survivor_specs import SURVIVOR_SPECS
-from tests.selftest.conftest import declare_runs
+from tests.selftest.conftest import assert_catalogued, declare_runs
 
 KILLING_SCENARIO = {
     "late_draft_validated": "the-model-adapter-swallows-the-first-cancellation",
@@ -35,10 +35,7 @@ RUNS = {name: declare_runs(name, scenario_id) for name, scenario_id in KILLING_S
 
 def test_every_survivor_mutant_declares_a_registered_rule_of_its_requirement():
     """Each attacker-found mutant is in the catalogue and names a rule of its requirement."""
-    assert set(KILLING_SCENARIO) == {spec.name for spec in SURVIVOR_SPECS}
-    for spec in SURVIVOR_SPECS:
-        assert MUTANTS[spec.name] is spec
-        assert RULES[spec.rule_id].requirement_id == spec.requirement_id
+    assert_catalogued(SURVIVOR_SPECS, KILLING_SCENARIO)
 
 
 @pytest.mark.parametrize("name", list(KILLING_SCENARIO))

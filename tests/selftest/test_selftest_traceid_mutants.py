@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.checks import RULES
 from reference_harness.mutants import MUTANTS
 from reference_harness.mutants._traceid_specs import TRACEID_SPECS
-from tests.selftest.conftest import declare_runs
+from tests.selftest.conftest import assert_catalogued, declare_runs
 
 KILLING_SCENARIO = {
     "invocation_run_id_session": "duplicate-tool-call-id-is-proposed",
@@ -29,10 +28,7 @@ RUNS = {name: declare_runs(name, scenario_id) for name, scenario_id in KILLING_S
 
 def test_every_traceid_mutant_declares_a_registered_rule_of_its_requirement():
     """Each mutant is in the catalogue and names a rule of its requirement."""
-    assert set(KILLING_SCENARIO) == {spec.name for spec in TRACEID_SPECS}
-    for spec in TRACEID_SPECS:
-        assert MUTANTS[spec.name] is spec
-        assert RULES[spec.rule_id].requirement_id == spec.requirement_id
+    assert_catalogued(TRACEID_SPECS, KILLING_SCENARIO)
 
 
 @pytest.mark.parametrize("name", list(KILLING_SCENARIO))
