@@ -77,6 +77,18 @@ _PRESETS: Final = (
 )
 _VALID: Final = {"submission": "valid", "review": ["supported"], "router": ["intent"]}
 _STATUSES: Final = (429, 500, 502, 503, 504)
+_KNOWLEDGE: Final = {
+    "intent": "KNOWLEDGE_QUERY",
+    "router": ["intent"],
+    "submission": "valid",
+    "repair": "valid",
+    "calls": 1,
+    "lookups": 1,
+    "mixed_step": False,
+    "id_classes": [],
+    "tool_kinds": ["found", "found", "found"],
+    "review": ["supported"],
+}
 _TURN_PINS: Final[dict[str, dict[str, Any]]] = {
     **{
         f"router:{kind}": {**_VALID, "router": [kind, "intent"], "calls": 2}
@@ -149,6 +161,18 @@ _TURN_PINS: Final[dict[str, dict[str, Any]]] = {
         }
         for breakage in ("duplicate_item", "other_call", "no_items")
     },
+    # red team 6's kinds, each in a drawn shape (docs/decisions/open-world-7.md)
+    "knowledge:empty-lookup": {**_KNOWLEDGE, "tool_kinds": ["empty", "found", "found"]},
+    "knowledge:respelled": {**_KNOWLEDGE, "submission": "respelled", "respelling": "case"},
+    "knowledge:semantic-fallback": {**_KNOWLEDGE, "review": ["unsupported"]},
+    "held:ROUTE": {**_VALID, "router": ["block", "intent"], "held": "ROUTE"},
+    "held:STRUCTURAL_REPAIR": {
+        "intent": "DIAGNOSIS",
+        "submission": "broken",
+        "repair": "block",
+        "held": "STRUCTURAL_REPAIR",
+    },
+    "held:SEMANTIC_REVIEW": {**_VALID, "review": ["block"], "calls": 1, "held": "SEMANTIC_REVIEW"},
     "perturbations": {
         **_VALID,
         "perturbations": [
@@ -188,6 +212,8 @@ def _pins() -> dict[str, dict[str, Any]]:
         group = classes[start : start + 5]
         pins[f"id:{','.join(group)}"] = {**_VALID, "calls": 2, "id_classes": group}
     pins["id:reused-from-prior-run"] = {**_VALID, "calls": 2, "history": "every"}
+    # the first call fails TOOL_FAILED: not READY, so taken even by "taken once READY" (S1)
+    pins["id:duplicate-of-failed-call"]["failed_first"] = "raise"
     for preset in _PRESETS:
         pins[f"limits:{preset}"] = {**_VALID, "limits": preset, "calls": 3, "steps": 3}
     return pins | _TURN_PINS
@@ -251,6 +277,15 @@ CORPUS: Final = frozenset(
         "repair:tool_calls",
         "tool:invalid-arguments",
         "agent:mixed-step",
+        # red team 6's kinds, in a drawn shape (open-world-7.md): what the rows present, shaped
+        # by the strategy
+        "id:duplicate-of-failed-call",
+        "knowledge:empty-lookup",
+        "knowledge:respelled",
+        "knowledge:semantic-fallback",
+        "held:ROUTE",
+        "held:STRUCTURAL_REPAIR",
+        "held:SEMANTIC_REVIEW",
     }
 )
 """The pins of the committed corpus: with the curated scenarios they reach every element."""

@@ -477,7 +477,7 @@ _SCRIPTS: Final = {
 }
 
 
-def _held_turns(
+def held_turns(
     observation: dict[str, Any], fixture: dict[str, Any], disconnect: int
 ) -> dict[tuple[Any, ...], str]:
     """Attempts in flight at the disconnect whose scripted answer waits for the cancellation.
@@ -523,7 +523,7 @@ def _held_calls_interrupted(
     """
     limits = fixture.get("limits") or {}
     short = int(limits.get("model_call_timeout_ms", _DEFAULT_TIMEOUT_MS)) < SURE_WAIT_MS
-    held = _held_turns(observation, fixture, disconnect)
+    held = held_turns(observation, fixture, disconnect)
     trace = observation.get("trace", [])
     for event in trace[disconnect + 1 :]:
         data = event.get("data") or {}

@@ -68,6 +68,14 @@ from conformance.checks import attempt_policy, expected_attempts, expected_outco
 from conformance.checks._outcome_oracle import expected_verdict
 from conformance.checks._runtime_oracle import RETRY_ON, review_outcome
 from conformance.hypothesis._ids import REJECTED_ID_CLASSES, conforming_ids, rejected_ids
+from conformance.hypothesis._kinds import (
+    HELD_PURPOSES,
+    RESPELLINGS,
+    held_disconnect,
+    one_keyword_broken,
+    respelled_answer,
+    respelled_draft,
+)
 from conformance.strategies import (
     DIAGNOSIS_TOOLS,
     Evidence,
@@ -136,6 +144,8 @@ _SUBMISSIONS: Final = (
     "error",
     "block",
     "ignore",
+    "respelled",
+    "keyword_break",
 )
 _REPAIRS: Final = (*_SUBMISSIONS, "tool_calls", "mixed")
 _REVIEW_WORDS: Final = (
@@ -146,6 +156,7 @@ _REVIEW_WORDS: Final = (
     "raw",
     "error",
     "block",
+    "keyword_break",
 )
 _TOOL_KINDS: Final = (
     "found",
@@ -174,7 +185,11 @@ _CONFORMING_ID_CLASSES: Final = (
     "duplicate-in-run",
     "case-variant",
     "equal-arguments",
+    "duplicate-of-failed-call",
 )
+_FAILED_FIRST: Final = ("raise", "block", "invalid_arguments", "in_band", "empty")
+"""How the first call of an id presented again ends: TOOL_FAILED, TOOL_TIMEOUT,
+INVALID_ARGUMENTS, BACKEND_ERROR (READY/ERROR), NO_EVIDENCE (READY)."""
 _DOCUMENTS: Final = ("d1", "d2", "d3", "runbook-7", "kb-42")
 _USER_MESSAGES: Final = (
     "Why is checkout failing?",
@@ -205,6 +220,14 @@ CHOICES: Final[Mapping[str, str]] = {
     "history": "none, drawn (session_histories) or every (one earlier Run per intent x state)",
     "disconnect": "None or (trace event type, occurrence)",
     "perturbations": "the fixture's perturbations (applied only by a real-model wrapper)",
+    "lookups": "how many lookup_documents calls a KNOWLEDGE_QUERY plan starts with (1 or 2)",
+    "failed_first": f"how the first call of a duplicate-of-failed-call id ends, one of "
+    f"{list(_FAILED_FIRST)}",
+    "respelling": f"how a respelled submission spells its Tool Call ID: {list(RESPELLINGS)}",
+    "keyword": "the JSON Schema keyword a keyword_break submission, verdict or arguments break"
+    " (drawn among those the walk finds when not forced)",
+    "held": f"None or the purpose of a held model call the client disconnects during: "
+    f"{list(HELD_PURPOSES)}",
 }
 """The choices :func:`scenario_fixtures` draws, by the key ``force`` pins them with."""
 
@@ -291,6 +314,17 @@ def _review_word_turn(pick: _Picker, word: str, ids: list[str]) -> dict[str, obj
         return raw_turn(pick.draw(st.sampled_from(_REVIEW_RAW)))
     if word == "error":
         return _error(pick, "review_error")
+    if word == "keyword_break":  # one keyword of semantic-verdict broken (red team 6, S11-S16)
+        base = pick.draw(
+            st.sampled_from(
+                [
+                    {"verdict": "SUPPORTED", "unsupported_analysis_ids": []},
+                    {"verdict": "UNSUPPORTED", "unsupported_analysis_ids": ids[:1]},
+                ]
+            )
+        )
+        broken = one_keyword_broken(pick.draw, "semantic-verdict", base, pick.force.get("keyword"))
+        return verdict_turn(base if broken is None else broken)
     return blocks_until_cancelled(
         verdict_turn({"verdict": "SUPPORTED", "unsupported_analysis_ids": []})
     )
@@ -313,23 +347,32 @@ def _reviews(pick: _Picker, ids: list[str], limit: int) -> list[dict[str, object
 
 def _inject_ids(
     pick: _Picker, steps: list[list[dict[str, object]]], classes: Sequence[str]
-) -> None:
-    """Insert calls of the ``classes`` into ``steps`` (at least one step exists)."""
+) -> dict[str, str]:
+    """Insert calls of the ``classes`` into ``steps`` (at least one step exists).
+
+    Returns the ids presented again whose first call must not find evidence, with how it ends
+    (one of :data:`_FAILED_FIRST`: the class ``duplicate-of-failed-call``).
+    """
     accepted = [c for step in steps for c in step if isinstance(c.get("id"), str)]
     taken = {str(c["id"]) for c in accepted}
+    failing: dict[str, str] = {}
     for id_class in classes:
         where = pick.draw(st.integers(0, len(steps) - 1))
         tool = pick.draw(st.sampled_from(DIAGNOSIS_TOOLS))
         if id_class in REJECTED_ID_CLASSES:
             call = tool_call(pick.draw(rejected_ids(id_class)), tool, pick.draw(arguments()))
-        elif id_class == "duplicate-in-run" and accepted:
+        elif id_class in {"duplicate-in-run", "duplicate-of-failed-call"} and accepted:
             source = pick.draw(st.sampled_from(accepted))
+            if id_class == "duplicate-of-failed-call":  # red team 6, S1: taken all the same
+                failing[str(source["id"])] = pick("failed_first", st.sampled_from(_FAILED_FIRST))
             origin = next(i for i, s in enumerate(steps) if any(c is source for c in s))
             where = pick.draw(st.integers(origin, len(steps) - 1))
             again = {**pick.draw(arguments()), "target": "checkout-again"}
             call = tool_call(source["id"], tool, again)
             low = steps[where].index(source) + 1 if where == origin else 0
             steps[where].insert(pick.draw(st.integers(low, len(steps[where]))), call)
+            continue
+        elif id_class == "duplicate-of-failed-call":  # no accepted call to present again
             continue
         else:
             value = _conforming_of(pick, id_class, accepted, taken)
@@ -344,6 +387,7 @@ def _inject_ids(
             )
             accepted.append(call)
         steps[where].insert(pick.draw(st.integers(0, len(steps[where]))), call)
+    return failing
 
 
 def _conforming_of(
@@ -380,7 +424,7 @@ def _tool_plan(pick: _Picker, *, intent: str) -> tuple[ToolPlan, set[str]]:
     ids = pick.draw(st.lists(conforming_ids(), min_size=count, max_size=count, unique=True))
     lookups = 0
     if intent == "KNOWLEDGE_QUERY":
-        lookups = 1 + (pick.draw(st.integers(0, 5)) == 0)
+        lookups = pick("lookups", st.sampled_from((1, 1, 1, 1, 1, 2)))
         extra = pick.draw(
             st.lists(conforming_ids(), min_size=lookups, max_size=lookups, unique=True)
         )
@@ -419,7 +463,7 @@ def _tool_plan(pick: _Picker, *, intent: str) -> tuple[ToolPlan, set[str]]:
             ]
         )
     steps = [s for s in steps if s] or [[]]
-    _inject_ids(pick, steps, classes)
+    failing = _inject_ids(pick, steps, classes)
     steps = [s for s in steps if s]
     documents = pick.draw(
         st.lists(st.sampled_from(_DOCUMENTS), min_size=1, max_size=4, unique=True)
@@ -432,6 +476,7 @@ def _tool_plan(pick: _Picker, *, intent: str) -> tuple[ToolPlan, set[str]]:
         ),
     )
     kinds = (list(kinds) + ["found"] * len(probe.evidence))[: len(probe.evidence)]
+    victims = _failed_first(failing, probe, kinds)
     base = {
         i: k if k in {"found", "empty", "in_band", "raise", "long"} else "found"
         for i, k in enumerate(kinds)
@@ -457,15 +502,45 @@ def _tool_plan(pick: _Picker, *, intent: str) -> tuple[ToolPlan, set[str]]:
         else:
             evidence.append(item)
     plan = ToolPlan(plan.steps, tools, tuple(evidence))
+    for call_id in victims:
+        plan = _invalid_arguments(pick, plan, call_id)
     if pick("invalid_arguments", st.booleans()) and plan.evidence:
         plan = _invalid_arguments(pick, plan)
     return plan, blocked
 
 
-def _invalid_arguments(pick: _Picker, plan: ToolPlan) -> ToolPlan:
-    """Give the last accepted call of one tool arguments no Harness may execute."""
+def _failed_first(failing: Mapping[str, str], probe: ToolPlan, kinds: list[str]) -> list[str]:
+    """Set the result kind of each call of ``failing`` in ``kinds``; return the ids refused.
+
+    An id refused INVALID_ARGUMENTS must be the last call of its tool (see
+    :func:`_invalid_arguments`); otherwise its call fails (TOOL_FAILED) instead.
+    """
+    victims = []
+    last = {e.tool: e for e in probe.evidence}
+    for index, item in enumerate(probe.evidence):
+        how = failing.get(item.call_id)
+        if how == "invalid_arguments" and last[item.tool] is item:
+            victims.append(item.call_id)
+        elif how == "invalid_arguments":  # a later call of its tool would be undetermined
+            kinds[index] = "raise"
+        elif how is not None:
+            kinds[index] = how
+    return victims
+
+
+def _invalid_arguments(pick: _Picker, plan: ToolPlan, call_id: str | None = None) -> ToolPlan:
+    """Give the last accepted call of one tool (``call_id`` or a drawn one) junk arguments.
+
+    No Harness may execute them: a fixed junk value, or the call's own arguments with one
+    keyword of the arguments contract broken (:mod:`conformance.keywordbreaks`, red team 6
+    S16). Only the last call of its tool: a later one would take its result or the next one
+    (the oracle leaves it open).
+    """
     last = {e.tool: e for e in plan.evidence}
-    victim = pick.draw(st.sampled_from(sorted(last.values(), key=lambda e: e.call_id)))
+    candidates = [e for e in last.values() if call_id is None or e.call_id == call_id]
+    if not candidates:
+        return plan
+    victim = pick.draw(st.sampled_from(sorted(candidates, key=lambda e: e.call_id)))
     junk = pick.draw(
         st.sampled_from(
             [
@@ -474,9 +549,16 @@ def _invalid_arguments(pick: _Picker, plan: ToolPlan) -> ToolPlan:
                 {"target": "", "time_range": {"start_ms": 0, "end_ms": 1}, "query": ""},
                 {"target": "checkout", "time_range": {"start_ms": 9, "end_ms": 1}, "query": "q"},
                 {"target": "x", "time_range": {"start_ms": -1, "end_ms": 1}, "query": "q"},
+                None,
             ]
         )
     )
+    if junk is None:
+        from conformance.keywordbreaks import ARGUMENTS  # noqa: PLC0415 - loads the schemas
+
+        junk = one_keyword_broken(
+            pick.draw, ARGUMENTS, victim.arguments, pick.force.get("keyword")
+        ) or {"target": "checkout"}
     steps = [
         tuple(
             {**c, "arguments": copy.deepcopy(junk)}
@@ -555,8 +637,14 @@ def _knowledge_document(pick: _Picker, how: str, plan: ToolPlan) -> object:
         else:
             answer["items"].append({**answer["items"][0]})
         return answer
-    name = lookups[0].call_id if lookups else "call_never_presented"
-    return knowledge_answer(name, [answer_item("i1", name, ["d404"])])
+    # no lookup found documents: an answer citing it anyway (red team 6, S2: an empty or failed
+    # lookup result holds no document id, so every reference is fabricated)
+    name = pick.draw(st.sampled_from([e.call_id for e in lookups] or ["call_never_presented"]))
+    cited = pick.draw(st.lists(st.sampled_from(_DOCUMENTS), min_size=1, max_size=2, unique=True))
+    items = [answer_item("i1", name, cited[:1])]
+    if len(cited) > 1:
+        items.append(answer_item("i2", name, cited[1:]))
+    return knowledge_answer(name, items)
 
 
 def _submission(  # noqa: PLR0911 - one turn per kind
@@ -585,6 +673,8 @@ def _submission(  # noqa: PLR0911 - one turn per kind
         return other_wrap(other(pick, "broken", plan))
     if how == "raw":
         return raw_turn(pick.draw(st.sampled_from(_AGENT_RAW)))
+    if how in {"respelled", "keyword_break"}:
+        return wrap(_red_team_document(pick, how, intent, plan))
     if how == "error":
         return _error(pick, "agent_error")
     if how == "block":
@@ -600,6 +690,37 @@ def _submission(  # noqa: PLR0911 - one turn per kind
             own(pick, "valid", plan), [tool_call("call_in_repair", "search_logs")]
         )
     return wrap(own(pick, how, plan))
+
+
+def _red_team_document(pick: _Picker, how: str, intent: str, plan: ToolPlan) -> object:
+    """A valid document of ``intent`` with its Tool Call ID respelled or one keyword broken.
+
+    Red team 6: S3 (a lookup id in another spelling; for a draft, a cited id) and S11-S15 (one
+    keyword of diagnosis-draft or knowledge-answer broken, walked from the drawn document). A
+    plan with nothing to cite gives the broken document of :func:`_diagnosis_document`.
+    """
+    diagnosis = intent == "DIAGNOSIS"
+    valid = (_diagnosis_document if diagnosis else _knowledge_document)(pick, "valid", plan)
+    if not isinstance(valid, dict) or not _cites_evidence(valid, plan):
+        return valid  # nothing valid to start from: the nearest document
+    if how == "respelled":
+        spelling = pick("respelling", st.sampled_from(RESPELLINGS))
+        if diagnosis:
+            return respelled_draft(pick.draw, valid, spelling)
+        return respelled_answer(pick.draw, valid, spelling)
+    contract = "diagnosis-draft" if diagnosis else "knowledge-answer"
+    broken = one_keyword_broken(pick.draw, contract, valid, pick.force.get("keyword"))
+    return valid if broken is None else broken
+
+
+def _cites_evidence(document: dict[str, Any], plan: ToolPlan) -> bool:
+    """Whether ``document`` is the valid one the plan allows (not the nearest broken one)."""
+    if "analyses" in document:
+        return bool(plan.with_status("EVIDENCE_FOUND", "NO_EVIDENCE"))
+    return any(
+        e.tool == "lookup_documents" and e.status == "EVIDENCE_FOUND" and e.document_ids
+        for e in plan.evidence
+    )
 
 
 def _content(turn: dict[str, Any]) -> tuple[str, object]:
@@ -802,9 +923,16 @@ def _history(pick: _Picker, ids: Sequence[str]) -> list[dict[str, Any]]:
 # ----------------------------------------------------------------------------- the fixture
 
 
-def _timeouts(fixture: Fixture, preset: str) -> None:
-    """Short timeouts wherever a call is meant to time out (the bound itself for ``tiny_*``)."""
-    text = repr([fixture["router"], fixture["agent"], fixture["semantic_guard"]])
+def _timeouts(fixture: Fixture, preset: str, held: int | None = None) -> None:
+    """Short timeouts wherever a call is meant to time out (the bound itself for ``tiny_*``).
+
+    With a disconnect on the start of held model call number ``held``, only the model calls
+    before it count: the held call must keep the default timeout, so that a Harness which waits
+    it out instead of interrupting it fails (a short timeout is accepted in place of the
+    interruption, ``conformance.checks._late.SURE_WAIT_MS``); a call after it is cancelled.
+    """
+    ordered = [*fixture["router"], *fixture["agent"], *fixture["semantic_guard"]]
+    text = repr(ordered if held is None else ordered[: held - 1])
     blocks_model = "block_until_cancelled" in text or "'TIMEOUT'" in text
     blocks_tool = "block_until_cancelled" in repr(fixture["tools"])
     limits = fixture["limits"]
@@ -815,7 +943,7 @@ def _timeouts(fixture: Fixture, preset: str) -> None:
 
 
 @st.composite
-def scenario_fixtures(  # noqa: C901, PLR0915 - one pipeline, stage by stage
+def scenario_fixtures(  # noqa: PLR0915 - one pipeline, stage by stage
     draw: st.DrawFn,
     *,
     capabilities: Collection[str] | None = None,
@@ -914,18 +1042,7 @@ def scenario_fixtures(  # noqa: C901, PLR0915 - one pipeline, stage by stage
         _no_cancellation_turns(fixture)
     # A 1 ms model-call timeout with a disconnect: either order of the late answer and the end of
     # the Harness's wait is accepted (conformance.checks._late.SURE_WAIT_MS; races.md)
-    if disconnects and cancellation:
-        events = _enum("scenario-fixture.TraceEventType")
-        where = pick(
-            "disconnect",
-            st.one_of(
-                st.none(),
-                st.tuples(st.sampled_from(events), st.sampled_from([1, 1, 1, 2, 3])),
-            ),
-        )
-        if where is not None:
-            event, occurrence = where
-            fixture["client"] = {"disconnect_on": {"event_type": event, "occurrence": occurrence}}
+    held = _client(pick, fixture) if disconnects and cancellation else None
     if pick.draw(st.integers(0, 9)) == 0 or "perturbations" in pinned:
         fixture["perturbations"] = pick(
             "perturbations",
@@ -933,8 +1050,33 @@ def scenario_fixtures(  # noqa: C901, PLR0915 - one pipeline, stage by stage
                 st.sampled_from(_enum("scenario-fixture.Perturbation")), max_size=2, unique=True
             ),
         )
-    _timeouts(fixture, preset)
+    _timeouts(fixture, preset, held)
     return fixture
+
+
+def _client(pick: _Picker, fixture: Fixture) -> int | None:
+    """Draw the client's disconnect point: any event type, or while a held call is in flight.
+
+    Returns the number of the held model call the client disconnects during (``None``: none).
+    """
+    events = _enum("scenario-fixture.TraceEventType")
+    where = pick(
+        "disconnect",
+        st.one_of(
+            st.none(),
+            st.tuples(st.sampled_from(events), st.sampled_from([1, 1, 1, 2, 3])),
+        ),
+    )
+    if where is not None:
+        event, occurrence = where
+        fixture["client"] = {"disconnect_on": {"event_type": event, "occurrence": occurrence}}
+    # red team 6, S4-S7: the disconnect while a call whose answer is held is in flight
+    purpose = pick("held", st.sampled_from((None, None, None, *HELD_PURPOSES)))
+    held = None if purpose is None else held_disconnect(fixture, purpose)
+    if held is None:
+        return None
+    fixture["client"] = held
+    return int(held["disconnect_on"]["occurrence"])  # type: ignore[index]
 
 
 def _all_blocking(plan: ToolPlan) -> tuple[ToolPlan, set[str]]:

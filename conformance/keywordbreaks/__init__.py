@@ -17,6 +17,7 @@ from conformance.keywordbreaks._breaks import (
     UnbreakableKeywordError,
     base_documents,
     break_at,
+    broken_keyword,
     keyword_breaks,
 )
 
@@ -27,5 +28,6 @@ __all__ = [
     "UnbreakableKeywordError",
     "base_documents",
     "break_at",
+    "broken_keyword",
     "keyword_breaks",
 ]

@@ -23,6 +23,7 @@ __all__ = [
     "UnbreakableKeywordError",
     "base_documents",
     "break_at",
+    "broken_keyword",
     "keyword_breaks",
 ]
 
@@ -135,6 +136,7 @@ def _schema(contract: str) -> dict[str, Any]:
     return schema
 
 
+@functools.cache
 def _validator(contract: str) -> Any:
     if contract == ARGUMENTS:
         from jsonschema import Draft202012Validator  # noqa: PLC0415 - with python-jsonschema
@@ -337,6 +339,17 @@ def keyword_breaks(contract: str, bases: Sequence[Any]) -> list[KeywordBreak]:
         context = _Walk(contract, base, validator, found)
         _walk(schema, base, (), "#", context, schema_registry().resolver(base_uri=schema["$id"]))
     return list(found.values())
+
+
+def broken_keyword(contract: str, document: Any) -> str | None:
+    """Return the one keyword of ``contract`` that ``document`` breaks, if it breaks exactly one.
+
+    ``None`` when ``document`` is valid or the contract's validator reports errors of more than
+    one keyword (what :func:`keyword_breaks` writes breaks one). The vocabulary meter reads
+    which keyword a scripted model output breaks with it.
+    """
+    kinds = {error.validator for error in _validator(contract).iter_errors(document)}
+    return str(next(iter(kinds))) if len(kinds) == 1 else None
 
 
 def break_at(contract: str, bases: Sequence[Any], keyword: str, pointer: str) -> Any:

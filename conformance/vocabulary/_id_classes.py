@@ -43,6 +43,11 @@ ID_CLASSES: Final[Mapping[str, str]] = MappingProxyType(
         "duplicate-in-run": "an id already accepted earlier in the Run (DUPLICATE_ID)",
         "equal-arguments": "two accepted calls with distinct ids, same tool, identical arguments",
         "reused-from-prior-run": "an id an earlier Run of the session cited (accepted again)",
+        "duplicate-of-failed-call": (
+            "an id presented again whose first call finds no evidence (TOOL_FAILED,"
+            " INVALID_ARGUMENTS, TOOL_TIMEOUT, BACKEND_ERROR, NO_EVIDENCE): DUPLICATE_ID all the"
+            " same (red team 6, S1)"
+        ),
     }
 )
 """Tool Call ID class -> what it is (the vocabulary meter's ``id:`` elements)."""
@@ -114,6 +119,7 @@ def id_classes_of(fixture: Mapping[str, Any]) -> set[str]:
     """
     found: set[str] = set()
     accepted: dict[str, tuple[str, str]] = {}
+    duplicated: set[str] = set()
     prior = _prior_ids(fixture)
     for scripted in fixture.get("agent", []):
         turn = scripted
@@ -129,6 +135,7 @@ def id_classes_of(fixture: Mapping[str, Any]) -> set[str]:
             key = (str(call.get("name")), _canonical(call.get("arguments")))
             if value in accepted:
                 found.add("duplicate-in-run")
+                duplicated.add(value)
                 continue
             if any(other.lower() == value.lower() for other in accepted):
                 found.add("case-variant")
@@ -137,7 +144,23 @@ def id_classes_of(fixture: Mapping[str, Any]) -> set[str]:
             if value in prior:
                 found.add("reused-from-prior-run")
             accepted[value] = key
-    return found
+    return found | _failed_first(fixture, duplicated)
+
+
+def _failed_first(fixture: Mapping[str, Any], ids: set[str]) -> set[str]:
+    """``duplicate-of-failed-call`` when the first call of one of ``ids`` finds no evidence.
+
+    By the kit's oracle; a fixture without tool scripts (a bare agent script) decides nothing.
+    """
+    if not ids or "tools" not in fixture:
+        return set()
+    from conformance.checks import expected_outcome  # noqa: PLC0415 - checks import heavily
+
+    failed = any(
+        row.tool_call_id in ids and row.evidence_status != "EVIDENCE_FOUND"
+        for row in expected_outcome(dict(fixture)).invocations
+    )
+    return {"duplicate-of-failed-call"} if failed else set()
 
 
 def _canonical(value: object) -> str:

@@ -19,6 +19,20 @@ Every element is read from the contracts where one says it, never from a hand li
 * ``history:<intent>/<state>``: each ``Intent`` x ``RunState`` of an earlier Run of the session,
   ``history:unrouted`` (intent null) and ``history:other-session``.
 * ``id:<class>``: each Tool Call ID class of :data:`~conformance.vocabulary.ID_CLASSES`.
+* ``held:<purpose>``: each ``ModelCallPurpose`` as a call in flight at the client's disconnect
+  whose scripted answer is held until the Run is cancelled (``block_until_cancelled``); reached
+  when the observed trace shows that attempt open at the disconnect event.
+* ``fallback:<intent>/<fallback type>``: each ``Intent`` x ``FallbackType`` a Run ends in
+  (observed: ``INTENT_ROUTED`` and ``RUN_FINISHED``).
+* ``citation:<kind>``: a Knowledge Answer the agent submits that cites a lookup whose result
+  holds no document (``empty-lookup``: NO_EVIDENCE; ``failed-lookup``: it ended in an error),
+  or names the lookup Tool Call ID only loosely (``respelled-lookup-id``: equal to the lookup's
+  id once letter case, NFKC form and surrounding space are folded); the lookups' outcomes are the
+  kit's oracle's (:func:`conformance.checks.expected_outcome`).
+* ``keyword:<contract>/<keyword>``: each JSON Schema keyword of a frozen contract a model
+  writes (:data:`conformance.keywordbreaks.CONTRACTS`) that a scripted output breaks alone
+  (a draft, a Knowledge Answer, a verdict, a tool call's arguments); the keywords are those the
+  keyword walk breaks in the contract's base documents.
 
 :data:`UNREACHABLE` names the few observation values no fixture can make a conforming Harness
 report, each with the reason; they are listed, never counted.
@@ -84,8 +98,8 @@ class Element:
 
     Attributes:
         name: ``<family>:<value>`` (see the module docstring).
-        family: ``fixture``, ``observation``, ``disconnect``, ``repair``, ``limit``, ``history``
-            or ``id``.
+        family: ``fixture``, ``observation``, ``disconnect``, ``repair``, ``limit``, ``history``,
+            ``id``, ``held``, ``fallback``, ``citation`` or ``keyword``.
         unreachable: why no fixture can reach it (``""``: reachable, counted).
     """
 
@@ -147,7 +161,45 @@ def elements() -> tuple[Element, ...]:
     )
     found.extend(Element(f"history:{h}", "history") for h in ("unrouted", "other-session"))
     found.extend(Element(f"id:{name}", "id") for name in ID_CLASSES)
+    found.extend(
+        Element(f"held:{purpose}", "held")
+        for purpose in _enum_values(_OBSERVATION, "ModelCallPurpose")
+    )
+    found.extend(
+        Element(f"fallback:{intent}/{kind}", "fallback")
+        for intent in _enum_values(_FIXTURE, "Intent")
+        for kind in _enum_values(_FIXTURE, "FallbackType")
+    )
+    found.extend(Element(f"citation:{kind}", "citation") for kind in CITATION_KINDS)
+    found.extend(Element(f"keyword:{name}", "keyword") for name in _contract_keywords())
     return tuple(found)
+
+
+CITATION_KINDS: Final = ("empty-lookup", "failed-lookup", "respelled-lookup-id")
+"""The ``citation:`` elements: how a submitted Knowledge Answer names its lookup (red team 6)."""
+
+
+@functools.cache
+def _contract_keywords() -> tuple[str, ...]:
+    """``<contract>/<keyword>`` for each keyword the walk breaks in a contract's base documents."""
+    from conformance.builders import call_arguments  # noqa: PLC0415 - builders import checks
+    from conformance.keywordbreaks import (  # noqa: PLC0415 - loads the schemas
+        CONTRACTS,
+        base_documents,
+        keyword_breaks,
+    )
+
+    scopes = {
+        "call_1": {"tool": "search_logs", **call_arguments()},
+        "call_2": {"tool": "query_metrics", **call_arguments()},
+    }
+    return tuple(
+        f"{contract}/{keyword}"
+        for contract in CONTRACTS
+        for keyword in dict.fromkeys(
+            b.keyword for b in keyword_breaks(contract, base_documents(contract, scopes))
+        )
+    )
 
 
 AFTER_CANCEL: Final = frozenset(
@@ -219,6 +271,107 @@ def _history(fixture: Mapping[str, Any]) -> set[str]:
     return found
 
 
+def _held(fixture: Mapping[str, Any], observation: Mapping[str, Any] | None) -> set[str]:
+    from conformance.checks import disconnect_index  # noqa: PLC0415 - checks import heavily
+    from conformance.checks._runtime import held_turns  # noqa: PLC0415
+
+    if observation is None or not (fixture.get("client") or {}).get("disconnect_on"):
+        return set()
+    index = disconnect_index(dict(observation), dict(fixture))
+    if index is None:
+        return set()
+    return {f"held:{key[1]}" for key in held_turns(dict(observation), dict(fixture), index)}
+
+
+def _fallback(observation: Mapping[str, Any] | None) -> set[str]:
+    trace = (observation or {}).get("trace", [])
+    intents = [e.get("data", {}).get("intent") for e in trace if e.get("type") == "INTENT_ROUTED"]
+    kinds = [
+        e.get("data", {}).get("fallback_type") for e in trace if e.get("type") == "RUN_FINISHED"
+    ]
+    return {f"fallback:{i}/{k}" for i in intents[:1] for k in kinds[:1] if i and k}
+
+
+def _unwrap(turn: Mapping[str, Any]) -> Mapping[str, Any]:
+    while turn.get("kind") in {"block_until_cancelled", "ignore_cancellation"}:
+        turn = turn.get("then") or {}
+    return turn
+
+
+def _keywords(fixture: Mapping[str, Any]) -> set[str]:
+    from conformance.keywordbreaks import ARGUMENTS, broken_keyword  # noqa: PLC0415 - schemas
+
+    documents: list[tuple[str, Any]] = []
+    for scripted in fixture.get("agent", []):
+        turn = _unwrap(scripted)
+        if turn.get("kind") == "draft":
+            documents.append(("diagnosis-draft", turn.get("draft")))
+        elif turn.get("kind") == "knowledge_answer":
+            documents.append(("knowledge-answer", turn.get("answer")))
+        documents.extend(
+            (ARGUMENTS, call.get("arguments"))
+            for call in turn.get("tool_calls", []) or []
+            if isinstance(call, dict) and "arguments" in call
+        )
+    documents.extend(
+        ("semantic-verdict", _unwrap(t).get("verdict"))
+        for t in fixture.get("semantic_guard", [])
+        if _unwrap(t).get("kind") == "verdict"
+    )
+    found = set()
+    for contract, document in documents:
+        keyword = broken_keyword(contract, document)
+        if keyword is not None:
+            found.add(f"keyword:{contract}/{keyword}")
+    return found
+
+
+def _citations(fixture: Mapping[str, Any]) -> set[str]:
+    import unicodedata  # noqa: PLC0415 - small helper
+
+    from conformance.checks import expected_outcome  # noqa: PLC0415 - checks import heavily
+
+    answers = [
+        turn["answer"]
+        for turn in map(_unwrap, fixture.get("agent", []))
+        if turn.get("kind") == "knowledge_answer" and isinstance(turn.get("answer"), dict)
+    ]
+    if not answers or "tools" not in fixture:
+        return set()
+    lookups = {
+        row.tool_call_id: row
+        for row in expected_outcome(dict(fixture)).invocations
+        if row.call.tool == "lookup_documents"
+    }
+
+    def loose(value: object) -> str:
+        return unicodedata.normalize("NFKC", str(value)).strip().casefold()
+
+    found = set()
+    for answer in answers:
+        references = [
+            r
+            for item in answer.get("items", []) or []
+            if isinstance(item, dict)
+            for r in item.get("references", []) or []
+            if isinstance(r, dict)
+        ]
+        named = [answer.get("lookup_tool_call_id"), *(r.get("tool_call_id") for r in references)]
+        for value in named:
+            if not isinstance(value, str) or value in lookups:
+                continue
+            if any(loose(value) == loose(lookup) for lookup in lookups):
+                found.add("citation:respelled-lookup-id")
+        row = lookups.get(str(answer.get("lookup_tool_call_id")))
+        if row is None or not references:
+            continue
+        if row.evidence_status == "NO_EVIDENCE":
+            found.add("citation:empty-lookup")
+        elif row.status == "ERROR" or row.evidence_status == "ERROR":
+            found.add("citation:failed-lookup")
+    return found
+
+
 def reached_by(
     fixture: Mapping[str, Any], observation: Mapping[str, Any] | None = None
 ) -> set[str]:
@@ -231,6 +384,8 @@ def reached_by(
     found |= _disconnects(fixture, observation) | _repair(fixture, observation)
     found |= _limits(fixture) | _history(fixture)
     found |= {f"id:{name}" for name in id_classes_of(fixture)}
+    found |= _held(fixture, observation) | _fallback(observation)
+    found |= _keywords(fixture) | _citations(fixture)
     return found
 
 
