@@ -553,7 +553,7 @@ def _invalid_arguments(pick: _Picker, plan: ToolPlan, call_id: str | None = None
             ]
         )
     )
-    if junk is None:
+    if junk is None or "keyword" in pick.force:
         from conformance.keywordbreaks import ARGUMENTS  # noqa: PLC0415 - loads the schemas
 
         junk = one_keyword_broken(
@@ -709,8 +709,21 @@ def _red_team_document(pick: _Picker, how: str, intent: str, plan: ToolPlan) -> 
             return respelled_draft(pick.draw, valid, spelling)
         return respelled_answer(pick.draw, valid, spelling)
     contract = "diagnosis-draft" if diagnosis else "knowledge-answer"
+    if diagnosis:  # every optional member present, as keywordbreaks' base documents hold
+        valid = _with_scopes(valid, plan)
     broken = one_keyword_broken(pick.draw, contract, valid, pick.force.get("keyword"))
     return valid if broken is None else broken
+
+
+def _with_scopes(draft: dict[str, Any], plan: ToolPlan) -> dict[str, Any]:
+    """``draft`` with each scope-less analysis given its first cited call's query scope."""
+    scopes = {e.call_id: e.scope for e in plan.evidence}
+    filled = copy.deepcopy(draft)
+    for item in filled["analyses"]:
+        cited = [scopes[i] for i in item["tool_call_ids"] if i in scopes]
+        if "scope" not in item and cited:
+            item["scope"] = copy.deepcopy(cited[0])
+    return filled
 
 
 def _cites_evidence(document: dict[str, Any], plan: ToolPlan) -> bool:

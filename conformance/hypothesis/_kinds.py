@@ -91,19 +91,24 @@ def one_keyword_broken(
 ) -> object | None:
     """A document breaking one keyword of ``contract``, walked from the valid ``base``.
 
-    ``keyword`` (when given) is preferred; ``None`` when the walk finds no break (or ``base``
-    is not valid).
+    ``keyword`` (when given) is preferred: ``"maxLength"``, or ``"maxLength:statement"`` for a
+    break whose pointer ends in that member name. ``None`` when the walk finds no break (or
+    ``base`` is not valid).
     """
     breaks = _breaks(contract, json.dumps(base, sort_keys=True))
     if keyword is not None:
-        breaks = tuple(b for b in breaks if b[0] == keyword) or breaks
+        name, _, member = keyword.partition(":")
+        wanted = tuple(
+            b for b in breaks if b[0] == name and (not member or b[1].rsplit("/", 1)[-1] == member)
+        )
+        breaks = wanted or breaks
     if not breaks:
         return None
-    return copy.deepcopy(draw(st.sampled_from(breaks))[1])
+    return copy.deepcopy(draw(st.sampled_from(breaks))[2])
 
 
 @functools.lru_cache(maxsize=256)
-def _breaks(contract: str, base: str) -> tuple[tuple[str, Any], ...]:
+def _breaks(contract: str, base: str) -> tuple[tuple[str, str, Any], ...]:
     from conformance.keywordbreaks import keyword_breaks  # noqa: PLC0415 - loads the schemas
     from contracts import loads_strict  # noqa: PLC0415
 
@@ -111,7 +116,7 @@ def _breaks(contract: str, base: str) -> tuple[tuple[str, Any], ...]:
         found = keyword_breaks(contract, [loads_strict(base)])
     except ValueError:  # a base the contract rejects (drawn text past a bound): no break
         return ()
-    return tuple((b.keyword, b.document) for b in found)
+    return tuple((b.keyword, b.pointer, b.document) for b in found)
 
 
 def _unwrap(turn: Mapping[str, Any]) -> Mapping[str, Any]:
