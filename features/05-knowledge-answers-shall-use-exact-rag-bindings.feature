@@ -208,3 +208,34 @@ Feature: Knowledge answers SHALL use exact RAG bindings
       | an answer naming "lookup_1" whose references cite the documents "d1" from "LOOKUP_1" |
       | an answer naming "LOOKUP_1" whose references cite the documents "d1" from "lookup_1" |
       | an answer naming "lookup_1" whose references cite the documents "d1" from "lookup_1 " |
+
+  @extension @requirement:knowledge-answers-shall-use-exact-rag-bindings @capability:KNOWLEDGE_QUERY @capability:STRUCTURAL_REPAIR
+  Scenario Outline: A knowledge answer and its repair each break one keyword of the knowledge-answer schema
+    Given a user asks the knowledge question "How do I rotate the checkout API key?"
+    And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"
+    And lookup_documents returns the documents "d1" and "d2"
+    And the agent then submits a full answer on "lookup_1" breaking <first>
+    And the structural repair submits a full answer on "lookup_1" breaking <second>
+    When the Run is executed
+    Then the fallback type is EVIDENCE_VALIDATION_FAILED and verified sources are empty
+    And every global invariant holds
+
+    # Generated from schemas/knowledge-answer.schema.json by conformance.keywordbreaks: one row
+    # per pair of keyword breaks; tests/conformance/test_conf_keyword_breaks.py checks the table.
+    Examples:
+      | first | second |
+      | type at "" | type at "/lookup_tool_call_id" |
+      | maxLength at "/lookup_tool_call_id" | pattern at "/lookup_tool_call_id" |
+      | type at "/items" | maxLength at "/items/0/item_id" |
+      | pattern at "/items/0/item_id" | minLength at "/items/0/text" |
+      | maxLength at "/items/0/text" | maxLength at "/items/0/references/0/tool_call_id" |
+      | pattern at "/items/0/references/0/tool_call_id" | maxLength at "/items/0/references/0/document_id" |
+      | pattern at "/items/0/references/0/document_id" | required at "/items/0/references/0/tool_call_id" |
+      | required at "/items/0/references/0/document_id" | additionalProperties at "/items/0/references/0/extra" |
+      | minItems at "/items/0/references" | required at "/items/0/item_id" |
+      | required at "/items/0/text" | required at "/items/0/references" |
+      | additionalProperties at "/items/0/extra" | minLength at "/limitations/0/text" |
+      | maxLength at "/limitations/0/text" | required at "/limitations/0/text" |
+      | additionalProperties at "/limitations/0/extra" | required at "/lookup_tool_call_id" |
+      | required at "/items" | required at "/limitations" |
+      | additionalProperties at "/extra" | type at "" |

@@ -133,10 +133,34 @@ def _broken_draft(builder: FixtureBuilder, groups: list[str]) -> dict[str, objec
     return document
 
 
+def _broken_answer(_builder: FixtureBuilder, groups: list[str]) -> dict[str, object]:
+    """The full Knowledge Answer citing ``d1`` of ``groups[0]``, broken at one keyword.
+
+    The base names the lookup ``lookup_1`` (:func:`conformance.keywordbreaks.base_documents`);
+    ``groups[1]`` is the keyword, ``groups[2]`` the quoted pointer of a generated row.
+
+    Raises:
+        StepVocabularyError: another lookup id, or the schema has no such break (a stale row).
+    """
+    lookup = quoted(groups[0])[0]
+    base = base_documents("knowledge-answer", {})
+    if lookup != base[0]["lookup_tool_call_id"]:
+        message = f'a full answer is on "lookup_1", not {lookup!r}'
+        raise StepVocabularyError(message)
+    try:
+        document: dict[str, object] = break_at(
+            "knowledge-answer", base, groups[1], quoted(groups[2])[0]
+        )
+    except KeyError as error:
+        raise StepVocabularyError(str(error)) from error
+    return document
+
+
 _Shape = Callable[[FixtureBuilder, list[str]], dict[str, object]]
 
 _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
     (re.compile(r'a full draft on (".+") and (".+") breaking (\w+) at (".*")'), _broken_draft),
+    (re.compile(r'a full answer on (".+") breaking (\w+) at (".*")'), _broken_answer),
     (
         re.compile(r'a draft with one analysis observing each of (".+")'),
         lambda b, g: b.per_call_draft(quoted(g[0])),

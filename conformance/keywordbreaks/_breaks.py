@@ -30,7 +30,7 @@ __all__ = [
 ARGUMENTS: Final = "query-scope#arguments"
 """The tool arguments: query-scope.schema.json without ``tool`` (reference_harness._tools)."""
 
-CONTRACTS: Final = ("diagnosis-draft", "semantic-verdict", ARGUMENTS)
+CONTRACTS: Final = ("diagnosis-draft", "semantic-verdict", ARGUMENTS, "knowledge-answer")
 """The frozen contracts a model writes whose keywords the default run breaks one by one."""
 
 _ANNOTATIONS: Final = frozenset(
@@ -68,12 +68,14 @@ def base_documents(contract: str, scopes: Mapping[str, dict[str, Any]]) -> list[
     """Return valid base documents of ``contract``: every optional member present in one.
 
     The walk reaches an ``if``/``then`` branch only where a base takes it (the semantic verdict:
-    one UNSUPPORTED, one SUPPORTED).
+    one UNSUPPORTED, one SUPPORTED). The knowledge-answer base cites document ``d1`` of the
+    lookup ``lookup_1`` (a lookup_documents call returning ``d1`` and ``d2``).
 
     Args:
         contract: one of :data:`CONTRACTS`.
         scopes: the query scope of ``call_1`` (a search_logs call with matches) and ``call_2``
-            (a query_metrics call that finds nothing), as the fixture's builder computes them.
+            (a query_metrics call that finds nothing), as the fixture's builder computes them
+            (not read for the verdict and the Knowledge Answer).
 
     Raises:
         KeyError: another contract, or a scope missing.
@@ -115,6 +117,20 @@ def base_documents(contract: str, scopes: Mapping[str, dict[str, Any]]) -> list[
         return [
             {"verdict": "UNSUPPORTED", "unsupported_analysis_ids": ["a1"]},
             {"verdict": "SUPPORTED", "unsupported_analysis_ids": []},
+        ]
+    if contract == "knowledge-answer":
+        return [
+            {
+                "lookup_tool_call_id": "lookup_1",
+                "items": [
+                    {
+                        "item_id": "i1",
+                        "text": "Rotate the checkout API key in the vault.",
+                        "references": [{"tool_call_id": "lookup_1", "document_id": "d1"}],
+                    }
+                ],
+                "limitations": [{"text": "Only the runbooks were read."}],
+            }
         ]
     if contract == ARGUMENTS:
         scope = copy.deepcopy(scopes["call_1"])

@@ -81,6 +81,7 @@ __all__ = [
     "item_text_not_cut",
     "item_without_references_as_schema_invalid",
     "knowledge_fallback_without_sources",
+    "knowledge_item_text_unbounded",
     "knowledge_query_sees_latest_run",
     "knowledge_run_selects_previous_turn",
     "large_result_unbounded",
@@ -1146,6 +1147,11 @@ def knowledge_fallback_without_sources() -> MutantIUT:
 def negative_scope_not_required() -> MutantIUT:
     """IUT factory of mutant ``negative_scope_not_required`` (see :data:`MUTANTS`)."""
     return create("negative_scope_not_required")
+
+
+def knowledge_item_text_unbounded() -> MutantIUT:
+    """IUT factory of mutant ``knowledge_item_text_unbounded`` (see :data:`MUTANTS`)."""
+    return create("knowledge_item_text_unbounded")
 
 
 def statement_length_unbounded() -> MutantIUT:

@@ -3,7 +3,8 @@
 A sixth red team's faulty harnesses each skipped one keyword (docs/decisions/red-team-6.md,
 "One keyword of a frozen contract"): a NEGATIVE_OBSERVATION's required ``scope``, a verdict's
 ``uniqueItems``, a statement's ``maxLength``, the conclusion's ``minItems``, the ``scope`` of an
-OBSERVATION, a tool argument's ``minimum``. Each mutant here is one of them, killed by the
+OBSERVATION, a tool argument's ``minimum``; a Knowledge Answer item's ``maxLength`` (open
+world 7). Each mutant here is one of them, killed by the
 keyword-break outlines of the default run naming its rule. Added to
 :data:`reference_harness.mutants.MUTANTS` by the catalogue.
 """
@@ -30,6 +31,7 @@ _R6 = "safe-fallback-shall-use-a-fixed-schema"
 _R9 = "retry-attempts-shall-be-owned-by-harness"
 _SCHEMA = "reference_harness.guards._schema"
 _DRAFT = "reference_harness.guards._draft"
+_KNOWLEDGE = "reference_harness.guards._knowledge"
 _VERDICT = "reference_harness.guards._verdict"
 _LOOP = "reference_harness._agent_loop"
 
@@ -137,6 +139,26 @@ def _conclusion_ids(error: ValidationError, _document: object) -> bool:
     return error.validator == "minItems" and path == ("conclusion", "analysis_ids")
 
 
+def _item_text_length(error: ValidationError, _document: object) -> bool:
+    path = tuple(error.absolute_path)
+    return error.validator == "maxLength" and path[:1] == ("items",) and path[-1:] == ("text",)
+
+
+def _item_texts_cut(document: Any) -> Any:  # noqa: ANN401
+    for item in document.get("items", []):
+        if isinstance(item, dict) and isinstance(item.get("text"), str):
+            item["text"] = item["text"][:4000]
+    return document
+
+
+def _item_texts_back(model: Any, document: Any) -> Any:  # noqa: ANN401
+    items = [
+        item.model_copy(update={"text": given["text"]})
+        for item, given in zip(model.items, document["items"], strict=True)
+    ]
+    return model.model_copy(update={"items": items})
+
+
 def _positive_scope(error: ValidationError, document: Any) -> bool:  # noqa: ANN401
     path = tuple(error.absolute_path)
     if len(path) < 3 or path[0] != "analyses" or path[2] != "scope":  # noqa: PLR2004
@@ -185,6 +207,17 @@ KEYWORD_SPECS: Final = (
         "a NEGATIVE_OBSERVATION without scope is accepted",
         rule_id="R6.evidence-validation-failed",
         patches=(Patch(_SCHEMA, "_schema_errors", _skipping("diagnosis-draft", _negative_scope)),),
+    ),
+    MutantSpec(
+        "knowledge_item_text_unbounded",
+        _R6,
+        "knowledge-answer: an answer item's text is at most 4000 characters (maxLength); a "
+        "longer one is accepted",
+        rule_id="R6.evidence-validation-failed",
+        patches=(
+            Patch(_SCHEMA, "_schema_errors", _skipping("knowledge-answer", _item_text_length)),
+            Patch(_KNOWLEDGE, "build_model", _lenient(_item_texts_cut, _item_texts_back)),
+        ),
     ),
     MutantSpec(
         "statement_length_unbounded",

@@ -41,6 +41,10 @@ OUTLINES = {
         "03-invocation-status-and-evidence-status-shall-be-independent.feature",
         "Two tool calls each break one keyword of the arguments schema",
     ),
+    "knowledge-answer": (
+        "05-knowledge-answers-shall-use-exact-rag-bindings.feature",
+        "A knowledge answer and its repair each break one keyword of the knowledge-answer schema",
+    ),
 }
 """Contract -> the feature file and the outline presenting its breaks."""
 

@@ -63,9 +63,9 @@ _DRAFT_RULE = "R4.analysis-structure"
 DRAWN: dict[str, tuple[dict[str, Any], str]] = {
     **{name: (PINS()[pin], MUTANTS[name].rule_id) for name, (pin, _) in PINNED.items()},
     # S11-S16: one keyword broken, walked from the drawn document (conformance.keywordbreaks).
-    # A draft mutant accepts the broken first draft: the property names the verdict it judges
-    # (R4.analysis-structure, "not a valid contract document but passed validation"); the
-    # rows, which end in the fallback, name R6.evidence-validation-failed.
+    # A draft mutant accepts the broken first draft: the property names the verdict it judges,
+    # R4.analysis-structure, saying the draft is not a valid contract document but passed
+    # validation; the rows, which end in the fallback, name R6.evidence-validation-failed.
     "negative_scope_not_required": (
         {**_DRAFT, "keyword": "required:scope", "tool_kinds": ["empty", "found", "empty"]},
         _DRAFT_RULE,
@@ -89,6 +89,15 @@ DRAWN: dict[str, tuple[dict[str, Any], str]] = {
             "calls": 2,
         },
         "R9.model-call-outcome",
+    ),
+    "knowledge_item_text_unbounded": (
+        {
+            **PINS()["knowledge:semantic-fallback"],
+            "submission": "keyword_break",
+            "repair": "keyword_break",
+            "keyword": "maxLength:text",
+        },
+        "R5.exact-rag-bindings",
     ),
     "negative_start_ms_executed": (
         {

@@ -30,6 +30,10 @@ KILLING_ROWS: dict[str, tuple[str, frozenset[int]]] = {
         "two-tool-calls-each-break-one-keyword-of-the-arguments-schema",
         frozenset({3}),
     ),
+    "knowledge_item_text_unbounded": (
+        "a-knowledge-answer-and-its-repair-each-break-one-keyword-of-the-knowledge-answer-schema",
+        frozenset({5}),
+    ),
 }
 """Mutant -> the outline and the rows (example numbers) that must fail it; the others pass."""
 
