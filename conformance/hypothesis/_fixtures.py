@@ -541,7 +541,7 @@ def _invalid_arguments(pick: _Picker, plan: ToolPlan, call_id: str | None = None
     if not candidates:
         return plan
     victim = pick.draw(st.sampled_from(sorted(candidates, key=lambda e: e.call_id)))
-    junk = pick.draw(
+    junk: object = pick.draw(
         st.sampled_from(
             [
                 {},

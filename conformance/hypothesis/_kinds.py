@@ -104,7 +104,8 @@ def one_keyword_broken(
         breaks = wanted or breaks
     if not breaks:
         return None
-    return copy.deepcopy(draw(st.sampled_from(breaks))[2])
+    document: object = copy.deepcopy(draw(st.sampled_from(breaks))[2])
+    return document
 
 
 @functools.lru_cache(maxsize=256)
