@@ -11,7 +11,8 @@ shaped where free generation is useless and left to hypothesis-jsonschema where 
    never routes ends the script there.
 2. **Agent steps**: 0-6 calls with conforming ids over 1-3 steps, plus presented ids of every
    class of :data:`~conformance.vocabulary.ID_CLASSES` (rejected classes, duplicates, case
-   variants, equal arguments under distinct ids); every tool response kind (rows, zero rows,
+   variants, equal arguments under distinct ids, an id presented again after its first call
+   failed); every tool response kind (rows, zero rows,
    rows past the projection limits, in-band error, failure, oversize, a backend that blocks past
    ``tool_timeout_ms`` with or without a late answer), invalid arguments, one step written as a
    draft-and-tool-calls message, a step budget that runs out.
@@ -19,13 +20,16 @@ shaped where free generation is useless and left to hypothesis-jsonschema where 
    rule, an Analysis kind in the wrong case, an analysis with empty ``tool_call_ids``, any JSON
    value (hypothesis-jsonschema), the other intent's document, raw non-JSON text, an error, a
    call that blocks (a repair that times out), one that ignores cancellation, tool calls in the
-   repair (with a decoy draft after it).
-4. **SemanticGuard**: verdicts, invalid verdicts, raw text, errors and blocking calls, as many as
-   the attempt policy consumes; SUPPORTED, UNSUPPORTED (some or all ids) or unavailable at last.
+   repair (with a decoy draft after it), a Tool Call ID respelled (case, width, padding), one
+   keyword of the contract broken (:mod:`conformance.keywordbreaks` on the drawn document), a
+   Knowledge Answer citing a lookup that found nothing.
+4. **SemanticGuard**: verdicts, invalid verdicts (one keyword broken among them), raw text,
+   errors and blocking calls, as many as the attempt policy consumes; SUPPORTED, UNSUPPORTED (some or all ids) or unavailable at last.
 5. **History, client, limits**: earlier Runs of every intent and state (RUNNING included,
    another session's, ids the new Run presents again), their published results drawing every
-   enum value; a client disconnect on any trace event type and occurrence; limits at their
-   bounds; perturbations.
+   enum value; a client disconnect on any trace event type and occurrence, or while a Router,
+   agent, repair or SemanticGuard call is held (:mod:`conformance.hypothesis._kinds`); limits
+   at their bounds; perturbations.
 
 Validity of a submission is decided with the kit's own oracle
 (:func:`conformance.checks.expected_outcome`), so the script holds a repair turn exactly when a
