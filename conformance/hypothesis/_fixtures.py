@@ -24,7 +24,8 @@ shaped where free generation is useless and left to hypothesis-jsonschema where 
    keyword of the contract broken (:mod:`conformance.keywordbreaks` on the drawn document), a
    Knowledge Answer citing a lookup that found nothing.
 4. **SemanticGuard**: verdicts, invalid verdicts (one keyword broken among them), raw text,
-   errors and blocking calls, as many as the attempt policy consumes; SUPPORTED, UNSUPPORTED (some or all ids) or unavailable at last.
+   errors and blocking calls, as many as the attempt policy consumes; SUPPORTED, UNSUPPORTED
+   (some or all ids) or unavailable at last.
 5. **History, client, limits**: earlier Runs of every intent and state (RUNNING included,
    another session's, ids the new Run presents again), their published results drawing every
    enum value; a client disconnect on any trace event type and occurrence, or while a Router,
