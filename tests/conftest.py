@@ -11,12 +11,14 @@ from __future__ import annotations
 import gc
 import os
 import sys
+from pathlib import Path
 
 import pytest
 
 from conformance.selftest._execute import default_jobs
 
 WORKERS_PER_CORE = 2
+ROOT = Path(__file__).resolve().parents[1]
 
 # Bytecode caches are written during the test run even where the environment says not to
 # (PYTHONDONTWRITEBYTECODE, set on some machines): the tests start hundreds of Python processes
@@ -28,11 +30,31 @@ WORKERS_PER_CORE = 2
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
 
+# Hypothesis keeps what it derives from this interpreter (its Unicode tables: which code points
+# UTF-8 encodes, 1.3 CPU s to compute) in ``.hypothesis/`` under the current folder, and every
+# property of the kit draws text through hypothesis-jsonschema, which asks for that table. A
+# process started in a fresh folder (``srdh`` in a temporary folder, the wheel's run in the
+# implementer's folder, every process of ``srdh verify`` in a copy of the kit) computed it again.
+# All of them use this checkout's ``.hypothesis/`` instead (docs/decisions/test-speed.md,
+# Session 7). Nothing else is kept there for them: the kit's properties run with
+# ``database=None`` (``conformance.anyfixture._engine.property_settings``).
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(ROOT / ".hypothesis"))
+
 
 def pytest_xdist_auto_num_workers(config) -> int:  # noqa: ARG001 - pytest-xdist's hook signature
     """The worker count for ``-n auto``: :data:`WORKERS_PER_CORE` per core this process may use
     (the self-test's own count, :func:`conformance.selftest._execute.default_jobs`)."""
     return WORKERS_PER_CORE * default_jobs()
+
+
+@pytest.hookimpl(trylast=True)  # after Hypothesis's own: its initialization is over by then
+def pytest_sessionstart(session) -> None:
+    """Build Hypothesis's UTF-8 table once, before the workers start (in a fresh checkout each
+    worker that needed it first computed it again: 1.3 CPU s each)."""
+    if not hasattr(session.config, "workerinput"):
+        from hypothesis import strategies as st  # noqa: PLC0415 - only in the controller
+
+        st.characters(codec="utf-8").validate()
 
 
 def pytest_collection_finish(session) -> None:  # noqa: ARG001 - pytest's hook signature
