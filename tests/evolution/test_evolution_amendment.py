@@ -7,8 +7,10 @@
    property; the change is archived and committed with the documented command.
 2. Then the contract loop (docs/contracts.md "Evolving a contract"): an optional field on a READ
    contract (``srdh contract check`` says minor, ``srdh contract update`` records it and
-   regenerates the models and TypeScript types), then a ``$id`` bump of a referenced contract
-   (``srdh contract bump tool-call-id``), committed.
+   regenerates the models and TypeScript types), committed, then a ``$id`` bump of a referenced
+   contract (``srdh contract bump tool-call-id``): the ``$id`` and every ``$ref`` to it follow,
+   the generated code does not change (the checks of test_evolution_bump.py's
+   ``assert_every_reference_bumped``), committed.
 
 ``srdh verify .`` then passes every step. One verify judges both walks (it was one verify per
 walk, ~33 CPU s each; docs/decisions/test-speed.md, Session 5). The two walks write disjoint
@@ -30,6 +32,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.evolution.conftest import git, run_in, srdh
+from tests.evolution.test_evolution_bump import assert_every_reference_bumped
 from tests.evolution.test_evolution_scenario import NAME, WHEN, _add_change
 
 if TYPE_CHECKING:
@@ -180,7 +183,11 @@ def _evolve_contracts(kit_copy: Path) -> None:
     assert "ran python -m contracts.codegen_typescript" in update.stdout
     assert "notes" in (kit_copy / "types" / "typescript" / "contracts.ts").read_text("utf-8")
 
+    git(kit_copy, "add", "-A")
+    git(kit_copy, "commit", "-q", "-m", "phase-plan notes")
+
     bump = srdh(kit_copy, "contract", "bump", "tool-call-id")
     assert bump.returncode == 0, bump.stdout + bump.stderr
+    assert_every_reference_bumped(kit_copy)
     git(kit_copy, "add", "-A")
-    git(kit_copy, "commit", "-q", "-m", "phase-plan notes; tool-call-id v2")
+    git(kit_copy, "commit", "-q", "-m", "tool-call-id v2")
