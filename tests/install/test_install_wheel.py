@@ -31,6 +31,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from filelock import FileLock
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
@@ -65,8 +66,7 @@ def _sh(script: str, *, cwd: Path, env: dict[str, str], timeout: float) -> str:
     return done.stdout
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory, ci) -> Path:
+def _build_wheel(tmp_path_factory: pytest.TempPathFactory, ci: SimpleNamespace) -> Path:
     """The kit's wheel, built from this checkout into a temporary folder."""
     out = tmp_path_factory.mktemp("dist")
     done = subprocess.run(  # noqa: S603 - fixed argv: python -m build
@@ -81,8 +81,9 @@ def wheel(tmp_path_factory, ci) -> Path:
     return built
 
 
-@pytest.fixture(scope="module")
-def played(wheel: Path, ci, tmp_path_factory) -> SimpleNamespace:
+def _play(
+    wheel: Path, ci: SimpleNamespace, tmp_path_factory: pytest.TempPathFactory
+) -> SimpleNamespace:
     """The implementer template's ``run:`` scripts, played in order as Actions would run them."""
     tmp_path = tmp_path_factory.mktemp("actions")
     workflow = ci.load_workflow(ci.ci_dir / "github-actions-implementer.yml")
@@ -128,6 +129,35 @@ def played(wheel: Path, ci, tmp_path_factory) -> SimpleNamespace:
         version=version,
         tmp_path=tmp_path,
     )
+
+
+_PATHS = ("runner_temp", "workspace", "summary", "tmp_path")
+
+
+@pytest.fixture(scope="module")
+def played(ci, tmp_path_factory) -> SimpleNamespace:
+    """The wheel built and the template played once per test run, whichever worker needs it.
+
+    pytest-xdist (``make test``: ``--dist worksteal``) may hand this module's two tests to two
+    workers, and a module fixture then ran twice: a second wheel, venv, ``pip install`` and
+    suite run, about 40 CPU s. The first worker to need it plays the template under a file lock
+    in the run's common temporary folder and leaves a record (outputs, environment, paths of
+    its venv and folders); a worker that comes later uses the same installation. A failed
+    play leaves no record (docs/decisions/test-speed.md, Session 7).
+    """
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # the run's root
+    record = shared / "install-wheel-played.json"
+    with FileLock(str(shared / "install-wheel-played.lock")):
+        if record.exists():
+            fields = json.loads(record.read_text(encoding="utf-8"))
+            return SimpleNamespace(**{k: Path(v) if k in _PATHS else v for k, v in fields.items()})
+        played = _play(_build_wheel(tmp_path_factory, ci), ci, tmp_path_factory)
+        fields = {k: str(v) if k in _PATHS else v for k, v in vars(played).items()}
+        partial = shared / "install-wheel-played.part"
+        partial.write_text(json.dumps(fields), encoding="utf-8")
+        partial.replace(record)
+        return played
 
 
 def test_wheel_installs_in_a_fresh_venv_and_runs_the_suite_from_any_folder(played) -> None:
