@@ -16,14 +16,32 @@ from __future__ import annotations
 
 import enum
 import typing
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, model_validator
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 __all__ = ["ContractModel"]
 
-_NON_NULL_OPTIONALS: dict[type[BaseModel], frozenset[str]] = {}
-_SCALAR_FIELDS: dict[type[BaseModel], tuple[tuple[str, bool, bool], ...]] = {}
+_BOOL_OR_FLOAT = (bool, float)
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """What the two validators need to know about one model class, worked out once."""
+
+    non_null_optionals: frozenset[str]
+    """Names of the optional fields that must not be given an explicit ``null``."""
+    scalar_fields: tuple[tuple[str, bool, bool], ...]
+    """``(name, has an integer Literal or enum, accepts Any)`` per field, in order."""
+    rule: Callable[[Any], str | None] | None
+    """The class's restored schema rule (:mod:`contracts._schema_rules`), if it has one."""
+
+
+_SHAPES: dict[type[BaseModel], _Shape] = {}
 
 
 def _accepts_any(annotation: object) -> bool:
@@ -49,29 +67,27 @@ class ContractModel(BaseModel):
     """Base of every generated contract model; adds the rules the generator drops."""
 
     @classmethod
-    def _non_null_optionals(cls) -> frozenset[str]:
-        """Names of the optional fields that must not be given an explicit ``null`` (cached)."""
-        cached = _NON_NULL_OPTIONALS.get(cls)
-        if cached is None:
-            cached = frozenset(
-                name
-                for name, field in cls.model_fields.items()
-                if not field.is_required() and not _accepts_any(field.annotation)
-            )
-            _NON_NULL_OPTIONALS[cls] = cached
-        return cached
+    def _shape(cls) -> _Shape:
+        """The class's :class:`_Shape` (cached per class: validation runs per nested instance)."""
+        shape = _SHAPES.get(cls)
+        if shape is None:
+            from contracts._schema_rules import schema_rule_of  # noqa: PLC0415 - import cycle
 
-    @classmethod
-    def _scalar_fields(cls) -> tuple[tuple[str, bool, bool], ...]:
-        """``(name, has an integer Literal or enum, accepts Any)`` per field, in order (cached)."""
-        cached = _SCALAR_FIELDS.get(cls)
-        if cached is None:
-            cached = tuple(
-                (name, _has_int_literal(field.annotation), _accepts_any(field.annotation))
-                for name, field in cls.model_fields.items()
+            fields = cls.model_fields
+            shape = _Shape(
+                non_null_optionals=frozenset(
+                    name
+                    for name, field in fields.items()
+                    if not field.is_required() and not _accepts_any(field.annotation)
+                ),
+                scalar_fields=tuple(
+                    (name, _has_int_literal(field.annotation), _accepts_any(field.annotation))
+                    for name, field in fields.items()
+                ),
+                rule=schema_rule_of(cls),
             )
-            _SCALAR_FIELDS[cls] = cached
-        return cached
+            _SHAPES[cls] = shape
+        return shape
 
     @model_validator(mode="before")
     @classmethod
@@ -85,14 +101,18 @@ class ContractModel(BaseModel):
         """
         if not isinstance(data, dict):
             return data
-        for name in cls._non_null_optionals():
+        shape = cls._shape()
+        for name in shape.non_null_optionals:
             if name in data and data[name] is None:
                 msg = f"{name}: null is not allowed (omit the property instead)"
                 raise ValueError(msg)
-        if not any(isinstance(value, bool | float) for value in data.values()):
+        for value in data.values():
+            if isinstance(value, _BOOL_OR_FLOAT):
+                break
+        else:
             return data  # no boolean, no float: nothing below applies
         converted = None
-        for name, int_literal, accepts_any in cls._scalar_fields():
+        for name, int_literal, accepts_any in shape.scalar_fields:
             value = data.get(name)
             if isinstance(value, bool) and int_literal:
                 msg = f"{name}: a boolean is not one of the allowed numbers"
@@ -105,9 +125,8 @@ class ContractModel(BaseModel):
     @model_validator(mode="after")
     def _apply_schema_rules(self) -> ContractModel:
         """Apply the ``if``/``then`` and ``uniqueItems`` rules of this model's schema."""
-        from contracts._schema_rules import check_schema_rules  # noqa: PLC0415 - avoids an import cycle
-
-        problem = check_schema_rules(self)
+        rule = self._shape().rule
+        problem = None if rule is None else rule(self)
         if problem is not None:
             raise ValueError(problem)
         return self

@@ -6,8 +6,9 @@ written in that class's JSON Schema, so that ``model_validate`` and the JSON Sch
 verdict. The differential tests (``tests/contracts/test_contracts_differential.py``) prove the pair
 agree on every example and on generated instances.
 
-:func:`check_schema_rules` is called by :class:`contracts._base.ContractModel` after field
-validation; it returns a message naming the first broken rule, or ``None``.
+:class:`contracts._base.ContractModel` runs a class's rule (:func:`schema_rule_of`, looked up
+once per class) after field validation; :func:`check_schema_rules` does the same for one model.
+A rule returns a message naming the first broken rule, or ``None``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-__all__ = ["check_schema_rules"]
+__all__ = ["check_schema_rules", "schema_rule_of"]
 
 Rule = Callable[[Any], str | None]
 
@@ -221,8 +222,12 @@ def rule_targets() -> frozenset[tuple[str, str]]:
     return frozenset(_RULES)
 
 
+def schema_rule_of(cls: type[BaseModel]) -> Rule | None:
+    """The restored rule of the generated class ``cls``, or ``None`` when it has none."""
+    return _RULES.get((cls.__module__.rpartition(".")[2], cls.__name__))
+
+
 def check_schema_rules(model: BaseModel) -> str | None:
     """Return a message naming the first dropped schema rule ``model`` breaks, else ``None``."""
-    cls = type(model)
-    rule = _RULES.get((cls.__module__.rpartition(".")[2], cls.__name__))
+    rule = schema_rule_of(type(model))
     return None if rule is None else rule(model)
