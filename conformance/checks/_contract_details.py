@@ -296,9 +296,9 @@ def expected_binding_violations(kind: str, document: object) -> list[tuple[str, 
         placeholder = {"tool_call_id": document.get("lookup_tool_call_id"), "document_id": "d"}
     for index in missing:
         filled[array][index][binding] = [placeholder]
-    from contracts import validate_document  # noqa: PLC0415 - contracts loads schemas on import
+    from contracts import is_valid_document  # noqa: PLC0415 - contracts loads schemas on import
 
-    if validate_document(filled, contract):
+    if not is_valid_document(filled, contract):
         return []
     return [(code, (f"/{array}/{index}/{binding}", f"/{array}/{index}")) for index in missing]
 

@@ -125,7 +125,7 @@ def review_outcome(
     UNSUPPORTED); anything else it answers is INVALID_SCHEMA; ``error`` gives its error; a
     blocking turn gives TIMEOUT. ``reviewed_ids`` ``None`` skips the id check.
     """
-    from contracts import validate_document  # noqa: PLC0415 - contracts loads schemas on import
+    from contracts import is_valid_document  # noqa: PLC0415 - contracts loads schemas on import
 
     kind = turn.get("kind")
     if kind == "error":
@@ -133,7 +133,7 @@ def review_outcome(
     if kind in _BLOCKING:
         return "TIMEOUT", None
     parsed, value = _verdict_value(turn)
-    if not parsed or validate_document(value, "semantic-verdict"):
+    if not parsed or not is_valid_document(value, "semantic-verdict"):
         return "INVALID_SCHEMA", None
     named = set(value["unsupported_analysis_ids"])
     if reviewed_ids is not None and not named <= set(reviewed_ids):
@@ -151,12 +151,12 @@ def names_unreviewed_ids(turn: Mapping[str, Any], reviewed_ids: Collection[str] 
     (INVALID_SCHEMA, the declared retry follows); a Harness may instead take it as VALID
     UNSUPPORTED (fallback SEMANTIC_UNSUPPORTED). Nothing is released either way.
     """
-    from contracts import validate_document  # noqa: PLC0415 - contracts loads schemas on import
+    from contracts import is_valid_document  # noqa: PLC0415 - contracts loads schemas on import
 
     if reviewed_ids is None or turn.get("kind") == "error" or turn.get("kind") in _BLOCKING:
         return False
     parsed, value = _verdict_value(turn)
-    if not parsed or validate_document(value, "semantic-verdict"):
+    if not parsed or not is_valid_document(value, "semantic-verdict"):
         return False
     named = set(value["unsupported_analysis_ids"])
     return value["verdict"] == "UNSUPPORTED" and not named <= set(reviewed_ids)
