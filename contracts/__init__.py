@@ -7,6 +7,7 @@ restore the ``if``/``then`` rules the generator drops (:mod:`contracts._schema_r
 the invariants no schema can express (:func:`check_invariants`). Entry points:
 
 * :func:`load_document` (path, JSON text or parsed value -> model, or :class:`ContractError`);
+  :func:`check_document` (the same checks and error, without building the model);
 * :func:`validate_document` (-> list of :class:`ContractViolation`: schema, then invariants);
 * :func:`validator_for` (python-jsonschema with ECMA-262 ``pattern``), :func:`schema_path`;
 * :data:`CONTRACTS` (name -> schema, ``$id``, model, direction, invariants);
@@ -36,6 +37,7 @@ from contracts._errors import ContractError, ContractViolation, SchemaSetError
 from contracts._examples import Example, iter_examples
 from contracts._invariants import HARNESS_FORBIDDEN, check_invariants
 from contracts._loading import (
+    check_document,
     is_valid_document,
     load_document,
     parse_document,
@@ -616,6 +618,7 @@ __all__ = [
     "ViolationCode",
     "bundle_schema",
     "canonical_json",
+    "check_document",
     "check_invariants",
     "check_schema_refs",
     "digest",

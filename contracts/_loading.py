@@ -20,7 +20,13 @@ if TYPE_CHECKING:
     import jsonschema
     from pydantic import BaseModel
 
-__all__ = ["is_valid_document", "load_document", "parse_document", "validate_document"]
+__all__ = [
+    "check_document",
+    "is_valid_document",
+    "load_document",
+    "parse_document",
+    "validate_document",
+]
 
 _SCHEMA_KEY = "$schema"
 _JSON_TEXT_STARTS = frozenset('{["-0123456789')
@@ -196,6 +202,28 @@ def parse_document(source: Any) -> tuple[Any, str | None]:  # noqa: ANN401
     return source, None
 
 
+def check_document(source: Any, contract: str) -> tuple[Any, str | None]:  # noqa: ANN401
+    """Read ``source`` (see :func:`parse_document`) and refuse it unless it keeps ``contract``.
+
+    The checks of :func:`load_document` (JSON Schema, then the invariants), without building
+    the model: for a caller that needs the verdict, not the model. Returns ``(json_value,
+    path_or_None)``.
+
+    Raises:
+        ContractError: as :func:`load_document` (the first violation).
+        KeyError: ``contract`` is not a contract of the sheet.
+    """
+    doc, path = parse_document(source)
+    violations = validate_document(doc, contract)
+    if violations:
+        first = violations[0]
+        expected = first.message.removeprefix("expected ").split(" (", 1)[0]
+        raise ContractError(
+            first.message, path=path, pointer=first.pointer, expected=expected, rule=first.rule
+        )
+    return doc, path
+
+
 def load_document(source: Any, contract: str) -> BaseModel:  # noqa: ANN401
     """Read ``source`` (see :func:`parse_document`) and return it as ``contract``'s model.
 
@@ -206,14 +234,7 @@ def load_document(source: Any, contract: str) -> BaseModel:  # noqa: ANN401
         KeyError: ``contract`` is not a contract of the sheet.
     """
     info = CONTRACTS[contract]
-    doc, path = parse_document(source)
-    violations = validate_document(doc, contract)
-    if violations:
-        first = violations[0]
-        expected = first.message.removeprefix("expected ").split(" (", 1)[0]
-        raise ContractError(
-            first.message, path=path, pointer=first.pointer, expected=expected, rule=first.rule
-        )
+    doc, path = check_document(source, contract)
     body, _ = _contract_of(doc, contract)
     from pydantic import ValidationError  # noqa: PLC0415 - validating a document needs no model
 

@@ -164,3 +164,60 @@ def test_contracts_too_deep_json_is_a_contract_error(tmp_path):
         contracts.load_document(path, "diagnosis-draft")
     assert caught.value.rule == "json-depth"
     assert str(path) in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("source", "contract"),
+    [
+        pytest.param(
+            dict(DRAFT, analyses=[dict(DRAFT["analyses"][0], kind="GUESS")]),
+            "diagnosis-draft",
+            id="schema",
+        ),
+        pytest.param(
+            dict(
+                DRAFT,
+                analyses=[
+                    DRAFT["analyses"][0],
+                    dict(DRAFT["analyses"][2], analysis_id=DRAFT["analyses"][0]["analysis_id"]),
+                ],
+            ),
+            "diagnosis-draft",
+            id="invariant",
+        ),
+        pytest.param("[1, 2]", "public-error", id="type"),
+        pytest.param(
+            '{\n  "error_code": "INTERNAL_ERROR",\n  oops\n}\n', "public-error", id="syntax"
+        ),
+        pytest.param(
+            {
+                "$schema": contracts.CONTRACTS["safe-fallback"].schema_id,
+                "error_code": "INTERNAL_ERROR",
+            },
+            "public-error",
+            id="wrong-contract",
+        ),
+    ],
+)
+def test_contracts_check_document_refuses_what_load_document_refuses(source, contract):
+    """check_document raises load_document's ContractError (rule, pointer, expectation, text)."""
+    with pytest.raises(contracts.ContractError) as loading:
+        contracts.load_document(source, contract)
+    with pytest.raises(contracts.ContractError) as checking:
+        contracts.check_document(source, contract)
+    got, want = checking.value, loading.value
+    assert (got.rule, got.pointer, got.expected, got.line, str(got)) == (
+        want.rule,
+        want.pointer,
+        want.expected,
+        want.line,
+        str(want),
+    )
+
+
+def test_contracts_check_document_returns_the_value_it_checked(tmp_path):
+    """A valid document comes back as its JSON value (and its file path), not as a model."""
+    assert contracts.check_document(DRAFT, "diagnosis-draft") == (DRAFT, None)
+    path = tmp_path / "draft.json"
+    path.write_text(json.dumps(DRAFT))
+    assert contracts.check_document(path, "diagnosis-draft") == (DRAFT, str(path))
