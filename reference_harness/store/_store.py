@@ -163,6 +163,17 @@ def _create_statements() -> tuple[str, ...]:
     return (table, *(str(CreateIndex(index).compile(dialect=dialect)) for index in indexes))
 
 
+@functools.cache
+def _table_pragmas() -> tuple[str, ...]:
+    """The statements of the sqlite dialect's ``has_table`` for ``diagnosis_run``, in its order.
+
+    ``PRAGMA main.table_info(…)``, then ``PRAGMA temp.table_info(…)``: the table exists when
+    one of them returns a row (SQLAlchemy's ``SQLiteDialect._get_table_pragma``).
+    """
+    name = _shared_engine().dialect.identifier_preparer.quote_identifier(diagnosis_run.name)
+    return tuple(f"PRAGMA {schema}.table_info({name})" for schema in ("main", "temp"))
+
+
 _t = diagnosis_run
 
 # Statements built once, with named parameters: each execution only binds values (SQLAlchemy
@@ -278,12 +289,19 @@ class RunStore:
             self._pool = QueuePool(lambda: _open(str(file), wal=True, durable=durable))
         self._engine = _shared_engine().execution_options()
         with self._write() as connection:
-            # metadata.create_all's check-first, then its DDL compiled once per process.
-            if not connection.dialect.has_table(connection, diagnosis_run.name):
-                for statement in _create_statements():
-                    connection.exec_driver_sql(statement)
-            version = connection.exec_driver_sql("PRAGMA user_version").scalar_one()
-            connection.exec_driver_sql(f"PRAGMA user_version = {int(version)}")
+            # metadata.create_all's check-first (the dialect's has_table PRAGMAs), then its DDL
+            # compiled once per process, then the header rewrite: fixed driver SQL without
+            # parameters or result processing, sent on the DBAPI cursor (as the begin event
+            # does) inside the same BEGIN IMMEDIATE transaction.
+            cursor = connection.connection.cursor()
+            try:
+                if not any(cursor.execute(pragma).fetchall() for pragma in _table_pragmas()):
+                    for statement in _create_statements():
+                        cursor.execute(statement)
+                (version,) = cursor.execute("PRAGMA user_version").fetchone()
+                cursor.execute(f"PRAGMA user_version = {int(version)}")
+            finally:
+                cursor.close()
 
     def close(self) -> None:
         """Release every database connection. The store is unusable afterwards."""

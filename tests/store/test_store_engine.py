@@ -10,6 +10,7 @@ from sqlalchemy import Connection, create_engine, event, text
 from sqlalchemy.engine.default import CacheStats
 
 from reference_harness.store import RunStore, RunStoreError
+from reference_harness.store._store import _table_pragmas
 from reference_harness.store._table import metadata
 
 
@@ -180,3 +181,15 @@ def test_store_connection_of_a_failed_operation_is_not_kept(tmp_path) -> None:
     assert failed == [first]
     assert first.closed
     assert after is not first
+
+
+def test_store_opening_checks_the_table_with_the_dialects_has_table_statements(tmp_path) -> None:
+    """The open's check-first sends what SQLAlchemy's sqlite has_table sends, in its order."""
+    engine = create_engine(f"sqlite:///{tmp_path / 'probe.sqlite3'}")
+    sent: list[str] = []
+    event.listen(engine, "before_cursor_execute", lambda *a: sent.append(a[2]))
+    with engine.connect() as connection:
+        sent.clear()
+        assert not engine.dialect.has_table(connection, "diagnosis_run")
+    engine.dispose()
+    assert tuple(sent) == _table_pragmas()
