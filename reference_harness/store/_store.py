@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal, Self, cast
 
 from sqlalchemy import (
     Connection,
+    CursorResult,
     Engine,
     Integer,
     RowMapping,
@@ -196,6 +197,10 @@ _CREATE_RUN = insert(_t).from_select(
 )
 _UPDATE_RUN = update(_t).where(_t.c.run_id == bindparam("p_run_id"))
 """Sets the columns named by the execution's parameters (``intent``, or the terminal ones)."""
+_CREATED_RUN = _CREATE_RUN.returning(*_t.c)
+"""``_CREATE_RUN`` returning the row it wrote (SQLite's ``RETURNING``: one statement, not two)."""
+_FINISHED_RUN = _UPDATE_RUN.returning(*_t.c)
+"""``_UPDATE_RUN`` returning the row it wrote."""
 _RUNNING_RUNS = select(_t).where(_t.c.state == "RUNNING").order_by(_t.c.session_id, _t.c.seq)
 _INSERT_RUNS = insert(_t)
 _ID_OR_SEQ_TAKEN = select(_t.c.run_id).where(
@@ -425,8 +430,7 @@ class RunStore:
         }
         try:
             with self._write() as connection:
-                connection.execute(_CREATE_RUN, parameters)
-                row = _written(connection, run_id)
+                row = _written(connection.execute(_CREATED_RUN, parameters), run_id)
         except IntegrityError as error:
             raise DuplicateRunError(run_id, "a diagnosis_run row has this run_id") from error
         return run_of_row(row)
@@ -481,8 +485,8 @@ class RunStore:
             _check_intent_of_success(document)
             row = row_of(document)
             terminal = {key: row[key] for key in _TERMINAL_COLUMNS}
-            connection.execute(_UPDATE_RUN, {"p_run_id": run_id, **terminal})
-            written = _written(connection, run_id)
+            parameters = {"p_run_id": run_id, **terminal}
+            written = _written(connection.execute(_FINISHED_RUN, parameters), run_id)
         return run_of_row(written)
 
     def recover_crashed(self, now_ms: int) -> list[str]:
@@ -656,14 +660,14 @@ class RunStore:
         return document_of_row(row)
 
 
-def _written(connection: Connection, run_id: str) -> RowMapping:
-    """The row ``run_id`` as the write transaction on ``connection`` left it (before commit).
+def _written(result: CursorResult[Any], run_id: str) -> RowMapping:
+    """The row ``run_id`` as the write's ``RETURNING`` gave it (before commit).
 
-    What :meth:`RunStore.get` would read once the transaction commits, read without a second
-    connection and transaction.
+    What :meth:`RunStore.get` would read once the transaction commits, without a second
+    statement, connection or transaction.
     """
-    row = connection.execute(_BY_ID, {"p_run_id": run_id}).mappings().first()
-    if row is None:  # pragma: no cover - the statement before wrote it, or raised
+    row = result.mappings().first()
+    if row is None:  # pragma: no cover - the statement wrote it, or raised
         raise UnknownRunError(run_id)
     return row
 
