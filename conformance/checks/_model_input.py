@@ -110,13 +110,21 @@ class _Input(NamedTuple):
 
 def _strings(value: object) -> list[str]:
     """Every string inside ``value`` (JSON), depth first."""
+    found: list[str] = []
+    _collect_strings(value, found)
+    return found
+
+
+def _collect_strings(value: object, found: list[str]) -> None:
+    """Append the strings inside ``value`` to ``found`` (one list for the whole walk)."""
     if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for item in value.values() for s in _strings(item)]
-    if isinstance(value, list):
-        return [s for item in value for s in _strings(item)]
-    return []
+        found.append(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _collect_strings(item, found)
+    elif isinstance(value, list):
+        for item in value:
+            _collect_strings(item, found)
 
 
 def _text(value: object) -> str:
