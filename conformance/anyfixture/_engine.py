@@ -86,6 +86,21 @@ class _Recorder:
         self.failing: dict[str, Any] | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class _Explicit:
+    """An explicit example handed to Hypothesis by its position in ``explicit``.
+
+    Hypothesis pretty-prints every explicit example before running it (``print_test_case``),
+    a whole Scenario Fixture about a millisecond each, for a text :func:`drive` never shows (its
+    message names the failing value itself). The test runs the value at that position.
+    """
+
+    index: int
+
+    def __repr__(self) -> str:
+        return f"explicit example {self.index + 1}"
+
+
 def drive(
     name: str,
     strategy: st.SearchStrategy[Any],
@@ -99,8 +114,11 @@ def drive(
     and the failing fixture (shrunk unless ``config`` has no shrink phase) as one line of JSON.
     """
     recorder = _Recorder()
+    values = list(explicit)
 
     def test(value: Any) -> None:  # noqa: ANN401 - a drawn fixture or contract variant
+        if isinstance(value, _Explicit):
+            value = values[value.index]
         recorder.examples += 1
         try:
             body(value)
@@ -110,8 +128,8 @@ def drive(
             raise
 
     wrapped = given(strategy)(test)
-    for value in explicit:
-        wrapped = example(value)(wrapped)
+    for index in range(len(values)):
+        wrapped = example(_Explicit(index))(wrapped)
     started = time.perf_counter()
     try:
         with stable_draws():

@@ -190,3 +190,32 @@ def test_prop_failure_message_names_no_python_class_for_a_check_or_the_iut(error
     result = drive("fails", st.just(1), body, config)
     assert result.outcome == "failed"
     assert result.message.startswith(shown), result.message
+
+
+def test_prop_explicit_examples_run_as_given_and_fail_by_their_fixture():
+    """The explicit examples reach the body as the very values given, before any drawn one, and
+    one that fails is reported with its fixture (what the pinned corpus relies on); Hypothesis
+    is handed positions, so it never pretty-prints a whole fixture."""
+    from hypothesis import strategies as st  # noqa: PLC0415
+
+    from conformance.anyfixture import drive  # noqa: PLC0415
+
+    pins = [{"fixture_id": f"pin-{n}", "n": n} for n in range(3)]
+    seen: list[object] = []
+    config = settings(max_examples=2, database=None, derandomize=True)
+    passed = drive("explicit", st.just({"fixture_id": "drawn"}), seen.append, config, pins)
+    assert passed.outcome == "passed"
+    assert sorted(map(id, seen[:3])) == sorted(map(id, pins))
+    assert {value["fixture_id"] for value in seen[3:]} == {"drawn"}  # type: ignore[index]
+    assert passed.examples == len(seen)
+
+    def body(value: dict) -> None:
+        if value["n"] == 1:
+            message = "[R0.valid-observation] the second pin breaks"
+            raise AssertionError(message)
+
+    failed = drive("explicit", st.just({"n": 0}), body, config, pins)
+    assert failed.outcome == "failed"
+    assert failed.fixture is pins[1]
+    assert failed.message.startswith("[R0.valid-observation] the second pin breaks")
+    assert json.dumps(pins[1], ensure_ascii=True, sort_keys=True) in failed.message
