@@ -25,6 +25,7 @@ class _EveryStep:
         self.unbound: list[str] = []
         self.differing: list[str] = []
         self.memo_size = 0
+        self.walks = 0
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         # the module attribute as installed (``pytest_bdd.scenario`` the name is a function)
@@ -50,6 +51,7 @@ class _EveryStep:
                 if not (walked == first == again):
                     self.differing.append(f"{item.nodeid}: {step.type} {step.name}")
         self.memo_size = len(session.config.stash[_step_lookup.MEMO_KEY])
+        self.walks = len(session.config.stash[_step_lookup.CANDIDATES_KEY])
 
 
 def _collect(plugin: _EveryStep) -> int:
@@ -67,6 +69,8 @@ def test_the_remembered_lookup_answers_every_step_of_the_suite_as_pytest_bdd_doe
     assert every.differing == []
     # fewer remembered answers than steps: the answers are shared, which is the point
     assert 0 < every.memo_size < every.steps
+    # and fewer walks than answers: the rendered texts of one step type share one walk
+    assert 0 < every.walks < every.memo_size
 
 
 class _Stash:
