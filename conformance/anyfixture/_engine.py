@@ -86,19 +86,37 @@ class _Recorder:
         self.failing: dict[str, Any] | None = None
 
 
-@dataclass(frozen=True, slots=True)
 class _Explicit:
-    """An explicit example handed to Hypothesis by its position in ``explicit``.
+    """An explicit example handed to Hypothesis in place of its value.
 
     Hypothesis pretty-prints every explicit example before running it (``print_test_case``),
     a whole Scenario Fixture about a millisecond each, for a text :func:`drive` never shows (its
-    message names the failing value itself). The test runs the value at that position.
+    message names the failing value itself); this stand-in prints as its position. The body gets
+    the value (:func:`_resolving`); ``document`` is what a failure records, as for the value.
     """
 
-    index: int
+    __slots__ = ("index", "value")
+
+    def __init__(self, index: int, value: Any) -> None:  # noqa: ANN401 - any explicit value
+        self.index = index
+        self.value = value
+
+    @property
+    def document(self) -> Any:  # noqa: ANN401 - the value's document, or the value
+        """The value's ``document`` (a contract variant's), or the value itself."""
+        return getattr(self.value, "document", self.value)
 
     def __repr__(self) -> str:
         return f"explicit example {self.index + 1}"
+
+
+def _resolving(body: Callable[[Any], None]) -> Callable[[Any], None]:
+    """``body``, given the value of an explicit example's stand-in."""
+
+    def resolved(value: Any) -> None:  # noqa: ANN401 - a drawn value or an explicit stand-in
+        body(value.value if isinstance(value, _Explicit) else value)
+
+    return resolved
 
 
 def drive(
@@ -114,11 +132,11 @@ def drive(
     and the failing fixture (shrunk unless ``config`` has no shrink phase) as one line of JSON.
     """
     recorder = _Recorder()
-    values = list(explicit)
+    # Hypothesis derives a derandomized run's seed from the source of ``test``: any edit to it
+    # changes every drawn example. Explicit values are resolved in ``body`` instead.
+    body = _resolving(body)
 
     def test(value: Any) -> None:  # noqa: ANN401 - a drawn fixture or contract variant
-        if isinstance(value, _Explicit):
-            value = values[value.index]
         recorder.examples += 1
         try:
             body(value)
@@ -128,8 +146,8 @@ def drive(
             raise
 
     wrapped = given(strategy)(test)
-    for index in range(len(values)):
-        wrapped = example(_Explicit(index))(wrapped)
+    for index, value in enumerate(explicit):
+        wrapped = example(_Explicit(index, value))(wrapped)
     started = time.perf_counter()
     try:
         with stable_draws():
