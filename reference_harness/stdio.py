@@ -7,18 +7,25 @@ input. It declares ``MODEL_ENDPOINT``: a ``run`` carrying ``model_endpoint`` is 
 kit's model endpoint over HTTP (the Harness's OpenAI-compatible ports), one without it by the
 fixture's scripted turns. Blank lines are skipped. Every outgoing message is validated against
 its schema before it is written; the kit can trust every line it reads.
+
+Once ``hello`` is out, an IUT declaring ``MODEL_ENDPOINT`` imports the OpenAI SDK and builds its
+connection pool in a background thread (:func:`reference_harness.openai._endpoint.warm_up`),
+while the kit prepares its first ``run``: the first Run no longer waits for that start-up (about
+half a second of CPU), and a process that is only asked for ``hello`` is not slowed down.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
+import threading
 from dataclasses import replace
 from typing import IO, TYPE_CHECKING, Any, Final, NoReturn
 
 from contracts import ContractError, StrictJSONError, loads_strict, validate_document
-from reference_harness.iut import FixtureIUT, create, create_with_endpoint
+from reference_harness.iut import MODEL_ENDPOINT, FixtureIUT, create, create_with_endpoint
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -125,7 +132,10 @@ def serve(
     """
     iut = factory()
     try:
-        _write(out, iut.hello())
+        hello = iut.hello()
+        _write(out, hello)
+        if MODEL_ENDPOINT in hello["capabilities"]:
+            _warm_up_in_background()
         for number, raw in enumerate(lines, start=1):
             line = raw.strip()
             if not line:
@@ -138,6 +148,23 @@ def serve(
         return 0
     finally:
         iut.close()
+
+
+def _warm_up_in_background() -> None:
+    """Start :func:`reference_harness.openai._endpoint.warm_up` in a daemon thread.
+
+    Whatever it does is done again, as before, by the first Run that needs it (Python's import
+    lock makes that Run wait for an import already under way, never run it twice); a failure
+    here is left for that Run to meet and report. The process ends without waiting for it.
+    """
+
+    def warm_up() -> None:
+        with contextlib.suppress(Exception):
+            from reference_harness.openai._endpoint import warm_up  # noqa: PLC0415 - SDK import
+
+            warm_up()
+
+    threading.Thread(target=warm_up, name="srdh-warm-up", daemon=True).start()
 
 
 def _factory(argv: list[str]) -> Callable[[], FixtureIUT]:

@@ -6,9 +6,11 @@ checks of :mod:`conformance.checks` (the same the global invariants run).
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import pytest
 from pytest_bdd import then, when
@@ -23,7 +25,16 @@ from conformance.checks._view import current_run, events, invocation, model_atte
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Sequence
 
-__all__ = ["RUNTIME_THEN_CHECKS", "run_in_fresh_processes"]
+__all__ = [
+    "FRESH_PROCESSES_STEP",
+    "RUNTIME_THEN_CHECKS",
+    "close_started_processes",
+    "run_in_fresh_processes",
+    "start_fresh_processes",
+]
+
+FRESH_PROCESSES_STEP: Final = "the Run is executed in two fresh IUT processes"
+"""The When step that runs its fixture in two fresh stdio IUT processes."""
 
 
 def _both(*results: CheckResult) -> CheckResult:
@@ -166,6 +177,92 @@ for _sentence, _check in RUNTIME_THEN_CHECKS.items():
     then(_sentence)(_make_step(_check))
 
 
+def _fresh_adapters(adapter: StdioAdapter) -> list[StdioAdapter]:
+    """Two adapters on ``adapter``'s command, one per :data:`~conformance.checks.HASH_SEEDS`."""
+    return [
+        StdioAdapter(
+            list(adapter.argv),
+            adapter.timeout_s,
+            env={**(adapter.env or os.environ), "PYTHONHASHSEED": seed},
+            max_message_bytes=adapter.max_message_bytes,
+        )
+        for seed in checks.HASH_SEEDS
+    ]
+
+
+class _Started:
+    """Fresh processes started ahead of need for one session adapter (``for_adapter``)."""
+
+    def __init__(self, for_adapter: StdioAdapter) -> None:
+        self.for_adapter = for_adapter
+        self.processes = _fresh_adapters(for_adapter)
+        self.threads = [
+            threading.Thread(target=_hello, args=(p,), name="srdh-fresh-iut-start", daemon=True)
+            for p in self.processes
+        ]
+        for thread in self.threads:
+            thread.start()
+
+    def ready(self) -> list[StdioAdapter]:
+        """The processes, once their start (``hello``, whatever it gave) is over."""
+        for thread in self.threads:
+            thread.join()
+        return self.processes
+
+
+def _hello(process: StdioAdapter) -> None:
+    """Start ``process`` and read its ``hello``; a failure is met again by its first Run.
+
+    A start that failed leaves the adapter without a process (it killed what it started), so
+    its first ``run`` starts one anew and raises what that start gives, as it did when nothing
+    was started ahead.
+    """
+    with contextlib.suppress(Exception):
+        process.hello()
+
+
+_STARTED: list[_Started] = []
+_STARTED_LOCK = threading.Lock()
+
+
+def start_fresh_processes(adapter: Any) -> None:  # noqa: ANN401 - any adapter
+    """Start the two fresh processes of :func:`run_in_fresh_processes` now, in the background.
+
+    For a session whose selected scenarios include :data:`FRESH_PROCESSES_STEP`: the processes
+    start (and their IUTs load) while the suite runs the scenarios before it, on a core the
+    alternating kit and IUT leave idle, instead of when the step comes. A process that has only
+    sent ``hello`` has run nothing: it is as fresh as one started at the step (the scenario
+    asks for processes that have run no other fixture; normalized observations hold no time).
+    Nothing for an IUT that is not a stdio process, or when processes are already started for
+    ``adapter``. :func:`close_started_processes` ends those no step took.
+    """
+    if not isinstance(adapter, StdioAdapter):
+        return
+    with _STARTED_LOCK:
+        if any(started.for_adapter is adapter for started in _STARTED):
+            return
+        _STARTED.append(_Started(adapter))
+
+
+def _take_started(adapter: StdioAdapter) -> list[StdioAdapter] | None:
+    with _STARTED_LOCK:
+        started = next((s for s in _STARTED if s.for_adapter is adapter), None)
+        if started is None:
+            return None
+        _STARTED.remove(started)
+    return started.ready()
+
+
+def close_started_processes() -> None:
+    """Close every process :func:`start_fresh_processes` started that no step took."""
+    with _STARTED_LOCK:
+        left = list(_STARTED)
+        _STARTED.clear()
+    for started in left:
+        for process in started.ready():
+            process.close()
+
+
 def run_in_fresh_processes(
     adapter: Any,  # noqa: ANN401 - any adapter
     fixture: dict[str, Any],
@@ -177,9 +274,11 @@ def run_in_fresh_processes(
     :data:`conformance.checks.HASH_SEEDS` (other IUTs ignore it) and runs every fixture in order;
     both are closed afterwards. The processes are independent, so they start and run side by
     side (one thread each): their start-up, the larger part of this step, is paid once in wall
-    time, not once per process. Returns one list per fixture (``fixture`` first) holding the
-    observation of each process, in :data:`~conformance.checks.HASH_SEEDS` order; ``None`` for
-    an IUT that is not a stdio process.
+    time, not once per process; processes :func:`start_fresh_processes` started ahead for
+    ``adapter`` (having run nothing) are used instead of starting two more. Returns one list per
+    fixture (``fixture`` first) holding the observation of each process, in
+    :data:`~conformance.checks.HASH_SEEDS` order; ``None`` for an IUT that is not a stdio
+    process.
 
     Raises:
         AdapterError: a process broke the protocol (the first such process's error; the other
@@ -188,15 +287,7 @@ def run_in_fresh_processes(
     if not isinstance(adapter, StdioAdapter):
         return None
     fixtures = [fixture, *companions]
-    processes = [
-        StdioAdapter(
-            list(adapter.argv),
-            adapter.timeout_s,
-            env={**(adapter.env or os.environ), "PYTHONHASHSEED": seed},
-            max_message_bytes=adapter.max_message_bytes,
-        )
-        for seed in checks.HASH_SEEDS
-    ]
+    processes = _take_started(adapter) or _fresh_adapters(adapter)
     with ThreadPoolExecutor(len(processes), thread_name_prefix="srdh-fresh-iut") as pool:
         pending = [pool.submit(_run_each, process, fixtures) for process in processes]
         per_process = [future.result() for future in pending]
@@ -227,7 +318,7 @@ def _companions(capabilities: Collection[str]) -> list[dict[str, Any]]:
     return usable
 
 
-@when("the Run is executed in two fresh IUT processes")
+@when(FRESH_PROCESSES_STEP)
 def _fresh_processes(request: pytest.FixtureRequest, srdh_context: ScenarioContext) -> None:
     requirement, _, fixture_id = scenario_identity(request.node)
     fixture = srdh_context.builder.build(

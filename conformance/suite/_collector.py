@@ -9,6 +9,7 @@ import pytest
 
 from conformance.adapters import AdapterError
 from conformance.bdd import ScenarioContext, scenario_identity
+from conformance.bdd._then_runtime import FRESH_PROCESSES_STEP, start_fresh_processes
 from conformance.bdd.plugin import ADAPTER_KEY, EXAMPLES_KEY
 from conformance.checks import rule_ids_in
 
@@ -62,6 +63,15 @@ def message_of(call: pytest.CallInfo[None]) -> str:
     return text if plain and text else excinfo.exconly()
 
 
+def _has_step(item: pytest.Item, sentence: str) -> bool:
+    """Whether ``item`` is a Gherkin scenario with the step ``sentence`` (any keyword)."""
+    from pytest_bdd.scenario import scenario_wrapper_template_registry  # noqa: PLC0415
+
+    function = getattr(item, "obj", None)
+    template = scenario_wrapper_template_registry.get(function) if callable(function) else None
+    return template is not None and any(step.name == sentence for step in template.steps)
+
+
 @dataclass
 class ResultCollector:
     """Keeps only the ``wanted`` scenario ids, stashes the adapter, and records every item.
@@ -106,6 +116,8 @@ class ResultCollector:
         items[:] = kept
         if dropped:
             config.hook.pytest_deselected(items=dropped)
+        if any(_has_step(item, FRESH_PROCESSES_STEP) for item in kept):
+            start_fresh_processes(self.adapter)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(

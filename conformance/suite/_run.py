@@ -14,6 +14,7 @@ import pytest
 
 from conformance.adapters import interruption
 from conformance.bdd import plugin
+from conformance.bdd._then_runtime import close_started_processes
 from conformance.suite._catalogue import LEVEL_STRENGTH, ScenarioEntry, load_catalogue
 from conformance.suite._collector import ResultCollector
 from conformance.suite._results import (
@@ -191,8 +192,11 @@ def run_suite(
     )
     args = [*nested_args(), *LEAN_NESTED_OPTIONS]
     output = io.StringIO()
-    with contextlib.redirect_stdout(output):
-        exit_code = pytest.main(args, plugins=[Bootstrap(), collector])
+    try:
+        with contextlib.redirect_stdout(output):
+            exit_code = pytest.main(args, plugins=[Bootstrap(), collector])
+    finally:
+        close_started_processes()  # started ahead for a scenario that did not take them
     stopped = interruption() if exit_code == pytest.ExitCode.INTERRUPTED else None
     if (
         stopped is None

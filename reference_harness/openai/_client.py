@@ -20,7 +20,9 @@ body or SSE chunk not JSON, not a chat completion       ``ModelUnavailable``
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import os
 import re
 import threading
 import time
@@ -45,7 +47,7 @@ if TYPE_CHECKING:
 
     from reference_harness.openai._config import OpenAIConfig
 
-__all__ = ["MAX_SSE_LINE_BYTES", "ChatClient", "sse_lines"]
+__all__ = ["MAX_SSE_LINE_BYTES", "ChatClient", "shared_http_client", "sse_lines"]
 
 _DONE: Final = "[DONE]"
 
@@ -114,6 +116,29 @@ def _http_client() -> Any:  # noqa: ANN401 - httpx2.Client or httpx.Client, as t
     )
 
 
+_SHARED_LOCK = threading.Lock()
+_SHARED: list[tuple[int, Any]] = []
+"""``(pid, client)``: this process's shared HTTP client (:func:`shared_http_client`)."""
+
+
+def shared_http_client() -> Any:  # noqa: ANN401 - httpx2.Client or httpx.Client, as the SDK uses
+    """This process's one HTTP client (:func:`_http_client`), made on first use; thread-safe.
+
+    For model clients that share a connection pool: the reference's ports on the kit's model
+    endpoint (:func:`reference_harness.openai._endpoint.endpoint_ports`). The pool keeps idle
+    keep-alive connections per origin (scheme, host, port), so the Router, Diagnosis Agent and
+    SemanticGuard of one Run reuse one connection to the endpoint instead of opening one each,
+    and a connection to an endpoint that has stopped is dropped when the pool next looks at it
+    (the server closed it: ``httpcore`` closes an idle connection that became readable). A
+    forked child makes its own (the parent's sockets are not its to use). Never closed: it
+    lives as long as the process.
+    """
+    with _SHARED_LOCK:
+        if not _SHARED or _SHARED[0][0] != os.getpid():
+            _SHARED[:] = [(os.getpid(), _http_client())]
+        return _SHARED[0][1]
+
+
 _SENDING = threading.local()
 """``event``: the :class:`threading.Event` of the request this thread is making, if any."""
 
@@ -142,19 +167,25 @@ class ChatClient:
     Thread-safe: the Harness may call it from several worker threads.
     """
 
-    def __init__(self, config: OpenAIConfig) -> None:
+    _owns_http_client: bool = True
+    """Whether the HTTP client (and its pool) is this client's own; see :meth:`__init__`."""
+
+    def __init__(self, config: OpenAIConfig, *, http_client: Any = None) -> None:  # noqa: ANN401
         """Create the SDK client: ``max_retries=0``, ``openai.Timeout(config.timeout_s)``.
 
-        Its HTTP client is the SDK's default one with the process's shared TLS context.
+        Its HTTP client is ``http_client`` when given (e.g. :func:`shared_http_client`; then
+        :meth:`close` leaves it open, it is not this client's), else its own: the SDK's default
+        one with the process's shared TLS context.
         """
         self._config = config
         self._timeout = openai.Timeout(config.timeout_s)
+        self._owns_http_client = http_client is None
         self._client = openai.OpenAI(
             base_url=config.base_url,
             api_key=config.api_key,
             max_retries=0,
             timeout=self._timeout,
-            http_client=_http_client(),
+            http_client=_http_client() if http_client is None else http_client,
         )
 
     @property
@@ -163,8 +194,9 @@ class ChatClient:
         return self._config
 
     def close(self) -> None:
-        """Close the connection pool."""
-        self._client.close()
+        """Close the connection pool, if it is this client's own (not a shared one)."""
+        if self._owns_http_client:
+            self._client.close()
 
     def complete(
         self,
@@ -224,7 +256,11 @@ class ChatClient:
             response = raw.http_response
             try:
                 if self._config.stream:
-                    return from_chunks(_sse_json(sse_lines(response.iter_bytes()), deadline))
+                    chunks = response.iter_bytes()
+                    completion = from_chunks(_sse_json(sse_lines(chunks), deadline))
+                    if not self._owns_http_client:
+                        _drain(chunks, deadline)
+                    return completion
                 return from_body(loads_strict(response.read(), source="the completion body"))
             finally:
                 response.close()
@@ -232,6 +268,21 @@ class ChatClient:
             raise ModelTimeout(_describe(error)) from error
         except _UNAVAILABLE_ERRORS as error:
             raise ModelUnavailable(_describe(error)) from error
+
+
+def _drain(chunks: Iterator[bytes], deadline: float) -> None:
+    """Read what is left of a stream after its ``[DONE]`` (normally only the body's end).
+
+    A response read to its end leaves its keep-alive connection to the pool; one closed before
+    it closes the connection. Only for a shared pool (:func:`shared_http_client`: the kit's
+    model endpoint, which sends a whole stream in one write, so its end is already there).
+    The answer was complete at ``[DONE]``: what comes after it, or fails, changes nothing; the
+    reading stops at ``deadline``.
+    """
+    with contextlib.suppress(*_TIMEOUT_ERRORS, *_UNAVAILABLE_ERRORS, OSError):
+        for _ in chunks:
+            if time.monotonic() > deadline:
+                return
 
 
 def _describe(error: Exception) -> str:

@@ -7,6 +7,13 @@ its own :class:`~reference_harness.openai.ChatClient` (``max_retries=0``: one HT
 attempt, Requirement 9) and the given per-call timeout (Requirement 8). The Diagnosis Agent and
 the SemanticGuard ask for streamed answers, the Router for one JSON body, so both answer shapes
 are exercised on every Run.
+
+The three clients share the process's HTTP connection pool
+(:func:`~reference_harness.openai._client.shared_http_client`): a Run's requests reuse one
+keep-alive connection to the endpoint where each client used to open its own, and nothing of
+the pool is built per Run. Each request is still one HTTP request on its component's path, with
+its own timeout; a request that times out or is interrupted ends its own connection as before.
+:func:`warm_up` builds what the first Run needs (the SDK import, the pool) ahead of it.
 """
 
 from __future__ import annotations
@@ -14,14 +21,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from reference_harness.openai._client import ChatClient
+from reference_harness.openai._client import ChatClient, shared_http_client
 from reference_harness.openai._config import OpenAIConfig
 from reference_harness.openai._ports import OpenAIAgent, OpenAIReviewer, OpenAIRouter
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-__all__ = ["EndpointPorts", "endpoint_ports"]
+__all__ = ["EndpointPorts", "endpoint_ports", "pooled_client", "warm_up"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,23 +40,38 @@ class EndpointPorts:
     reviewer: OpenAIReviewer
 
     def close(self) -> None:
-        """Close every port's HTTP connection pool."""
+        """Close every port's own HTTP connection pool (a shared pool stays open)."""
         for port in (self.router, self.agent, self.reviewer):
             port.close()
+
+
+def pooled_client(config: OpenAIConfig) -> ChatClient:
+    """A component's :class:`ChatClient` on the process's shared connection pool."""
+    return ChatClient(config, http_client=shared_http_client())
+
+
+def warm_up() -> None:
+    """Build what the first Run on the endpoint needs: the OpenAI SDK and the shared pool.
+
+    Called ahead of the first Run (the stdio entry does it in the background once ``hello`` is
+    out); a Run never depends on it.
+    """
+    shared_http_client()
 
 
 def endpoint_ports(
     model_endpoint: Mapping[str, Any],
     *,
     timeout_s: float,
-    client: Callable[[OpenAIConfig], ChatClient] = ChatClient,
+    client: Callable[[OpenAIConfig], ChatClient] = pooled_client,
 ) -> EndpointPorts:
     """Return the three model ports on the kit's ``model_endpoint``.
 
     Args:
         model_endpoint: the run message's ``model_endpoint`` object (already schema-valid).
         timeout_s: per-call HTTP timeout in seconds.
-        client: builds the HTTP client of a component (a mutant may pass a retrying one).
+        client: builds the HTTP client of a component (default :func:`pooled_client`; a mutant
+            may pass a retrying one).
     """
 
     def config(key: str, *, stream: bool) -> ChatClient:

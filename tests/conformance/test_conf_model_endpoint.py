@@ -421,3 +421,32 @@ def test_endpoint_session_excuses_unconsumed_turns_only_for_a_cancelled_run(stat
         observed = session.attach(observation)
     assert observed.get("error", {}).get("code") == expected
     assert observed["model_requests"] == []
+
+
+def test_a_runs_model_requests_share_one_connection_and_a_stopped_endpoints_is_dropped(
+    monkeypatch,
+):
+    """The reference's Router, Diagnosis Agent and SemanticGuard clients share the process's
+    connection pool: one Run's five requests come on one keep-alive connection. The next Run, on
+    a new endpoint, gets the same answers although the pool still held the stopped endpoint's
+    connection (closed by the endpoint, dropped by the pool)."""
+    from conformance.model_endpoint import _server  # noqa: PLC0415 - the server's accept hook
+
+    accepted: list[int] = []
+    real = _server._Server.process_request
+
+    def counting(self, request, client_address):
+        accepted.append(id(self))
+        return real(self, request, client_address)
+
+    monkeypatch.setattr(_server._Server, "process_request", counting)
+    fixture = load_fixture("semanticguard-returns-an-invalid-schema")
+    adapter = InProcessAdapter("reference_harness.iut:create_with_endpoint")
+    try:
+        first, second = adapter.run(fixture), adapter.run(fixture)
+    finally:
+        adapter.close()
+    assert len(first["model_requests"]) == 5
+    assert second["model_requests"] == first["model_requests"]
+    assert len(accepted) == 2
+    assert len(set(accepted)) == 2  # one connection per Run, each to its own endpoint

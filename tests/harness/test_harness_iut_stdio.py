@@ -200,3 +200,40 @@ def test_stdio_entry_starts_without_modules_it_does_not_use():
         "pytest",
     )
     assert sorted(m for m in unused if m in modules) == []
+
+
+_WARMED_UP = """
+import io, json, sys, threading
+from reference_harness.iut import create, create_with_endpoint
+from reference_harness.stdio import serve
+factory = create_with_endpoint if sys.argv[1] == "endpoint" else create
+serve([], io.StringIO(), factory=factory)
+warming = [t for t in threading.enumerate() if t.name == "srdh-warm-up"]
+for thread in warming:
+    thread.join()
+client = sys.modules.get("reference_harness.openai._client")
+pooled = bool(client is not None and client._SHARED)
+print(json.dumps({"threads": len(warming), "sdk": "openai" in sys.modules, "pool": pooled}))
+"""
+
+
+@pytest.mark.parametrize(
+    ("iut", "expected"),
+    [
+        ("endpoint", {"threads": 1, "sdk": True, "pool": True}),
+        ("scripted", {"threads": 0, "sdk": False, "pool": False}),
+    ],
+)
+def test_stdio_entry_warms_the_endpoint_client_up_after_hello_only_for_model_endpoint(
+    iut, expected
+):
+    """Once ``hello`` is out, an IUT declaring MODEL_ENDPOINT imports the OpenAI SDK and builds
+    its shared connection pool in one background thread (the first Run needs both); the scripted
+    IUT, whose Runs never call the endpoint, does neither."""
+    done = subprocess.run(  # noqa: S603 - our interpreter and a fixed script
+        [sys.executable, "-c", _WARMED_UP, iut],
+        capture_output=True,
+        timeout=90,
+        check=True,
+    )
+    assert json.loads(done.stdout.decode().splitlines()[-1]) == expected
