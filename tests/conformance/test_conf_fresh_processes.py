@@ -28,6 +28,9 @@ def test_processes_started_ahead_are_the_steps_two_fresh_processes(monkeypatch):
     runs it as a process that ran nothing before, and both are closed afterwards."""
     adapter = StdioAdapter(SCRIPTED, timeout_s=30.0)
     runtime.start_fresh_processes(adapter)
+    [started] = [s for s in runtime._STARTED if s.for_adapter is adapter]
+    children = [process._child for process in started.ready()]
+    assert None not in children  # each said hello
 
     def started_again(_adapter: StdioAdapter) -> list[StdioAdapter]:
         pytest.fail("the step started two more processes")
@@ -38,7 +41,7 @@ def test_processes_started_ahead_are_the_steps_two_fresh_processes(monkeypatch):
     [pair] = per_fixture
     assert [o["fixture_id"] for o in pair] == [FRESH, FRESH]
     check_same_normalized_observation(*pair).require()
-    assert live_children() == []
+    assert not set(children) & set(live_children())  # both closed
 
 
 def test_processes_started_ahead_and_never_taken_are_closed(monkeypatch):
@@ -54,9 +57,13 @@ def test_processes_started_ahead_and_never_taken_are_closed(monkeypatch):
     adapter = StdioAdapter(SCRIPTED, timeout_s=30.0)
     runtime.start_fresh_processes(adapter)
     runtime.start_fresh_processes(adapter)
+    [started] = [s for s in runtime._STARTED if s.for_adapter is adapter]
+    children = [process._child for process in started.ready()]
     runtime.close_started_processes()
     assert made == [adapter]
-    assert live_children() == []
+    assert None not in children
+    assert not set(children) & set(live_children())
+    assert runtime._STARTED == []
 
 
 def test_an_in_process_iut_has_no_processes_started_ahead(monkeypatch):
