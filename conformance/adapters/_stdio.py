@@ -126,6 +126,8 @@ class StdioAdapter:
         self._child: ChildProcess | None = None
         self._hello: dict[str, Any] | None = None
         self._requests = 0
+        self._hello_due: float | None = None
+        """When the current child was started, while its ``hello`` is still to be read."""
         self._answered: ProtocolViolation | None = None
         """The last request the current child answered (a template for a late violation)."""
         self._answered_ids: dict[str, ProtocolViolation] = {}
@@ -134,6 +136,7 @@ class StdioAdapter:
     # -- process handling -------------------------------------------------------------------------
     def _fail(self, reason: str, request_id: str | None = None) -> AdapterError:
         child, self._child = self._child, None
+        self._hello_due = None
         self._answered = None
         self._answered_ids = {}
         tail = ""
@@ -144,28 +147,40 @@ class StdioAdapter:
             reason, stderr_tail=tail, timeout_s=self.timeout_s, request_id=request_id
         )
 
+    def _spawn(self) -> None:
+        """Start the IUT process (its ``hello`` is read by :meth:`_start`)."""
+        try:
+            self._child = ChildProcess(
+                self.argv, env=self.env, max_message_bytes=self.max_message_bytes
+            )
+        except OSError as error:
+            reason = f"cannot start the IUT {shlex.join(self.argv)!r}: {error}"
+            raise AdapterError(reason) from error
+        self._hello_due = time.monotonic()
+
     def _start(self) -> ChildProcess:
         if self._child is None:
-            try:
-                self._child = ChildProcess(
-                    self.argv, env=self.env, max_message_bytes=self.max_message_bytes
-                )
-            except OSError as error:
-                reason = f"cannot start the IUT {shlex.join(self.argv)!r}: {error}"
-                raise AdapterError(reason) from error
-            message = self._receive("the hello message")
+            self._spawn()
+        started = self._hello_due
+        if started is not None:
+            self._hello_due = None
+            message = self._receive("the hello message", deadline=started + self.timeout_s)
             try:
                 hello = check_hello(message)
             except AdapterError as error:
                 raise self._fail(error.reason) from error
             if self._hello is None:
                 self._hello = hello
+        assert self._child is not None  # noqa: S101 - spawned above, or _receive raised
         return self._child
 
-    def _receive(self, expecting: str, request_id: str | None = None) -> Any:  # noqa: ANN401
+    def _receive(
+        self, expecting: str, request_id: str | None = None, *, deadline: float | None = None
+    ) -> Any:  # noqa: ANN401 - any JSON value
         child = self._child
         assert child is not None  # noqa: S101 - callers start the child first
-        deadline = time.monotonic() + self.timeout_s
+        if deadline is None:
+            deadline = time.monotonic() + self.timeout_s
         try:
             line = child.receive(deadline)
         except ReadTimeout:
@@ -253,6 +268,8 @@ class StdioAdapter:
         stream is out of step). An IUT that exited without ``bye`` is restarted too, with a
         warning, so the next request is not blamed for it.
         """
+        if self._hello_due is not None:
+            self._start()  # started ahead (start()): its hello is not output nobody asked for
         child = self._child
         if child is None:
             return
@@ -289,6 +306,19 @@ class StdioAdapter:
         return True
 
     # -- the adapter interface --------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the IUT process now, if none runs, without waiting for its ``hello``.
+
+        The caller can do its own work while the IUT starts; the next :meth:`hello` or
+        :meth:`run` reads the ``hello``, which must still come within ``timeout_s`` of the
+        start. ``srdh run`` starts the IUT before it loads the suite.
+
+        Raises:
+            AdapterError: the program cannot be started.
+        """
+        if self._child is None:
+            self._spawn()
+
     def hello(self) -> dict[str, Any]:
         """Return the IUT's validated ``hello`` (starting the IUT if needed)."""
         self._start()
@@ -367,6 +397,7 @@ class StdioAdapter:
         answer is added to :attr:`violations`.
         """
         child, self._child = self._child, None
+        hello_due, self._hello_due = self._hello_due is not None, None
         if child is None:
             return
         grace = min(self.timeout_s, _BYE_TIMEOUT_S)
@@ -376,7 +407,8 @@ class StdioAdapter:
         child.close_stdin()
         code = child.wait(grace)
         child.kill()
-        self._blame_unsolicited(child.leftover_lines())
+        leftover = child.leftover_lines()
+        self._blame_unsolicited(leftover[1:] if hello_due else leftover)  # an unread hello
         self._answered, self._answered_ids = None, {}
         if interruption() is not None:
             return  # srdh was stopped and killed the group itself: how the IUT ended says nothing

@@ -435,6 +435,26 @@ def _read_fixture_first(options: RunOptions) -> None:
         read_fixture(options.fixture)
 
 
+def _started_adapter(options: RunOptions, adapter: Adapter | None) -> Adapter:
+    """``adapter``, or the one ``options`` name; a stdio IUT's process started, hello unread.
+
+    The ``--fixture`` file is judged first (a bad file is named before the IUT starts). A stdio
+    IUT then starts up while ``srdh`` loads the suite (about a second of imports), instead of
+    after it: :meth:`~conformance.adapters.StdioAdapter.start`; its ``hello`` is still due within
+    ``--timeout`` of its start.
+    """
+    from conformance.adapters import StdioAdapter  # noqa: PLC0415 - lazy
+
+    if adapter is None:
+        adapter = _adapter(
+            options.iut, options.iut_module, options.timeout_s, options.max_message_bytes
+        )
+    _read_fixture_first(options)
+    if isinstance(adapter, StdioAdapter):
+        adapter.start()
+    return adapter
+
+
 def _run_and_report(
     options: RunOptions, out: Output, adapter: Adapter | None, held: ReportDirLock | None
 ) -> bool:
@@ -444,16 +464,13 @@ def _run_and_report(
         interruption,
         supervise_signals,
     )
+
+    level = options.level
+    adapter = _started_adapter(options, adapter)
     from conformance.cli._failures import FailureContext, SpecIndex  # noqa: PLC0415 - lazy
     from conformance.cli._suite import run_conformance  # noqa: PLC0415 - lazy
     from conformance.reports import write_reports  # noqa: PLC0415 - lazy
 
-    level = options.level
-    if adapter is None:
-        adapter = _adapter(
-            options.iut, options.iut_module, options.timeout_s, options.max_message_bytes
-        )
-    _read_fixture_first(options)
     if options.record is not None:
         from conformance.adapters import ExchangeRecorder  # noqa: PLC0415 - only with --record
 

@@ -180,6 +180,38 @@ def test_stdio_unstartable_command():
         StdioAdapter([str(IUTS / "does-not-exist")]).hello()
 
 
+@pytest.mark.parametrize("first", ["hello", "run", "close"])
+def test_stdio_started_ahead_reads_the_hello_at_first_use(first):
+    """``start()`` starts the IUT without reading its hello; the first call reads it, as the
+    hello (never blamed as output nobody asked for), and nothing is left over or warned."""
+    adapter = StdioAdapter(REFERENCE, timeout_s=30.0)
+    try:
+        adapter.start()
+        adapter.start()  # a second start does nothing while the process runs
+        if first == "hello":
+            assert adapter.hello()["protocol_version"] == "2.0"
+        elif first == "run":
+            assert adapter.run(_fixture("started-ahead"))["fixture_id"] == "started-ahead"
+            assert adapter.hello()["protocol_version"] == "2.0"
+    finally:
+        adapter.close()
+    assert (adapter.violations, adapter.warnings) == ([], [])
+
+
+def test_stdio_start_of_an_unstartable_command():
+    """``start()`` of a command that cannot start is the same AdapterError as at first use."""
+    with pytest.raises(AdapterError, match="cannot start the IUT"):
+        StdioAdapter([str(IUTS / "does-not-exist")]).start()
+
+
+def test_stdio_started_ahead_silent_iut_fails_the_hello():
+    """An IUT started ahead that never says hello fails the first call within its timeout."""
+    adapter = _lying("no-hello-hang", timeout_s=SHORT_TIMEOUT_S)
+    adapter.start()
+    with pytest.raises(AdapterError, match="while the hello message was due"):
+        adapter.hello()
+
+
 def test_invalid_fixture_is_refused_before_sending(stdio_reference):
     """The kit validates its own run message: a broken fixture never reaches the IUT."""
     fixture = _fixture()
