@@ -6,10 +6,11 @@ kit closes the IUT's stdin and the IUT exits 0. Every message both ways is valid
 AdapterMessage contract.
 
 Supervision (see :mod:`conformance.adapters._process`): each message the kit waits for has one
-deadline, ``timeout_s`` after the wait began, which only a complete message meets (blank lines
-and partial output do not extend it); a message longer than ``max_message_bytes`` is refused
-without being held; the IUT's whole process group is ended after ``bye`` and after any failure,
-and the next run starts a fresh process.
+deadline, ``timeout_s`` after the wait began (for ``hello``: after the IUT process started, which
+:meth:`StdioAdapter.start` may do before anything waits), which only a complete message meets
+(blank lines and partial output do not extend it); a message longer than ``max_message_bytes``
+is refused without being held; the IUT's whole process group is ended after ``bye`` and after
+any failure, and the next run starts a fresh process.
 """
 
 from __future__ import annotations
