@@ -56,9 +56,9 @@ def _observed(factory: str, fixture_id: str) -> str:
     configs: list[Any] = []
     original = ChatClient.__init__
 
-    def spy(self: ChatClient, config: Any) -> None:
+    def spy(self: ChatClient, config: Any, **options: Any) -> None:
         configs.append(config)
-        original(self, config)
+        original(self, config, **options)
 
     adapter = InProcessAdapter(factory)
     try:
