@@ -145,6 +145,8 @@ class _Watchdog:
         """Send one registration line; a watchdog that cannot start or died is replaced once."""
         with self._lock:
             for _ in range(2):
+                if self._popen is not None and self._pid != os.getpid():
+                    self._release()  # inherited through fork: the parent's, not ours
                 if self._popen is None or self._pid != os.getpid():
                     self._popen, self._pid = self._start(), os.getpid()
                 if self._popen is None or self._popen.stdin is None:
@@ -153,9 +155,38 @@ class _Watchdog:
                     self._popen.stdin.write(line.encode() + b"\n")
                     self._popen.stdin.flush()
                 except OSError:
-                    self._popen = None
+                    self._release()
                     continue
                 return
+
+    def close(self) -> None:
+        """End the watchdog at this process's exit: close its input and reap it.
+
+        At end of input it kills every group still registered (as if the kit had died), then
+        exits; it is waited for at most ``_REAP_S`` seconds, then killed, so no watchdog outlives
+        the kit and its ``Popen`` is never left running at interpreter exit (a
+        ``ResourceWarning``). A watchdog inherited through ``fork`` belongs to the parent: only
+        this copy of its input is closed.
+        """
+        with self._lock:
+            self._release()
+
+    def _release(self) -> None:
+        """Close the watchdog's input, reap it if it is ours, forget it (caller holds the lock)."""
+        popen, self._popen = self._popen, None
+        if popen is None:
+            return
+        if popen.stdin is not None:
+            with contextlib.suppress(OSError):
+                popen.stdin.close()
+        if self._pid != os.getpid():
+            popen.returncode = 0  # the parent's process: not ours to wait for
+            return
+        try:
+            popen.wait(timeout=_REAP_S)
+        except subprocess.TimeoutExpired:
+            popen.kill()
+            popen.wait()
 
     @staticmethod
     def _start() -> subprocess.Popen[bytes] | None:
@@ -186,6 +217,9 @@ def kill_all_children() -> None:
         child.kill_group()
 
 
+# atexit runs the last registered first: the children's groups are killed, then the watchdog
+# (which would otherwise outlive this process until it notices the end of its input) ends.
+atexit.register(_watchdog.close)
 atexit.register(kill_all_children)
 
 

@@ -110,3 +110,33 @@ def test_stdio_adapter_still_runs_an_honest_iut(hostile):
     assert adapter.warnings == []
     assert isinstance(adapter, StdioAdapter)
     assert iut.leftovers() == []
+
+
+_KIT_EXITS = """
+import sys
+from conformance.adapters import _process
+child = _process.ChildProcess(["cat"])
+print(_process._watchdog._popen.pid, flush=True)
+child.kill()
+"""
+
+
+def test_the_kit_reaps_its_watchdog_when_it_exits():
+    """The watchdog is the kit's own child: ended and reaped at exit, never left running.
+
+    Before, its ``Popen`` stayed running until interpreter exit: "subprocess N is still running"
+    and "unclosed file" ResourceWarnings at the end of every ``make test`` worker that ran one.
+    """
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # noqa: PTH100, PTH120
+    kit = subprocess.run(  # noqa: S603 - this interpreter, a script of this test
+        [sys.executable, "-W", "error::ResourceWarning", "-c", _KIT_EXITS],
+        capture_output=True,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": root},
+        text=True,
+        timeout=WAIT_S,
+        check=False,
+    )
+    assert (kit.returncode, kit.stderr) == (0, "")
+    watchdog = int(kit.stdout)
+    assert not os.path.exists(f"/proc/{watchdog}")  # noqa: PTH110 - reaped before the kit ended
