@@ -13,8 +13,9 @@ Whatever the child does, the kit stays in control:
   left the group), then every process whose environment carries the child's mark
   (:data:`MARK_VARIABLE`: a daemon that double-forked, left the session and closed its streams
   still inherited it), and never waits on a pipe end a descendant keeps open. Every live child
-  is registered, so :func:`kill_all_children` (run at exit and by :func:`supervise_signals` on
-  SIGINT, SIGTERM and SIGHUP) ends them when ``srdh`` itself is stopped;
+  is registered, so :func:`kill_all_children` (run by :func:`supervise_signals` on SIGINT,
+  SIGTERM and SIGHUP) ends them when ``srdh`` itself is stopped, and at exit every live child
+  is killed and released and the watchdog ended and reaped;
 * **the kit's death**: a watchdog process (one per kit process, started with the first child)
   reads the kit's registrations on a pipe; when the kit dies in any way, even by SIGKILL, the
   pipe ends and the watchdog kills every registered group and marked process, then exits.
@@ -212,15 +213,25 @@ def live_children() -> list[ChildProcess]:
 
 
 def kill_all_children() -> None:
-    """Kill the process group of every live child (at exit, or when ``srdh`` is stopped)."""
+    """Kill the process group of every live child (when ``srdh`` is stopped, and at exit)."""
     for child in live_children():
         child.kill_group()
 
 
-# atexit runs the last registered first: the children's groups are killed, then the watchdog
-# (which would otherwise outlive this process until it notices the end of its input) ends.
-atexit.register(_watchdog.close)
-atexit.register(kill_all_children)
+def _end_all_at_exit() -> None:
+    """End every live child, then the watchdog, at this process's exit.
+
+    Each child as :meth:`ChildProcess.kill` does (its group, the holders of its pipes, its
+    marked processes; pipes released); the watchdog would otherwise outlive this process until
+    it noticed the end of its input.
+    """
+    kill_all_children()
+    for child in live_children():
+        child.kill()
+    _watchdog.close()
+
+
+atexit.register(_end_all_at_exit)
 
 
 class RunInterrupted(KeyboardInterrupt):

@@ -116,20 +116,23 @@ _KIT_EXITS = """
 import sys
 from conformance.adapters import _process
 child = _process.ChildProcess(["cat"])
-print(_process._watchdog._popen.pid, flush=True)
-child.kill()
+print(child.pid, _process._watchdog._popen.pid, flush=True)
+if sys.argv[1] == "killed":
+    child.kill()
 """
 
 
-def test_the_kit_reaps_its_watchdog_when_it_exits():
-    """The watchdog is the kit's own child: ended and reaped at exit, never left running.
+@pytest.mark.parametrize("child", ["killed", "left-running"])
+def test_the_kit_ends_and_reaps_its_child_and_watchdog_when_it_exits(child):
+    """The IUT (killed, or left running by the kit's code) and the watchdog end with the kit.
 
-    Before, its ``Popen`` stayed running until interpreter exit: "subprocess N is still running"
-    and "unclosed file" ResourceWarnings at the end of every ``make test`` worker that ran one.
+    Before, the watchdog's ``Popen`` stayed running until interpreter exit: "subprocess N is
+    still running" and "unclosed file" ResourceWarnings at the end of ``make test`` workers, and
+    a child left running was only signalled at exit, its pipes never closed.
     """
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # noqa: PTH100, PTH120
     kit = subprocess.run(  # noqa: S603 - this interpreter, a script of this test
-        [sys.executable, "-W", "error::ResourceWarning", "-c", _KIT_EXITS],
+        [sys.executable, "-W", "error::ResourceWarning", "-c", _KIT_EXITS, child],
         capture_output=True,
         cwd=root,
         env={**os.environ, "PYTHONPATH": root},
@@ -138,5 +141,5 @@ def test_the_kit_reaps_its_watchdog_when_it_exits():
         check=False,
     )
     assert (kit.returncode, kit.stderr) == (0, "")
-    watchdog = int(kit.stdout)
-    assert not os.path.exists(f"/proc/{watchdog}")  # noqa: PTH110 - reaped before the kit ended
+    for pid in kit.stdout.split():
+        assert not os.path.exists(f"/proc/{pid}")  # noqa: PTH110 - reaped before the kit ended
