@@ -467,22 +467,27 @@ def _run_and_report(
 
     level = options.level
     adapter = _started_adapter(options, adapter)
-    from conformance.cli._failures import FailureContext, SpecIndex  # noqa: PLC0415 - lazy
-    from conformance.cli._suite import run_conformance  # noqa: PLC0415 - lazy
-    from conformance.reports import write_reports  # noqa: PLC0415 - lazy
+    started = adapter
+    try:  # the IUT is running from here: whatever fails before the suite's own `finally` closes it
+        from conformance.cli._failures import FailureContext, SpecIndex  # noqa: PLC0415 - lazy
+        from conformance.cli._suite import run_conformance  # noqa: PLC0415 - lazy
+        from conformance.reports import write_reports  # noqa: PLC0415 - lazy
 
-    if options.record is not None:
-        from conformance.adapters import ExchangeRecorder  # noqa: PLC0415 - only with --record
+        if options.record is not None:
+            from conformance.adapters import ExchangeRecorder  # noqa: PLC0415 - with --record
 
-        adapter = ExchangeRecorder(adapter, options.record, options.recorded())
-    reference = _Reference()
-    context = FailureContext(
-        iut_args=options.iut_args(),
-        report_dir=options.report,
-        spec=SpecIndex.of_kit(),
-        reference=reference,
-        examples=options.examples,
-    )
+            adapter = ExchangeRecorder(adapter, options.record, options.recorded())
+        reference = _Reference()
+        context = FailureContext(
+            iut_args=options.iut_args(),
+            report_dir=options.report,
+            spec=SpecIndex.of_kit(),
+            reference=reference,
+            examples=options.examples,
+        )
+    except BaseException:
+        started.close()
+        raise
     with supervise_signals():
         try:
             adapter.hello()

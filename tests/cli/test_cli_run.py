@@ -175,3 +175,44 @@ def test_run_help_shows_the_default_examples(runner: CliRunner) -> None:
     words = " ".join(result.output.split())  # the help is wrapped to the terminal's width
     assert f"[default: {DEFAULT_EXAMPLES}; x>=0]" in words
     assert "(0: the Gherkin scenarios only)" in words
+
+
+def test_a_failure_after_the_iut_started_ahead_closes_it(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`srdh run` starts a stdio IUT before it loads the suite: when something fails in between
+    (here: reading the kit's spec), the started process is closed before the error leaves."""
+    import os  # noqa: PLC0415
+    import pathlib  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    from conformance.cli import _failures  # noqa: PLC0415
+
+    pid_file = tmp_path / "pid"
+    script = tmp_path / "iut.py"
+    script.write_text(
+        "import os, pathlib, sys, time\n"
+        f"pathlib.Path({str(pid_file)!r}).write_text(str(os.getpid()))\n"
+        "sys.stdin.read()\n",
+        encoding="utf-8",
+    )
+
+    def broken() -> None:
+        deadline = time.monotonic() + 30
+        while not pid_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        message = "spec index exploded"
+        raise RuntimeError(message)
+
+    monkeypatch.setattr(_failures.SpecIndex, "of_kit", staticmethod(broken))
+    result = runner.invoke(app, ["run", "--iut", f"{sys.executable} {script}"])
+    assert result.exit_code != 0
+    assert "spec index exploded" in result.output
+    pid = int(pid_file.read_text(encoding="utf-8"))
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return  # gone and reaped
+    status = (pathlib.Path("/proc") / str(pid) / "status").read_text(encoding="utf-8")
+    message = f"the IUT started ahead is still there: {status.splitlines()[2]}"
+    raise AssertionError(message)
