@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from contracts import loads_strict, validator_for
+from contracts._errors import json_pointer
 from contracts._validator import schema_registry
 
 if TYPE_CHECKING:
@@ -161,10 +162,6 @@ def _validator(contract: str) -> Any:
     return validator_for(contract)
 
 
-def _pointer(path: tuple[str | int, ...]) -> str:
-    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in path)
-
-
 def _set(document: Any, path: tuple[str | int, ...], value: Any) -> Any:
     broken = copy.deepcopy(document)
     if not path:
@@ -240,7 +237,8 @@ def _keyword_candidates(  # noqa: C901, PLR0912 - one branch per keyword
     elif keyword in {"minItems", "maxItems", "uniqueItems"}:
         return
     else:
-        message = f"the keyword {keyword!r} at {_pointer(path)!r} has no break; teach _breaks it"
+        at = json_pointer(path)
+        message = f"the keyword {keyword!r} at {at!r} has no break; teach _breaks it"
         raise UnbreakableKeywordError(message)
 
 
@@ -326,7 +324,7 @@ class _Walk:
             return
         errors = list(self.validator.iter_errors(document))
         if errors and {error.validator for error in errors} == {keyword}:
-            self.found[key] = KeywordBreak(self.contract, keyword, _pointer(path), document)
+            self.found[key] = KeywordBreak(self.contract, keyword, json_pointer(path), document)
 
 
 def keyword_breaks(contract: str, bases: Sequence[Any]) -> list[KeywordBreak]:
