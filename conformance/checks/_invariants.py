@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from conformance.checks._contract_details import record_contract_details
 from conformance.checks._durable import durable_run_findings
+from conformance.checks._explained import explained_text
 from conformance.checks._frames import left_before, record_client_frames
 from conformance.checks._late import late_result_findings
 from conformance.checks._oracle import submissions
@@ -300,11 +301,14 @@ def _fallback_is_clean(
 ) -> None:
     published = observation.get("published_result") or {}
     users = _users_words(fixture)
+    explained = explained_text(observation, fixture)  # coincidences prove nothing (F1)
     if published.get("kind") not in {"DIAGNOSIS_DRAFT", "KNOWLEDGE_ANSWER"}:
         row = dict(current_run(observation) or {})
         row.pop("user_message", None)  # the user's own words, stored as the contract says
         text = json.dumps([published, row, observation.get("client_frames")], ensure_ascii=False)
-        leaked = [t for t in _draft_texts(fixture) if t in text and t not in users]
+        leaked = [
+            t for t in _draft_texts(fixture) if t in text and t not in users and t not in explained
+        ]
         found.expect(
             not leaked,
             f"unreleased draft text reached the fallback, run row or client: {leaked}",
@@ -314,7 +318,11 @@ def _fallback_is_clean(
         [observation.get("client_frames"), observation.get("runs"), observation.get("trace")],
         ensure_ascii=False,
     )
-    leaked = [m for m in _failure_messages(fixture) if m and m in output and m not in users]
+    leaked = [
+        m
+        for m in _failure_messages(fixture)
+        if m.strip() and m in output and m not in users and m not in explained
+    ]
     found.expect(
         not leaked,
         f"internal tool failure text reached the output: {leaked}",
@@ -340,11 +348,18 @@ def _internal_errors_excluded(
         if len(message) > _PREFIX:
             needles.extend((message[:_PREFIX], message[-_PREFIX:]))
     # Text the Run legitimately carries is no leak, even when a raised message begins with it
-    # (e.g. "lookup_documents backend exploded": its opening is the tool's name): the tool names
-    # and whatever the fixture scripts for the model side.
+    # (e.g. "lookup_documents backend exploded": its opening is the tool's name): the tool names,
+    # whatever the fixture scripts for the model side, and the contracts' vocabulary and the
+    # observation's ids and numbers ("TOOL_FAILED" raised is the code a conforming Harness
+    # records: F1, docs/decisions/false-kills-8.md).
     scripted = {key: value for key, value in fixture.items() if key != "tools"}
     allowed = "\n".join(
-        [*_TOOL_NAMES, *fixture.get("tools", {}), json.dumps(scripted, ensure_ascii=False)]
+        [
+            *_TOOL_NAMES,
+            *fixture.get("tools", {}),
+            json.dumps(scripted, ensure_ascii=False),
+            explained_text(observation, fixture),
+        ]
     )
     needles = [
         n

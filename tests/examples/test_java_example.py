@@ -206,3 +206,25 @@ def test_the_java_example_names_a_script_error_once(classes: Path) -> None:
     error = observation["error"]
     assert error["code"] == "SCRIPT_EXHAUSTED"
     assert error["message"].startswith("no script for tool search_logs")
+
+
+def test_the_java_example_asks_the_agent_after_its_last_budgeted_step(classes: Path) -> None:
+    """``max_steps`` 1 and one tool step: the agent is asked again and its draft is released.
+
+    Each ``tool_calls`` turn is one step (docs/contracts.md, "Agent steps"); the example once
+    counted every agent call as a step, so a draft after the last budgeted tool step was never
+    asked for (false-kills-8, F2: SCRIPT_UNCONSUMED, no EVIDENCE_VALIDATION).
+    """
+    from conformance import checks  # noqa: PLC0415 - only this test judges a Run
+
+    _, java = _jdk()
+    fixture = json.loads((FIXTURES / "draft-contains-an-analysis-item.json").read_text("utf-8"))
+    fixture["limits"]["max_steps"] = 1
+    adapter = StdioAdapter([java, *JVM_FLAGS, "-cp", str(classes), MAIN])
+    try:
+        observation = adapter.run(fixture)
+    finally:
+        adapter.close()
+    assert "error" not in observation, observation.get("error")
+    assert observation["published_result"]["kind"] == "DIAGNOSIS_DRAFT"
+    checks.check_global_invariants(observation, fixture).require()

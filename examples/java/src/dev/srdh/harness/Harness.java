@@ -159,16 +159,19 @@ final class Harness {
     /** Run agent steps until the agent submits; its text, or null when it failed or ran out of steps. */
     private String agentLoop(List<Object> messages) throws Cancelled {
         Set<String> accepted = new HashSet<>();
-        for (int step = 1; step <= limits.maxSteps(); step++) {
+        // each tool_calls answer is one step (docs/contracts.md, "Agent steps"); after the last
+        // step of the budget the agent is called again: a submission then ends the loop, more
+        // tool calls are beyond the budget and never executed
+        for (int step = 1; ; step++) {
             int index = ++agentCalls;
             ModelClient.Reply reply = call("DIAGNOSIS_AGENT", "AGENT_STEP", index, 1, null, models.agent(), messages,
                     Prompts.TOOLS);
             finished("DIAGNOSIS_AGENT", "AGENT_STEP", index, 1, null, outcome(reply, true));
             if (reply.ending() != ModelClient.Ending.ANSWERED) return null;
             if (reply.toolCalls().isEmpty()) return reply.content() == null ? "" : reply.content();
+            if (step > limits.maxSteps()) return null; // the step budget ran out before a submission
             toolStep(step, reply, messages, accepted);
         }
-        return null; // the step budget ran out before a submission
     }
 
     /** One agent step: check each presented call's Tool Call ID, execute the accepted ones in order. */

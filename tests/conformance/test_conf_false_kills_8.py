@@ -1,0 +1,136 @@
+"""Conforming behaviour the false-kill audit 8 showed the kit failing: each passes now, and the
+faulty behaviour next to it still fails naming its rule (docs/decisions/false-kills-8.md)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from conformance import checks
+from tests.conformance.test_conf_false_kills import _failing_rules, _fixture, _run
+
+# -- F1: a draft text or raised message that coincides with legitimate text is no leak --------
+
+
+def _unsupported(statement: str) -> dict[str, Any]:
+    """A draft whose second analysis says ``statement``; the SemanticGuard rejects the first."""
+    fixture = _fixture("draft-contains-an-analysis-item")
+    fixture["agent"][-1]["draft"]["analyses"][1]["statement"] = statement
+    verdict = {"verdict": "UNSUPPORTED", "unsupported_analysis_ids": ["a1"]}
+    fixture["semantic_guard"] = [{"kind": "verdict", "verdict": verdict}]
+    return fixture
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "level:error step 1 call 1",  # the call's own query: the fallback lists its query scope
+        "a1",  # the analysis id the verdict names
+        "search_logs",  # a tool name
+        "CLAIMS_NOT_SUPPORTED",  # the fallback's message code
+        "EVIDENCE_FOUND",  # an evidence status
+        "call_1",  # a Tool Call ID
+        "session-1",  # the session id
+    ],
+)
+def test_f1_a_statement_that_is_legitimate_text_is_no_leak(statement):
+    """A semantic fallback of a draft whose statement is a word the Run carries anyway: passes."""
+    fixture = _unsupported(statement)
+    observation = _run(fixture)
+    assert observation["published_result"]["safe_fallback"]["fallback_type"] == (
+        "SEMANTIC_UNSUPPORTED"
+    )
+    checks.check_global_invariants(observation, fixture).require()
+
+
+def test_f1_a_statement_leaked_into_the_fallback_still_fails():
+    """The rejected draft's own sentence in the run row is still caught."""
+    fixture = _unsupported("the payment dependency times out since 10:02")
+    observation = _run(fixture)
+    checks.check_global_invariants(observation, fixture).require()
+    leaked = copy.deepcopy(observation)
+    row = next(r for r in leaked["runs"] if r["run_id"] == leaked["run_id"])
+    row["error_code"] = "the payment dependency times out since 10:02"
+    assert "R6.fallback-fixed-schema" in _failing_rules(
+        checks.check_global_invariants(leaked, fixture)
+    )
+
+
+def _raising(message: str) -> dict[str, Any]:
+    """query_metrics raises ``message``; the draft cites only the search_logs call."""
+    fixture = _fixture("draft-contains-an-analysis-item")
+    fixture["tools"]["query_metrics"] = {"responses": [{"kind": "failure", "message": message}]}
+    draft = fixture["agent"][-1]["draft"]
+    draft["analyses"] = draft["analyses"][:1]
+    for entry in [draft["conclusion"], *draft["action_plan"], *draft["recommendations"]]:
+        entry["analysis_ids"] = ["a1"]
+    return fixture
+
+
+@pytest.mark.parametrize(
+    "message", ["ERROR", "TOOL_FAILED", "search_logs", "call_1", "1", "null", "true", ":"]
+)
+def test_f1_a_raised_message_that_is_legitimate_text_is_no_leak(message):
+    """A tool raising a word the Run carries anyway (its own error code, a status, a literal)."""
+    fixture = _raising(message)
+    observation = _run(fixture)
+    assert observation["published_result"]["kind"] == "DIAGNOSIS_DRAFT"
+    checks.check_global_invariants(observation, fixture).require()
+
+
+def test_f1_a_raised_message_kept_still_fails():
+    """The backend's own words stored as the invocation's safe message are still caught."""
+    fixture = _raising("connection refused by 10.0.0.9:5432")
+    observation = _run(fixture)
+    checks.check_global_invariants(observation, fixture).require()
+    leaked = copy.deepcopy(observation)
+    failed = next(i for i in leaked["invocations"] if i["tool_call_id"] == "call_2")
+    failed["error"]["safe_message"] = "connection refused by 10.0.0.9:5432"
+    rules = _failing_rules(checks.check_global_invariants(leaked, fixture))
+    assert "R6.internal-error-excluded" in rules
+
+
+# -- F4: at most 256 violations are reported ------------------------------------------------
+
+
+def _three_hundred_unknown_citations() -> dict[str, Any]:
+    """A draft of 300 analyses, each citing an unknown call: 300 violations; a valid repair."""
+    fixture = _fixture("draft-contains-an-analysis-item")
+    valid = copy.deepcopy(fixture["agent"][-1])
+    draft = fixture["agent"][-1]["draft"]
+    draft["analyses"] = [
+        {"analysis_id": f"a{i}", "kind": "INFERENCE", "statement": f"inference {i}"}
+        | {"tool_call_ids": ["call_9"]}
+        for i in range(300)
+    ]
+    for entry in [draft["conclusion"], *draft["action_plan"], *draft["recommendations"]]:
+        entry["analysis_ids"] = ["a1"]
+    fixture["agent"].append(valid)
+    return fixture
+
+
+def test_f4_a_guard_reporting_the_first_256_violations_is_conforming():
+    """Design freeze: "At most 256 violations are reported, in document order"."""
+    fixture = _three_hundred_unknown_citations()
+    observation = _run(fixture)
+    first = next(e for e in observation["trace"] if e["type"] == "EVIDENCE_VALIDATION")
+    assert len(first["data"]["violations"]) == 256  # noqa: PLR2004 - the design freeze's cap
+    assert observation["published_result"]["kind"] == "DIAGNOSIS_DRAFT"
+    checks.check_global_invariants(observation, fixture).require()
+
+
+def test_f4_a_guard_leaving_out_a_violation_below_the_cap_still_fails():
+    """Fewer than 256 reported: every broken rule must be among them."""
+    fixture = _three_hundred_unknown_citations()
+    observation = _run(fixture)
+    cut = copy.deepcopy(observation)
+    for event in cut["trace"]:
+        if event["type"] in {"EVIDENCE_VALIDATION", "STRUCTURAL_REPAIR_REQUESTED"}:
+            if event["data"]["violations"]:
+                event["data"]["violations"] = event["data"]["violations"][:255]
+    for frame in cut["client_frames"]:
+        if frame["event"] == "run_event":
+            frame["data"] = next(e for e in cut["trace"] if e["seq"] == frame["data"]["seq"])
+    assert "R4.tool-call-bindings" in _failing_rules(checks.check_global_invariants(cut, fixture))
