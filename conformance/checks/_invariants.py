@@ -33,7 +33,13 @@ from conformance.checks._runtime import (
 from conformance.checks._runtime_oracle import attempt_policy, disconnect_index
 from conformance.checks._schema import contract_problems
 from conformance.checks._trace_fields import record_trace_fields
-from conformance.checks._view import canonical, current_run, events, validations
+from conformance.checks._view import (
+    canonical,
+    current_run,
+    events,
+    in_band_codes,
+    validations,
+)
 from contracts import ToolName
 
 if TYPE_CHECKING:
@@ -338,33 +344,74 @@ _PREFIX = 16
 (a Harness that keeps a cut copy, or the part after the last colon)."""
 
 
-def _internal_errors_excluded(
-    found: Findings, observation: dict[str, Any], fixture: dict[str, Any]
+def _without_in_band_codes(fixture: dict[str, Any]) -> dict[str, Any]:
+    """``fixture`` with the codes its backends answer in band blanked (a copy)."""
+    tools = {
+        name: {
+            key: (
+                [_blank_code(r) for r in value]
+                if key == "responses"
+                else _blank_code(value)
+                if key == "default"
+                else value
+            )
+            for key, value in script.items()
+        }
+        for name, script in fixture.get("tools", {}).items()
+    }
+    return {**fixture, "tools": tools}
+
+
+def _blank_code(response: Any) -> Any:  # noqa: ANN401 - a scripted ToolResponse
+    if isinstance(response, dict) and response.get("kind") == "in_band_error":
+        return {**response, "code": ""}
+    return response
+
+
+def _tool_texts_excluded(  # noqa: PLR0913 - the two kinds of backend text share one search
+    found: Findings,
+    observation: dict[str, Any],
+    fixture: dict[str, Any],
+    texts: list[str],
+    *,
+    what: str,
+    rule: str,
+    folded: bool = False,
 ) -> None:
-    """No raised tool error text, whole, its opening or its end, in any record or output."""
+    """No text of ``texts``, whole, its opening or its end, in any record or output.
+
+    ``folded``: compared case-insensitively (a backend's code is a word a Harness may restate
+    in another case, "rate_limited"; a raised message is looked for as raised).
+    """
     needles: list[str] = []
-    for message in _failure_messages(fixture):
+    for message in texts:
         needles.append(message)
         if len(message) > _PREFIX:
             needles.extend((message[:_PREFIX], message[-_PREFIX:]))
-    # Text the Run legitimately carries is no leak, even when a raised message begins with it
+    # Text the Run legitimately carries is no leak, even when a backend's text begins with it
     # (e.g. "lookup_documents backend exploded": its opening is the tool's name): the tool names,
     # whatever the fixture scripts for the model side, and the contracts' vocabulary and the
     # observation's ids and numbers ("TOOL_FAILED" raised is the code a conforming Harness
-    # records: F1, docs/decisions/false-kills-8.md).
+    # records: F1, docs/decisions/false-kills-8.md). The backends' in-band codes are the needles'
+    # own place, not scripted text a Harness may carry.
     scripted = {key: value for key, value in fixture.items() if key != "tools"}
     allowed = "\n".join(
         [
             *_TOOL_NAMES,
             *fixture.get("tools", {}),
             json.dumps(scripted, ensure_ascii=False),
-            explained_text(observation, fixture),
+            explained_text(observation, _without_in_band_codes(fixture)),
         ]
     )
+
+    def fold(text: str) -> str:
+        return text.casefold() if folded else text
+
+    allowed = fold(allowed)
     needles = [
-        n
+        fold(n)
         for n in dict.fromkeys(needles)
-        if n.strip() and len(n) >= _PREFIX // 2 and n.strip() not in allowed
+        if n.strip() and len(n) >= _PREFIX // 2 and fold(n.strip()) not in allowed
     ]
     if not needles:
         return
@@ -376,26 +423,52 @@ def _internal_errors_excluded(
         "client_frames": observation.get("client_frames"),
     }
     for place, value in places.items():
-        text = json.dumps(value, ensure_ascii=False)
+        text = fold(json.dumps(value, ensure_ascii=False))
         for needle in needles:
-            if needle in text or json.dumps(needle, ensure_ascii=False)[1:-1] in text:
+            if needle in text or fold(json.dumps(needle, ensure_ascii=False)[1:-1]) in text:
                 found.add(
-                    f"the text a tool raised ({needle[:60]!r}) reached the Run's {place}: an "
-                    "invocation's error carries the Harness's own safe message, never the "
-                    "backend's",
-                    rule="R6.internal-error-excluded",
+                    f"{what} ({needle[:60]!r}) reached the Run's {place}: an invocation's error "
+                    "carries the Harness's own safe message, never the backend's text",
+                    rule=rule,
                 )
                 break
+
+
+def _internal_errors_excluded(
+    found: Findings, observation: dict[str, Any], fixture: dict[str, Any]
+) -> None:
+    """No raised tool error text, and no error a backend answered in band, in any record."""
+    _tool_texts_excluded(
+        found,
+        observation,
+        fixture,
+        _failure_messages(fixture),
+        what="the text a tool raised",
+        rule="R6.internal-error-excluded",
+    )
+    _tool_texts_excluded(
+        found,
+        observation,
+        fixture,
+        in_band_codes(fixture),
+        what="the error a tool backend answered in band",
+        rule="R6.in-band-error-excluded",
+        folded=True,
+    )
 
 
 def check_internal_error_excluded(
     observation: dict[str, Any], fixture: dict[str, Any]
 ) -> CheckResult:
-    """Check no text a tool raised reaches the Run's records or client (R6, safe_message).
+    """Check no raised tool text, and no in-band backend error, reaches the Run's records.
 
-    The fixture's raised messages (``failure`` responses), whole, by their first and by their last
-    16 characters, are looked for in the invocations, run rows, trace, published result and
-    client frames.
+    (R6, safe_message; the client's frames are records too.)
+
+    The fixture's raised messages (``failure`` responses, ``R6.internal-error-excluded``) and
+    in-band error codes (``in_band_error`` results, ``R6.in-band-error-excluded``), whole, by
+    their first and by their last 16 characters, are looked for in the invocations, run rows,
+    trace, published result and client frames. A text the Run legitimately carries is not looked
+    for: one the fixture scripts for the model side, a tool name, a code of the contracts.
     """
     found = Findings("a raised tool error reaches no record", "R6.internal-error-excluded")
     _internal_errors_excluded(found, observation, fixture)

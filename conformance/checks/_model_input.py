@@ -27,8 +27,8 @@ model-call attempt). Expectations come from the fixture and the spec, never from
     texts and published texts; contract enum values such as ``DIAGNOSIS_DRAFT`` are not texts).
 ``R4.no-raw-payload-to-model``
     Requirement 4, "without exposing chain-of-thought or raw Tool payloads": no model call receives
-    a backend row beyond ``max_items``, the part of a row beyond ``max_item_chars``, or a tool
-    failure's raised message.
+    a backend row beyond ``max_items``, the part of a row beyond ``max_item_chars``, a tool
+    failure's raised message, or an error code a backend answered in band.
 ``R4.no-chain-of-thought``
     Same sentence: no message sent to a model carries a chain-of-thought field
     (``reasoning_content``, ``reasoning``, ``thinking`` …), and the endpoint's chain-of-thought
@@ -50,6 +50,7 @@ import json
 from collections import Counter
 from typing import Any, Final, NamedTuple
 
+from conformance.checks._explained import vocabulary_text
 from conformance.checks._oracle import expected_previous_turn, submissions
 from conformance.checks._outcome_oracle import cited_tool_call_ids
 from conformance.checks._result import CheckResult, Findings
@@ -434,7 +435,10 @@ def _is_prose(text: object) -> bool:
 
 
 def _raw_needles(fixture: dict[str, Any]) -> list[str]:
-    """Texts a bounded projection never carries: rows past max_items, row tails, failures."""
+    """Texts a bounded projection never carries: rows past max_items, row tails, raises.
+
+    Also the error codes a backend answers in band (none that is a contract's code).
+    """
     limits = {**_DEFAULTS, **fixture.get("limits", {})}
     max_items, max_chars = int(limits["max_items"]), int(limits["max_item_chars"])
     projected: list[str] = []
@@ -444,6 +448,8 @@ def _raw_needles(fixture: dict[str, Any]) -> list[str]:
         for response in responses:
             if response.get("kind") == "failure":
                 candidates.append(str(response.get("message", "")))
+            if response.get("kind") == "in_band_error":
+                candidates.append(str(response.get("code", "")))
             if response.get("kind") != "rows":
                 continue
             texts = [str(item.get("text", "")) for item in response.get("items", [])]
@@ -463,6 +469,7 @@ def _raw_needles(fixture: dict[str, Any]) -> list[str]:
             str(fixture.get("user_message", "")),
             *fixture.get("tools", {}),
             json.dumps(scripted, ensure_ascii=False),
+            vocabulary_text(),
         ]
     )
     # A needle whose text is allowed once its surrounding whitespace goes (a tool name and the

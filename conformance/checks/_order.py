@@ -83,6 +83,22 @@ ORDER_RULES: Final[tuple[OrderRule, ...]] = (
     ),
     OrderRule(
         "R8.layered-cancellation",
+        "CANCEL_REQUESTED",
+        "INTERRUPT_REQUESTED",
+        "before",
+        "any cancelled Run (the request is the cause of every other layer)",
+        _LAYERS,
+    ),
+    OrderRule(
+        "R8.layered-cancellation",
+        "CANCEL_REQUESTED",
+        "TOOL_WORK_CANCELLED",
+        "before",
+        "any cancelled Run (the request is the cause of every other layer)",
+        _LAYERS,
+    ),
+    OrderRule(
+        "R8.layered-cancellation",
         "INTERRUPT_REQUESTED",
         "LATE_RESULT_DISCARDED",
         "before",

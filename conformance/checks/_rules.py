@@ -453,6 +453,24 @@ _RULES: Final = (
         (_R6_BODY,),
     ),
     Rule(
+        "R6.in-band-error-excluded",
+        "no error code a tool backend answered in band (a result carrying an error, not a raise) "
+        "reaches the Run's records (invocations and their safe_message, run rows, trace, "
+        "published result) or its client: the invocation's error is BACKEND_ERROR with the "
+        "Harness's own safe message",
+        (_R6_BODY,),
+        (
+            ContractQuote(
+                "schemas/tool-invocation.schema.json",
+                "A safe message; never raw exception or backend text.",
+            ),
+            ContractQuote(
+                "openspec/changes/archive/2026-07-21-single-react-design-freeze/design.md",
+                "raw payloads never leave the Harness",
+            ),
+        ),
+    ),
+    Rule(
         "R0.valid-observation",
         "the observation, its trace events and its run rows are valid contract documents",
         (),

@@ -9,6 +9,7 @@ __all__ = [
     "current_run",
     "events",
     "first_index",
+    "in_band_codes",
     "invocation",
     "model_attempts",
     "released_kinds",
@@ -71,3 +72,13 @@ def validations(observation: JSON) -> dict[int, dict[str, Any]]:
 def released_kinds(observation: JSON) -> list[str]:
     """Return the ``kind`` of every RESULT_RELEASED event."""
     return [e["data"]["kind"] for e in events(observation, "RESULT_RELEASED")]
+
+
+def in_band_codes(fixture: dict[str, Any]) -> list[str]:
+    """The error codes the fixture's tool backends answer in band (``in_band_error`` results)."""
+    return [
+        str(response.get("code", ""))
+        for script in fixture.get("tools", {}).values()
+        for response in [*script.get("responses", []), script.get("default") or {}]
+        if response.get("kind") == "in_band_error"
+    ]

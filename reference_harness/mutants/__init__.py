@@ -68,6 +68,7 @@ __all__ = [
     "frames_after_disconnect",
     "harness_rewrites_draft",
     "id_case_folded",
+    "in_band_code_in_safe_message",
     "in_band_error_no_evidence",
     "inference_on_in_band_error_accepted",
     "inference_on_no_evidence_accepted",
@@ -185,6 +186,7 @@ __all__ = [
     "timed_out_tool_recorded_cancelled",
     "tool_path_cancel_layers_swapped",
     "tool_result_accepted_after_cancel",
+    "tool_work_cancelled_before_request",
     "tool_work_cancelled_twice",
     "tool_work_not_cancelled",
     "total_matched_ignores_backend",
@@ -1177,3 +1179,13 @@ def verdict_repeated_ids_accepted() -> MutantIUT:
 def negative_start_ms_executed() -> MutantIUT:
     """IUT factory of mutant ``negative_start_ms_executed`` (see :data:`MUTANTS`)."""
     return create("negative_start_ms_executed")
+
+
+def in_band_code_in_safe_message() -> MutantIUT:
+    """IUT factory of mutant ``in_band_code_in_safe_message`` (see :data:`MUTANTS`)."""
+    return create("in_band_code_in_safe_message")
+
+
+def tool_work_cancelled_before_request() -> MutantIUT:
+    """IUT factory of mutant ``tool_work_cancelled_before_request`` (see :data:`MUTANTS`)."""
+    return create("tool_work_cancelled_before_request")

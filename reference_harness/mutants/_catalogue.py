@@ -66,6 +66,7 @@ from reference_harness.mutants._evidence_parts import (
 from reference_harness.mutants._frames_specs import FRAMES_SPECS
 from reference_harness.mutants._iut import MutantIUT, MutantSpec, Patch
 from reference_harness.mutants._keyword_specs import KEYWORD_SPECS
+from reference_harness.mutants._leftkinds_specs import LEFTKINDS_SPECS
 from reference_harness.mutants._model_input_parts import (
     ConversationToReviewer,
     RawRows,
@@ -858,6 +859,7 @@ MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
             *REDTEAM6_SPECS,
             *REDTEAM6_IDRAG_SPECS,
             *KEYWORD_SPECS,
+            *LEFTKINDS_SPECS,
         )
     }
 )
