@@ -239,3 +239,19 @@ Feature: Knowledge answers SHALL use exact RAG bindings
       | additionalProperties at "/limitations/0/extra" | required at "/lookup_tool_call_id" |
       | required at "/items" | required at "/limitations" |
       | additionalProperties at "/extra" | type at "" |
+
+  @extension @requirement:knowledge-answers-shall-use-exact-rag-bindings @capability:KNOWLEDGE_QUERY
+  Scenario Outline: A released knowledge answer keeps the order of its items and references
+    Given a user asks the knowledge question "How do I rotate the checkout API key?"
+    And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"
+    And lookup_documents returns the documents "runbook-zeta", "faq-mid" and "runbook-alpha"
+    And the agent then submits <answer>
+    And the SemanticGuard supports the answer
+    When the Run is executed
+    Then every global invariant holds
+
+    Examples:
+      | answer                                                                                                                      |
+      | an answer citing the documents "runbook-zeta", "faq-mid" and "runbook-alpha" from "lookup_1"                                |
+      | an answer whose one item cites the documents "runbook-zeta", "faq-mid" and "runbook-alpha" from "lookup_1"                  |
+      | an answer whose items "i3", "i10" and "i2" cite the documents "runbook-alpha", "faq-mid" and "runbook-zeta" from "lookup_1" |

@@ -158,6 +158,21 @@ def _broken_answer(_builder: FixtureBuilder, groups: list[str]) -> dict[str, obj
 
 _Shape = Callable[[FixtureBuilder, list[str]], dict[str, object]]
 
+
+def _items_citing(
+    builder: FixtureBuilder, lookup_id: str, item_ids: list[str], document_ids: list[str]
+) -> dict[str, object]:
+    """An answer whose items ``item_ids`` each cite the document of the same position.
+
+    Raises:
+        StepVocabularyError: the step names more items than documents, or fewer.
+    """
+    if len(item_ids) != len(document_ids):
+        message = f"{len(item_ids)} item IDs for {len(document_ids)} documents: name one each"
+        raise StepVocabularyError(message)
+    return builder.answer_with_item_ids(lookup_id, item_ids, document_ids)
+
+
 _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
     (re.compile(r'a full draft on (".+") and (".+") breaking (\w+) at (".*")'), _broken_draft),
     (re.compile(r'a full answer on (".+") breaking (\w+) at (".*")'), _broken_answer),
@@ -291,6 +306,14 @@ _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
             r'an answer naming (".+") whose references cite the documents (".+") from (".+")'
         ),
         lambda b, g: b.answer_naming(quoted(g[0])[0], quoted(g[2])[0], quoted(g[1])),
+    ),
+    (
+        re.compile(r'an answer whose one item cites the documents (".+") from (".+")'),
+        lambda b, g: b.answer_one_item(quoted(g[1])[0], quoted(g[0])),
+    ),
+    (
+        re.compile(r'an answer whose items (".+") cite the documents (".+") from (".+")'),
+        lambda b, g: _items_citing(b, quoted(g[2])[0], quoted(g[0]), quoted(g[1])),
     ),
     (
         re.compile(r'an answer citing the documents (".+") from (".+")'),

@@ -246,6 +246,14 @@ def _projection(
             f"{_short(expected.texts)}",
             rule=rule,
         )
+    if expected.item_document_ids is not None and not long:
+        item_ids = tuple(item.get("document_id") for item in items)
+        found.expect(
+            item_ids == expected.item_document_ids,
+            f"{name}: projected items come from the documents {list(item_ids)}, the backend "
+            f"rows from {list(expected.item_document_ids)} (each item keeps its row's id)",
+            rule=rule,
+        )
     if expected.total_matched is not None:
         found.expect(
             projection.get("total_matched") == expected.total_matched,

@@ -57,6 +57,9 @@ class ExpectedProjection:
     ``texts``/``document_ids``/``total_matched``/``truncated`` are ``None`` when the fixture does
     not fix them (an ``oversize`` payload fixes only the bounds). ``max_items`` and
     ``max_item_chars`` are the fixture's limits, which every projection must keep.
+    ``item_document_ids`` is the document id of each kept row, in the rows' order (a lookup's
+    item is "Id of the document this item comes from"), ``None`` when not fixed or not a lookup;
+    ``document_ids`` is a set: the contract lists the items' ids, unique, in no stated order.
     """
 
     query_scope: dict[str, Any]
@@ -67,6 +70,7 @@ class ExpectedProjection:
     max_items: int
     max_item_chars: int
     must_truncate: bool = False
+    item_document_ids: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +236,7 @@ def _rows_projection(
         max_item_chars=chars,
         # the backend matched more than it returned is a limit exceeded too (truncated holds)
         must_truncate=cut or len(rows) > len(kept) or (known_total and total > len(kept)),
+        item_document_ids=tuple(row["document_id"] for row in kept) if lookup else None,
     )
 
 

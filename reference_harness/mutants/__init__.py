@@ -81,6 +81,7 @@ __all__ = [
     "item_text_cut_in_utf16_units",
     "item_text_not_cut",
     "item_without_references_as_schema_invalid",
+    "knowledge_answer_released_sorted",
     "knowledge_fallback_without_sources",
     "knowledge_item_text_unbounded",
     "knowledge_query_sees_latest_run",
@@ -98,6 +99,7 @@ __all__ = [
     "long_id_cut",
     "lookalike_id_normalised",
     "lookup_id_matched_loosely",
+    "lookup_item_ids_sorted",
     "max_items_ignored",
     "missing_id_executed",
     "missing_tool_call_ids_as_schema_invalid",
@@ -1189,3 +1191,13 @@ def in_band_code_in_safe_message() -> MutantIUT:
 def tool_work_cancelled_before_request() -> MutantIUT:
     """IUT factory of mutant ``tool_work_cancelled_before_request`` (see :data:`MUTANTS`)."""
     return create("tool_work_cancelled_before_request")
+
+
+def knowledge_answer_released_sorted() -> MutantIUT:
+    """IUT factory of mutant ``knowledge_answer_released_sorted`` (see :data:`MUTANTS`)."""
+    return create("knowledge_answer_released_sorted")
+
+
+def lookup_item_ids_sorted() -> MutantIUT:
+    """IUT factory of mutant ``lookup_item_ids_sorted`` (see :data:`MUTANTS`)."""
+    return create("lookup_item_ids_sorted")

@@ -1,11 +1,14 @@
 """Parts of the mutants of the survivor kinds closed in docs/decisions/left-kinds-8.md.
 
-An in-band backend error's code copied into the invocation's safe message, and the tool work
-cancelled (``TOOL_WORK_CANCELLED``) before the cancellation request is recorded.
+An in-band backend error's code copied into the invocation's safe message, the tool work
+cancelled (``TOOL_WORK_CANCELLED``) before the cancellation request is recorded, a released
+Knowledge Answer's items and references sorted, a lookup projection's item ids sorted apart from
+their texts.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any
 
 from reference_harness._run_context import RunContext
@@ -16,7 +19,12 @@ if TYPE_CHECKING:
 
     from reference_harness.ports import AcceptedToolCall, CancelToken, ToolBackend, ToolResult
 
-__all__ = ["ToolWorkFirstContext", "in_band_code_kept"]
+__all__ = [
+    "ToolWorkFirstContext",
+    "in_band_code_kept",
+    "item_document_ids_sorted",
+    "sorted_knowledge_release",
+]
 
 
 class _CodeKeepingBackend:
@@ -91,3 +99,44 @@ class ToolWorkFirstContext(RunContext):
             if self.ledger.is_projecting(tool_call_id):
                 self.ledger.fail(tool_call_id, "CANCELLED")
         self._cancelled.set()
+
+
+def sorted_knowledge_release(
+    original: Callable[[str, object], Any],
+) -> Callable[[str, object], Any]:
+    """A ``Patch`` wrap of ``_release.success``: a Knowledge Answer is released sorted.
+
+    Its items by ``item_id`` and each item's references by ``document_id`` (a Harness making its
+    output "stable"): the released document is no longer the one the agent wrote.
+    """
+
+    def success(result_kind: str, body: object) -> Any:  # noqa: ANN401 - an Outcome
+        if result_kind == "KNOWLEDGE_ANSWER" and isinstance(body, dict):
+            body = copy.deepcopy(body)
+            items = sorted(body["items"], key=lambda item: item["item_id"])
+            for item in items:
+                item["references"].sort(key=lambda reference: reference["document_id"])
+            body["items"] = items
+        return original(result_kind, body)
+
+    return success
+
+
+def item_document_ids_sorted(
+    original: Callable[..., dict[str, Any]],
+) -> Callable[..., dict[str, Any]]:
+    """A ``Patch`` wrap of ``_tool_execution.project``: a lookup's item ids sorted.
+
+    The texts stay in the rows' order, so an item is labelled with another row's document.
+    """
+
+    def project(*args: Any, **kwargs: Any) -> dict[str, Any]:  # noqa: ANN401 - project's own
+        projection = original(*args, **kwargs)
+        items = projection["items"]
+        ids = sorted(item["document_id"] for item in items if "document_id" in item)
+        if len(ids) == len(items):
+            for item, document_id in zip(items, ids, strict=True):
+                item["document_id"] = document_id
+        return projection
+
+    return project

@@ -141,3 +141,48 @@ def test_tool_work_cancelled_before_the_interruption_is_conforming(observe):
     moved = _moved(observation, "TOOL_WORK_CANCELLED", "NEW_WORK_PREVENTED")
     result = checks.check_global_invariants(moved, fixture)
     assert result.passed, result.message
+
+
+# -- the order of a lookup's documents (R4.bounded-projection, R1.released-is-agent-authored) --
+
+ORDER = "a-released-knowledge-answer-keeps-the-order-of-its-items-and-references-example-3"
+
+
+def _lookup(observation):
+    return next(i for i in observation["invocations"] if i["tool_name"] == "lookup_documents")
+
+
+def test_sorted_document_ids_of_a_lookup_are_conforming(observe):
+    """The projection's document_ids list is the items' ids, unique, in no stated order: a
+    Harness listing them sorted passes."""
+    fixture, observation = observe(ORDER)
+    projection = _lookup(observation)["projection"]
+    assert projection["document_ids"] != sorted(projection["document_ids"])
+    projection["document_ids"].sort()
+    result = checks.check_global_invariants(observation, fixture)
+    assert result.passed, result.message
+
+
+def test_an_item_labelled_with_another_rows_document_is_named(observe):
+    """Each projected item keeps the document id of the row it comes from."""
+    fixture, observation = observe(ORDER)
+    items = _lookup(observation)["projection"]["items"]
+    items[0]["document_id"], items[1]["document_id"] = (
+        items[1]["document_id"],
+        items[0]["document_id"],
+    )
+    assert checks.check_global_invariants(observation, fixture).rules == ("R4.bounded-projection",)
+
+
+def test_a_released_answer_in_another_order_is_named(observe):
+    """Items or references released in another order than the agent wrote are not its answer."""
+    fixture, observation = observe(ORDER)
+    answer = observation["published_result"]["knowledge_answer"]
+    answer["items"].sort(key=lambda item: item["item_id"])
+    observation["runs"][-1]["published_result"] = observation["published_result"]
+    for frame in observation["client_frames"]:
+        if frame["event"] == "result":
+            frame["data"] = observation["published_result"]
+    assert checks.check_global_invariants(observation, fixture).rules == (
+        "R1.released-is-agent-authored",
+    )

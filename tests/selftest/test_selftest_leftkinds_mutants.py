@@ -15,9 +15,13 @@ from conformance.checks import RULES
 from reference_harness.mutants import MUTANTS
 from tests.selftest.conftest import declare_runs
 
+_ORDER = "a-released-knowledge-answer-keeps-the-order-of-its-items-and-references"
+
 KILLING_SCENARIOS: dict[str, str] = {
     "in_band_code_in_safe_message": "a-backend-answers-with-an-in-band-error",
     "tool_work_cancelled_before_request": "a-tool-answers-after-its-work-is-cancelled",
+    "knowledge_answer_released_sorted": _ORDER,
+    "lookup_item_ids_sorted": _ORDER,
 }
 """Mutant -> the (plain) scenario that must fail it, naming its rule."""
 
@@ -34,8 +38,16 @@ def test_leftkinds_mutant_declares_a_registered_rule(name):
     assert RULES[spec.rule_id].requirement_id == spec.requirement_id
 
 
+KILLING_ROWS: dict[str, set[int]] = {
+    "knowledge_answer_released_sorted": {2, 3},  # row 1's items are in item_id order
+    "lookup_item_ids_sorted": {1, 2, 3},
+}
+"""The outline rows that fail a mutant (row 0: a plain scenario)."""
+
+
 @pytest.mark.parametrize("name", list(KILLING_SCENARIOS))
 def test_leftkinds_mutant_is_killed_by_its_scenario_naming_its_rule(name, scenario_run):
     """The scenario of the mutant's kind fails it naming its rule (``scenario_run``,
     tests/selftest/conftest.py: the scenario run alone on the mutant in process)."""
-    scenario_run(RUNS[name]).assert_killed_by({0}, MUTANTS[name].rule_id)
+    rows = KILLING_ROWS.get(name, {0})
+    scenario_run(RUNS[name]).assert_killed_by(rows, MUTANTS[name].rule_id)
