@@ -379,8 +379,9 @@ _RULES: Final = (
     ),
     Rule(
         "R4.bounded-projection",
-        "a projection keeps at most max_items items, each cut to max_item_chars, with the "
-        "backend's total_matched, and is marked truncated iff it left something out",
+        "a projection keeps at most max_items items, each cut to max_item_chars and (for a lookup) "
+        "labelled with its own row's document id, with the backend's total_matched, and is marked "
+        "truncated iff it left something out",
         (_R4_BODY,),
     ),
     Rule(
