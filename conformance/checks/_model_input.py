@@ -12,8 +12,10 @@ model-call attempt). Expectations come from the fixture and the spec, never from
     Requirement 1, "SemanticGuard as an isolated single-turn semantic reviewer": each
     SemanticGuard call offers no tools and holds (besides instructions: messages of role
     ``system`` or ``developer``, OpenAI's name for them, :data:`INSTRUCTION_ROLES`) exactly one user
-    message whose content is the Verified Snapshot as JSON (a valid ``verified-snapshot``
-    document, of the digest the attempt names), and no text of the user's message outside it.
+    message whose content (a string, or OpenAI text parts) holds the Verified Snapshot as JSON (a
+    valid ``verified-snapshot`` document, of the digest the attempt names), alone or with
+    instructions around it, but no text of the agent's conversation (its turns' and the tool
+    rows' prose the snapshot does not hold), and no text of the user's message outside it.
 ``R1.snapshot-holds-cited-evidence``
     The same requirement's frozen contract (verified-snapshot: "the projections of exactly the
     invocations the body cites"): the snapshot holds the Run's id, one of the agent's own
@@ -248,6 +250,68 @@ def _repair_offers_no_tools(found: Findings, call: _Input) -> None:
         )
 
 
+def _content_text(content: object) -> str | None:
+    """The text of a message's ``content``: a string, or the text parts of a parts list.
+
+    OpenAI's chat API takes a message's content as a string or as a list of content parts
+    (``{"type": "text", "text": ...}``); the text of a parts list is its text parts joined
+    (false-kills-8, F6). ``None`` for anything else.
+    """
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return None
+    texts = []
+    for part in content:
+        if (
+            isinstance(part, dict)
+            and part.get("type") == "text"
+            and isinstance(part.get("text"), str)
+        ):
+            texts.append(part["text"])
+        elif isinstance(part, str):
+            texts.append(part)
+        else:
+            return None
+    return "".join(texts)
+
+
+_MAX_SNAPSHOT_STARTS: Final = 64
+"""How many ``{`` of a reviewer message are tried as the start of the embedded snapshot."""
+
+
+def _sent_snapshot(content: object) -> tuple[Any, str] | None:
+    """Return (the Verified Snapshot a reviewer message sends, the message's text around it).
+
+    The whole text parsed as JSON, or else the first JSON object inside it that is a valid
+    ``verified-snapshot`` document: "an isolated single-turn semantic reviewer" receives the
+    snapshot, and may receive its instructions in the same user message, around it
+    (false-kills-8, F7). ``None`` when the message holds no such JSON.
+    """
+    from contracts import loads_strict, validate_document  # noqa: PLC0415 - loads schemas
+
+    text = _content_text(content)
+    if text is None:
+        return None
+    try:
+        return loads_strict(text), ""
+    except ValueError:
+        pass
+    decoder = json.JSONDecoder()
+    start = text.find("{")
+    for _ in range(_MAX_SNAPSHOT_STARTS):
+        if start < 0:
+            return None
+        try:
+            found, end = decoder.raw_decode(text, start)
+            if isinstance(found, dict) and not validate_document(found, "verified-snapshot"):
+                return loads_strict(text[start:end]), text[:start] + "\n" + text[end:]
+        except ValueError:
+            pass
+        start = text.find("{", start + 1)
+    return None
+
+
 def _same_snapshot(found: Findings, inputs: list[_Input]) -> None:
     """Every attempt of one SemanticGuard call is sent the same snapshot document."""
     first: dict[Any, tuple[str, Any]] = {}
@@ -256,14 +320,10 @@ def _same_snapshot(found: Findings, inputs: list[_Input]) -> None:
             continue
         others = [m for m in call.messages if m.get("role") not in INSTRUCTION_ROLES]
         content = others[0].get("content") if len(others) == 1 else None
-        if not isinstance(content, str):
+        parsed = _sent_snapshot(content)
+        if parsed is None:
             continue
-        try:
-            from contracts import loads_strict  # noqa: PLC0415 - contracts loads schemas
-
-            sent = loads_strict(content)
-        except ValueError:
-            continue
+        sent = parsed[0]
         if call.call_index not in first:
             first[call.call_index] = (call.label, sent)
             continue
@@ -293,21 +353,29 @@ def _reviewer(
     ):
         return
     content = others[0].get("content")
-    from contracts import loads_strict, validate_document  # noqa: PLC0415 - loads schemas
+    from contracts import validate_document  # noqa: PLC0415 - loads schemas
 
-    try:
-        snapshot = loads_strict(content) if isinstance(content, str) else None
-    except ValueError:
-        snapshot = None
+    parsed = _sent_snapshot(content)
+    snapshot, around = parsed if parsed is not None else (None, "")
     problems = validate_document(snapshot, "verified-snapshot") if snapshot is not None else []
     if not found.expect(
         isinstance(snapshot, dict) and not problems,
-        f"{call.label}: the user message is not the Verified Snapshot alone as JSON"
+        f"{call.label}: the user message holds no Verified Snapshot as JSON"
         + (f" ({problems[0].pointer or '/'}: {problems[0].message})" if problems else ""),
         rule=_R1,
     ):
         return
     assert isinstance(snapshot, dict)  # noqa: S101 - narrowed by the expectation above
+    sent = json.dumps(snapshot, ensure_ascii=False)
+    conversation = [t for t in _conversation_texts(fixture) if t in around and t not in sent]
+    found.expect(
+        not conversation,
+        f"{call.label}: the user message carries text of the agent's conversation beside the "
+        f"Verified Snapshot (no history): {conversation[0][:80]!r}"
+        if conversation
+        else "",
+        rule=_R1,
+    )
     if call.digest is not None:
         found.expect(
             snapshot.get("digest") == call.digest,
@@ -318,12 +386,19 @@ def _reviewer(
     _snapshot_contents(found, call.label, snapshot, fixture, observation)
     question = fixture.get("user_message", "")
     instructions = _text([m for m in call.messages if m.get("role") in INSTRUCTION_ROLES])
-    if len(question) >= _MIN_NEEDLE and question not in str(content):
+    instructions += "\n" + around  # text beside the snapshot is instructions too
+    if len(question) >= _MIN_NEEDLE and question not in sent:
         found.expect(
             question not in instructions,
             f"{call.label}: the user's message reached the SemanticGuard's instructions",
             rule=_R1,
         )
+
+
+def _conversation_texts(fixture: dict[str, Any]) -> list[str]:
+    """Prose of the agent's turns and of the tool rows: what only the conversation holds."""
+    texts = _strings(fixture.get("agent")) + _strings(fixture.get("tools"))
+    return [t for t in dict.fromkeys(texts) if _is_prose(t)]
 
 
 def _snapshot_contents(

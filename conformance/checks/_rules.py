@@ -311,8 +311,9 @@ _RULES: Final = (
     Rule(
         "R1.reviewer-isolated-single-turn",
         "each SemanticGuard call offers no tools and holds one user message: the Verified "
-        "Snapshot alone, as JSON (no conversation, no history); instructions beside it have "
-        "role `system` or `developer`",
+        "Snapshot as JSON (a string or OpenAI text parts), with at most instructions around it "
+        "and no text of the conversation (no history); other instructions have role `system` or "
+        "`developer`",
         ("SemanticGuard as an isolated single-turn semantic reviewer",),
     ),
     Rule(

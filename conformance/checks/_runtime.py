@@ -553,11 +553,35 @@ def _held_calls_interrupted(
             )
 
 
+def _never_ran(observation: dict[str, Any], event: dict[str, Any]) -> bool:
+    """Whether ``event`` accepted a Tool Call whose work the cancellation stopped (or kept off).
+
+    Accepting a call records its identity; it is not a wait. A Harness may accept every call of
+    a step before it executes the first (no order rule puts a call's execution before the next
+    call's acceptance), and then notices a disconnect at that first execution's wait: the calls
+    accepted meanwhile never ran and end ERROR with code ``CANCELLED``. Only a call that ran on to
+    another end counts as work started after the disconnect (false-kills-8, F5).
+    """
+    if event.get("type") != "TOOL_CALL_ACCEPTED":
+        return False
+    tool_call_id = event.get("data", {}).get("tool_call_id")
+    ends = [
+        (i.get("error") or {}).get("code")
+        for i in observation.get("invocations", [])
+        if i.get("tool_call_id") == tool_call_id
+    ]
+    return bool(ends) and all(code == "CANCELLED" for code in ends)
+
+
 def _check_cancelled_run(
     found: Findings, observation: dict[str, Any], disconnect: int, cancel: int
 ) -> None:
     trace = observation.get("trace", [])
-    started = [e.get("type") for e in trace[disconnect + 1 : cancel] if e.get("type") in _NEW_WORK]
+    started = [
+        e.get("type")
+        for e in trace[disconnect + 1 : cancel]
+        if e.get("type") in _NEW_WORK and not _never_ran(observation, e)
+    ]
     found.expect(
         len(started) <= 1,
         f"after the client disconnected the Harness started {started} before it recorded "

@@ -48,6 +48,7 @@ __all__ = [
     "pretty_tool_messages",
     "random_run_ids",
     "single_lookup_call_strict",
+    "step_accepted_first",
     "streams_flipped",
     "tool_work_cancelled_before_interrupt",
     "unknown_verdict_id_unsupported",
@@ -168,3 +169,8 @@ def composite_hang_up() -> VariantIUT:
 def composite_stricter() -> VariantIUT:
     """IUT factory of composite variant ``composite_stricter`` (see :data:`COMPOSITES`)."""
     return create("composite_stricter")
+
+
+def step_accepted_first() -> VariantIUT:
+    """IUT factory of latitude variant ``step_accepted_first`` (see :data:`VARIANTS`)."""
+    return create("step_accepted_first")

@@ -18,6 +18,7 @@ from reference_harness.mutants._redteam_parts import unknown_verdict_ids_accepte
 from reference_harness.variants._parts import (
     PerStoreSeqStore,
     RandomIdHarness,
+    StepFirstLoop,
     WallClockHarness,
     failed_repair_submits_nothing,
     hanging_up_agent,
@@ -98,6 +99,11 @@ def _developer_opening(original: Callable[..., Any]) -> Callable[..., Any]:
         return [{**m, "role": "developer"} if m.get("role") == "system" else m for m in messages]
 
     return opening
+
+
+def _step_first_loop(_original: Any) -> type[StepFirstLoop]:  # noqa: ANN401 - the replaced class
+    """``AgentLoop``: each step's calls are accepted (or rejected) before the first executes."""
+    return StepFirstLoop
 
 
 def _every_intent(_original: Any) -> frozenset[str]:  # noqa: ANN401 - the replaced value
@@ -261,6 +267,15 @@ _SPECS: Final = (
         patches=(
             Patch("reference_harness._release", "parse_verdict", unknown_verdict_ids_accepted),
         ),
+    ),
+    MutantSpec(
+        "step_accepted_first",
+        "",
+        "each agent step's Tool Call IDs are all judged (TOOL_CALL_ACCEPTED / REJECTED) before "
+        "the first accepted call executes; a disconnect is noticed at that execution's wait and "
+        "the calls accepted but not run are recorded TOOL_WORK_CANCELLED ('executes the accepted "
+        "calls of a step in order' orders the executions; accepting is no wait)",
+        patches=(Patch("reference_harness._harness", "AgentLoop", _step_first_loop),),
     ),
     MutantSpec(
         "failed_repair_submits_nothing",

@@ -105,6 +105,7 @@ COMPOSITE_MEMBERS: Final[Mapping[str, tuple[str, ...]]] = {
         "failed_repair_submits_nothing",
         "tool_work_cancelled_before_interrupt",
         "knowledge_query_selects_previous_turn",
+        "step_accepted_first",
     ),
     # over the kit's model endpoint: the wire latitudes that keep the reference's HTTP client
     "composite_endpoint": (

@@ -8,30 +8,41 @@ context subclass, a wrapped reference function), so the same self-test machinery
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import http.client
 import json
 import socket
 import threading
 import urllib.parse
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from sqlalchemy import Integer, String, bindparam, func, insert, literal, select
 
+from reference_harness._agent_loop import AgentLoop
+from reference_harness._conversation import rejection_message, tool_step_messages
 from reference_harness._harness import Harness, new_run_id, wall_clock_ms
+from reference_harness._ids import classify_tool_call_id, presented_id_text
 from reference_harness._run_context import RunContext
+from reference_harness._tool_execution import execute_tool
+from reference_harness._tools import TOOL_NAMES, recorded_arguments, valid_arguments
 from reference_harness._trace import TraceRecorder
 from reference_harness.store import RunStore
+
+_NAME_MAX: Final = 256
+"""``TOOL_CALL_REJECTED.tool_name`` is at most this long (run-trace-event schema)."""
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
     from reference_harness._cancellation import CancelCause
     from reference_harness.openai._completion import Completion
+    from reference_harness.ports import ProposedToolCall
 
 __all__ = [
     "PerStoreSeqStore",
     "RandomIdHarness",
+    "StepFirstLoop",
     "WallClockHarness",
     "failed_repair_submits_nothing",
     "hanging_up_agent",
@@ -426,3 +437,71 @@ def no_discard_after_hang_up(_original: type[TraceRecorder]) -> type[TraceRecord
     answered late (after a later request), which a Harness that hangs up never is.
     """
     return _NoLateDiscardRecorder
+
+
+# ------------------------------------------------------------------ one step, accepted first
+
+
+class StepFirstLoop(AgentLoop):
+    """Each agent step's Tool Call IDs are judged (accepted or rejected) first, then executed.
+
+    Latitude: "the Harness executes the accepted calls of a step in order" (docs/contracts.md,
+    "Agent steps") orders the executions, not each execution before the next call's
+    acceptance; accepting is no wait, so a disconnect is noticed at the first execution's wait.
+    The calls accepted but not yet executed when the Run is cancelled are recorded
+    TOOL_WORK_CANCELLED and end ERROR/``CANCELLED`` (false-kills-8, F5).
+    """
+
+    async def _step(self, step: int, calls: tuple[ProposedToolCall, ...]) -> None:
+        ctx = self._ctx
+        notices: list[dict[str, Any]] = []
+        accepted: list[tuple[str, Any, bool]] = []
+        await asyncio.sleep(0)  # a disconnect on the agent's answer closes the gate first
+        ctx.check_open()
+        for position, call in enumerate(calls):
+            reason = classify_tool_call_id(call.id, ctx.ledger.accepted_ids)
+            if reason is not None:
+                name = call.name[:_NAME_MAX] if isinstance(call.name, str) else None
+                ctx.trace.emit(
+                    "TOOL_CALL_REJECTED",
+                    {
+                        "reason": reason,
+                        "presented_id": presented_id_text(call.id),
+                        "tool_name": name,
+                        "step": step,
+                        "position": position,
+                    },
+                )
+                notices.append(rejection_message(step, position, reason))
+                continue
+            if call.name not in TOOL_NAMES:
+                notices.append(rejection_message(step, position, "UNKNOWN_TOOL"))
+                continue
+            tool_call_id = str(call.id)
+            ctx.trace.emit(
+                "TOOL_CALL_ACCEPTED",
+                {
+                    "tool_call_id": tool_call_id,
+                    "tool_name": str(call.name),
+                    "step": step,
+                    "sequence": len(ctx.ledger.accepted_ids) + 1,
+                },
+            )
+            record = ctx.ledger.accept(
+                tool_call_id, str(call.name), recorded_arguments(call.arguments), step
+            )
+            accepted.append((tool_call_id, record, valid_arguments(call.arguments)))
+        done: list[dict[str, Any]] = []
+        for index, (tool_call_id, record, runnable) in enumerate(accepted):
+            if not runnable:
+                done.append(ctx.ledger.fail(tool_call_id, "INVALID_ARGUMENTS"))
+                continue
+            try:
+                done.append(await execute_tool(ctx, self._tools, record))
+            except BaseException:
+                for pending, _, later_runnable in accepted[index + 1 :]:
+                    if later_runnable:
+                        ctx.trace.emit("TOOL_WORK_CANCELLED", {"tool_call_id": pending})
+                raise
+        self._messages.extend(tool_step_messages(done))
+        self._messages.extend(notices)

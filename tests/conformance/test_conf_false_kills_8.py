@@ -4,6 +4,7 @@ faulty behaviour next to it still fails naming its rule (docs/decisions/false-ki
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import pytest
@@ -134,3 +135,106 @@ def test_f4_a_guard_leaving_out_a_violation_below_the_cap_still_fails():
         if frame["event"] == "run_event":
             frame["data"] = next(e for e in cut["trace"] if e["seq"] == frame["data"]["seq"])
     assert "R4.tool-call-bindings" in _failing_rules(checks.check_global_invariants(cut, fixture))
+
+
+# -- F5: a step's calls accepted before the first executes -------------------------------------
+
+
+def _disconnect_on_first_acceptance() -> dict[str, Any]:
+    fixture = _fixture("four-parallel-calls-give-the-same-observation-in-every-fresh-process")
+    fixture["client"] = {"disconnect_on": {"event_type": "TOOL_CALL_ACCEPTED", "occurrence": 1}}
+    return fixture
+
+
+def test_f5_accepting_a_whole_step_before_executing_is_conforming():
+    """Three calls accepted after the disconnect frame, never run (ERROR/CANCELLED): no work
+    started before the Harness's next wait."""
+    fixture = _disconnect_on_first_acceptance()
+    observation = _run(fixture, "reference_harness.variants:step_accepted_first")
+    types = [e["type"] for e in observation["trace"]]
+    assert types.index("CANCEL_REQUESTED") > max(
+        i for i, t in enumerate(types) if t == "TOOL_CALL_ACCEPTED"
+    )
+    assert observation["runs"][-1]["state"] == "CANCELLED"
+    checks.check_global_invariants(observation, fixture).require()
+
+
+def test_f5_calls_run_on_after_the_disconnect_still_fail():
+    """Two calls that ran to a result after the disconnect frame: the disconnect went unnoticed."""
+    fixture = _disconnect_on_first_acceptance()
+    observation = _run(fixture, "reference_harness.variants:step_accepted_first")
+    ran_on = copy.deepcopy(observation)
+    for record in ran_on["invocations"]:
+        if record["tool_call_id"] in {"call_2", "call_3"}:
+            record["error"] = {"code": "TOOL_FAILED", "safe_message": "The tool failed."}
+    rules = _failing_rules(checks.check_global_invariants(ran_on, fixture))
+    assert "R8.disconnect-noticed" in rules
+
+
+# -- F6/F7: the reviewer's user message as content parts, instructions beside the snapshot -----
+
+REPAIRED_THEN_REVIEWED = "a-semantic-fallback-after-a-repair-lists-the-repaired-draft-s-sources"
+_REVIEW_INSTRUCTIONS = (
+    "Review the Verified Snapshot below and answer with one SemanticVerdict as JSON.\n\n"
+)
+
+
+def _reviewed(fixture_id: str = "draft-contains-an-analysis-item") -> tuple[Any, Any]:
+    fixture = _fixture(fixture_id)
+    observation = _run(fixture)
+    checks.check_model_inputs(observation, fixture).require()
+    return fixture, observation
+
+
+def _review_messages(observation: dict[str, Any]) -> list[dict[str, Any]]:
+    reviews = [c for c in observation["model_calls"] if c["component"] == "SEMANTIC_GUARD"]
+    assert reviews
+    return [m for c in reviews for m in c["messages"] if m["role"] == "user"]
+
+
+@pytest.mark.parametrize(
+    "shape", ["text parts", "split text parts", "instructions before", "instructions after"]
+)
+def test_f6_f7_the_snapshot_in_content_parts_or_beside_instructions_is_conforming(shape):
+    """OpenAI content parts, or the instructions in the same user message: still one isolated
+    single-turn review of the snapshot."""
+    fixture, observation = _reviewed()
+    reshaped = copy.deepcopy(observation)
+    for message in _review_messages(reshaped):
+        text = message["content"]
+        message["content"] = {
+            "text parts": [{"type": "text", "text": text}],
+            "split text parts": [
+                {"type": "text", "text": text[:10]},
+                {"type": "text", "text": text[10:]},
+            ],
+            "instructions before": _REVIEW_INSTRUCTIONS + text,
+            "instructions after": text + "\n\nAnswer with one SemanticVerdict as JSON.",
+        }[shape]
+    checks.check_model_inputs(reshaped, fixture).require()
+
+
+def test_f7_the_conversation_beside_the_snapshot_still_fails():
+    """The agent's conversation pasted as text around the snapshot is history: R1 fails."""
+    fixture = _fixture(REPAIRED_THEN_REVIEWED)
+    first, repaired = (t["draft"] for t in fixture["agent"] if t["kind"] == "draft")
+    said = "the rejected reading of the logs"
+    first["analyses"][0]["statement"] = said  # only the conversation holds it
+    observation = _run(fixture)
+    checks.check_model_inputs(observation, fixture).require()
+    assert said not in json.dumps(repaired)
+    pasted = copy.deepcopy(observation)
+    for message in _review_messages(pasted):
+        message["content"] = f"Earlier the agent said: {said}\n{message['content']}"
+    rules = _failing_rules(checks.check_model_inputs(pasted, fixture))
+    assert "R1.reviewer-isolated-single-turn" in rules
+
+
+def test_f7_a_user_message_without_a_snapshot_still_fails():
+    """Instructions alone, the snapshot left out: R1 fails."""
+    fixture, observation = _reviewed()
+    emptied = copy.deepcopy(observation)
+    for message in _review_messages(emptied):
+        message["content"] = [{"type": "text", "text": _REVIEW_INSTRUCTIONS}]
+    rules = _failing_rules(checks.check_model_inputs(emptied, fixture))
+    assert "R1.reviewer-isolated-single-turn" in rules

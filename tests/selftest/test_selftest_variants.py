@@ -108,6 +108,18 @@ def _cancel_order(o: dict[str, Any]) -> bool:
     return types.index("TOOL_WORK_CANCELLED") < types.index("INTERRUPT_REQUESTED")
 
 
+def _step_accepted_first(o: dict[str, Any]) -> bool:
+    """Every call of the step is accepted before the first one's invocation ends."""
+    trace = o["trace"]
+    accepted = [i for i, e in enumerate(trace) if e["type"] == "TOOL_CALL_ACCEPTED"]
+    ended = [
+        i
+        for i, e in enumerate(trace)
+        if e["type"] == "INVOCATION_STATUS_CHANGED" and e["data"]["status"] != "PROJECTING"
+    ]
+    return len(accepted) > 1 and bool(ended) and accepted[-1] < ended[0]
+
+
 def _no_marker(o: dict[str, Any]) -> bool:
     systems = [
         m["content"]
@@ -226,6 +238,10 @@ WITNESSES = {
     "unknown_verdict_id_unsupported": (
         "the-semanticguard-s-last-allowed-answer-decides-the-fallback-example-7",
         _unknown_id_unsupported,
+    ),
+    "step_accepted_first": (
+        "four-parallel-calls-give-the-same-observation-in-every-fresh-process",
+        _step_accepted_first,
     ),
     "failed_repair_submits_nothing": (
         "the-structural-repair-answers-with-a-tool-call-example-1",
