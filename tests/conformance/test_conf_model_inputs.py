@@ -73,7 +73,7 @@ def test_model_inputs_must_cover_every_started_attempt(observed):
     ],
 )
 def test_reviewer_input_must_be_the_snapshot_alone(observed, change):
-    """Tools, history, other text or another snapshot in a SemanticGuard call are caught."""
+    """Tools, history, no snapshot or another snapshot in a SemanticGuard call are caught."""
     fixture, observation = copy.deepcopy(
         observed["raw-rows-beyond-the-bounded-projection-never-reach-a-model"]
     )
@@ -83,7 +83,9 @@ def test_reviewer_input_must_be_the_snapshot_alone(observed, change):
     elif change == "history":
         review["messages"].insert(0, {"role": "assistant", "content": "earlier answer"})
     elif change == "not_json":
-        review["messages"][-1]["content"] = "Review this: " + review["messages"][-1]["content"]
+        # instructions around the snapshot are allowed (false-kills-8, F7); a snapshot cut short
+        # is no snapshot
+        review["messages"][-1]["content"] = "Review this: " + review["messages"][-1]["content"][:-1]
     else:
         snapshot = json.loads(review["messages"][-1]["content"])
         snapshot["digest"] = "0" * 64
