@@ -15,7 +15,7 @@ from typing import Any, Final, Literal
 
 __all__ = ["LAYER_ORDER", "ORDER_RULES", "OrderRule", "order_table", "order_violations"]
 
-Kind = Literal["before", "none-after", "last"]
+Kind = Literal["before", "requires", "none-after", "last"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,8 +27,9 @@ class OrderRule:
         first: the earlier event type (``frame:<event>`` for an SSE frame).
         then: the later event type; for ``none-after``, the type that may not follow ``first``.
         kind: ``before`` (when both occur, ``first``'s first occurrence precedes ``then``'s
-            first), ``none-after`` (no ``then`` after the first ``first``), ``last`` (``first``
-            is the last event).
+            first), ``requires`` (a trace holding ``then`` holds ``first``: in which order is a
+            ``before`` rule's), ``none-after`` (no ``then`` after the
+            first ``first``), ``last`` (``first`` is the last event).
         when: when the rule applies, in words (the doc's column).
         checked_by: the check function that enforces it.
     """
@@ -95,6 +96,15 @@ ORDER_RULES: Final[tuple[OrderRule, ...]] = (
         "TOOL_WORK_CANCELLED",
         "before",
         "any cancelled Run (the request is the cause of every other layer)",
+        _LAYERS,
+    ),
+    OrderRule(
+        "R8.tool-stop-recorded",
+        "CANCEL_REQUESTED",
+        "TOOL_WORK_CANCELLED",
+        "requires",
+        "any Run: tool work is cancelled only by the Run's cancellation (a tool stopped by its "
+        "own timeout is TOOL_TIMEOUT, not cancelled work)",
         _LAYERS,
     ),
     OrderRule(
@@ -203,6 +213,8 @@ def order_table() -> list[str]:
         first, then = f"`{rule.first}`", f"`{rule.then}`" if rule.then else ""
         if rule.kind == "before":
             text = f"{first} before {then}"
+        elif rule.kind == "requires":
+            text = f"{then} only in a Run with {first}"
         elif rule.kind == "none-after":
             text = f"no {then} after {first}"
         else:
@@ -215,33 +227,42 @@ def _first(trace: list[dict[str, Any]], event_type: str) -> int | None:
     return next((i for i, e in enumerate(trace) if e.get("type") == event_type), None)
 
 
+def _violation(trace: list[dict[str, Any]], rule: OrderRule) -> str | None:
+    """What ``trace`` does against the trace-level ``rule``, or ``None`` when it keeps it."""
+    first = _first(trace, rule.first)
+    then = _first(trace, rule.then)
+    problem: str | None = None
+    if rule.kind == "last":
+        if trace and trace[-1].get("type") != rule.first:
+            problem = f"the trace does not end {rule.first}"
+    elif rule.kind == "requires":
+        if then is not None and first is None:
+            problem = f"{rule.then} (event {then + 1}) but no {rule.first}"
+    elif first is None:
+        pass
+    elif rule.kind == "before":
+        if then is not None and then < first:
+            problem = f"{rule.then} (event {then + 1}) before {rule.first}"
+    else:
+        later = [i for i, e in enumerate(trace) if i > first and e.get("type") == rule.then]
+        if later:
+            problem = f"{rule.then} (event {later[0] + 1}) after {rule.first} (event {first + 1})"
+    return problem
+
+
 def order_violations(
     trace: list[dict[str, Any]], rules: tuple[OrderRule, ...]
 ) -> list[tuple[OrderRule, str]]:
     """The trace-level ``rules`` (not frames) that ``trace`` breaks, each with a message.
 
     A ``before`` rule is judged only when both events occur (whether each must occur is another
-    check's); ``none-after`` when ``first`` occurs.
+    check's); ``requires`` when ``then`` occurs; ``none-after`` when ``first`` occurs.
     """
     broken: list[tuple[OrderRule, str]] = []
     for rule in rules:
         if rule.first.startswith("frame:") or rule.first == rule.then:
             continue
-        first = _first(trace, rule.first)
-        if rule.kind == "last":
-            if trace and trace[-1].get("type") != rule.first:
-                broken.append((rule, f"the trace does not end {rule.first}"))
-            continue
-        if first is None:
-            continue
-        if rule.kind == "before":
-            then = _first(trace, rule.then)
-            if then is not None and then < first:
-                broken.append((rule, f"{rule.then} (event {then + 1}) before {rule.first}"))
-            continue
-        later = [i for i, e in enumerate(trace) if i > first and e.get("type") == rule.then]
-        if later:
-            broken.append(
-                (rule, f"{rule.then} (event {later[0] + 1}) after {rule.first} (event {first + 1})")
-            )
+        problem = _violation(trace, rule)
+        if problem is not None:
+            broken.append((rule, problem))
     return broken

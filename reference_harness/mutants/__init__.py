@@ -188,6 +188,7 @@ __all__ = [
     "timed_out_tool_recorded_cancelled",
     "tool_path_cancel_layers_swapped",
     "tool_result_accepted_after_cancel",
+    "tool_timeout_recorded_as_cancelled_work",
     "tool_work_cancelled_before_request",
     "tool_work_cancelled_twice",
     "tool_work_not_cancelled",
@@ -1201,3 +1202,8 @@ def knowledge_answer_released_sorted() -> MutantIUT:
 def lookup_item_ids_sorted() -> MutantIUT:
     """IUT factory of mutant ``lookup_item_ids_sorted`` (see :data:`MUTANTS`)."""
     return create("lookup_item_ids_sorted")
+
+
+def tool_timeout_recorded_as_cancelled_work() -> MutantIUT:
+    """IUT factory of mutant ``tool_timeout_recorded_as_cancelled_work`` (see :data:`MUTANTS`)."""
+    return create("tool_timeout_recorded_as_cancelled_work")

@@ -1,7 +1,8 @@
 """Parts of the mutants of the survivor kinds closed in docs/decisions/left-kinds-8.md.
 
 An in-band backend error's code copied into the invocation's safe message, the tool work
-cancelled (``TOOL_WORK_CANCELLED``) before the cancellation request is recorded, a released
+cancelled (``TOOL_WORK_CANCELLED``) before the cancellation request is recorded or for a tool
+its own timeout stopped, a released
 Knowledge Answer's items and references sorted, a lookup projection's item ids sorted apart from
 their texts.
 """
@@ -24,6 +25,7 @@ __all__ = [
     "in_band_code_kept",
     "item_document_ids_sorted",
     "sorted_knowledge_release",
+    "timeout_recorded_as_cancelled_work",
 ]
 
 
@@ -140,3 +142,22 @@ def item_document_ids_sorted(
         return projection
 
     return project
+
+
+def timeout_recorded_as_cancelled_work(
+    original: Callable[..., Awaitable[dict[str, Any]]],
+) -> Callable[..., Awaitable[dict[str, Any]]]:
+    """A ``Patch`` wrap of ``_agent_loop.execute_tool``: a tool timeout recorded as cancelled.
+
+    The invocation still ends ERROR ``TOOL_TIMEOUT``, but the Harness also records
+    ``TOOL_WORK_CANCELLED`` for it in a Run nobody cancelled: the timeout and the cancellation
+    layer not told apart.
+    """
+
+    async def execute(ctx: RunContext, backend: ToolBackend, record: dict[str, Any]) -> Any:  # noqa: ANN401 - the record
+        done = await original(ctx, backend, record)
+        if (done.get("error") or {}).get("code") == "TOOL_TIMEOUT":
+            ctx.trace.emit("TOOL_WORK_CANCELLED", {"tool_call_id": record["tool_call_id"]})
+        return done
+
+    return execute

@@ -13,6 +13,7 @@ from reference_harness.mutants._leftkinds_parts import (
     in_band_code_kept,
     item_document_ids_sorted,
     sorted_knowledge_release,
+    timeout_recorded_as_cancelled_work,
 )
 from reference_harness.mutants._round3_parts import run_context_class
 
@@ -41,6 +42,18 @@ LEFTKINDS_SPECS: Final = (
         patches=(
             Patch(
                 "reference_harness._harness", "RunContext", run_context_class(ToolWorkFirstContext)
+            ),
+        ),
+    ),
+    MutantSpec(
+        "tool_timeout_recorded_as_cancelled_work",
+        _R8,
+        "distinguish cancellable Tool work and timeouts: a tool stopped by its own timeout "
+        "(invocation TOOL_TIMEOUT) is also recorded TOOL_WORK_CANCELLED in a Run never cancelled",
+        rule_id="R8.tool-stop-recorded",
+        patches=(
+            Patch(
+                "reference_harness._agent_loop", "execute_tool", timeout_recorded_as_cancelled_work
             ),
         ),
     ),

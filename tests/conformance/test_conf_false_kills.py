@@ -243,10 +243,16 @@ def test_each_trace_order_rule_is_enforced(rule):
         broken = [{"type": rule.first}, {"type": "RUN_STARTED"}]
     elif rule.kind == "before":
         broken = [{"type": rule.then}, {"type": rule.first}]
+    elif rule.kind == "requires":
+        broken = [{"type": "RUN_STARTED"}, {"type": rule.then}]
     else:
         broken = [{"type": rule.first}, {"type": rule.then}]
     assert [r for r, _ in order_violations(broken, (rule,))] == [rule]
-    assert order_violations(list(reversed(broken)), (rule,)) == [] or rule.kind == "last"
+    if rule.kind == "requires":
+        kept = [{"type": rule.then}, {"type": rule.first}]  # the order is a ``before`` rule's
+        assert order_violations(kept, (rule,)) == []
+    else:
+        assert order_violations(list(reversed(broken)), (rule,)) == [] or rule.kind == "last"
 
 
 def _observed(fixture_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -271,8 +277,12 @@ def _broken(observation: dict[str, Any], rule: OrderRule) -> dict[str, Any]:
     """``observation`` with its trace changed to break ``rule`` (events moved or added)."""
     broken = copy.deepcopy(observation)
     trace = broken["trace"]
-    first = next(i for i, e in enumerate(trace) if e["type"] == rule.first)
-    if rule.kind == "last":
+    first = next((i for i, e in enumerate(trace) if e["type"] == rule.first), len(trace))
+    if rule.kind == "requires":
+        call = broken["invocations"][0]["tool_call_id"]
+        added = {"run_id": broken["run_id"], "type": rule.then, "data": {"tool_call_id": call}}
+        trace.insert(len(trace) - 1, added)
+    elif rule.kind == "last":
         trace.insert(first - 1, trace.pop(first))
     elif rule.kind == "before":
         then = next(i for i, e in enumerate(trace) if e["type"] == rule.then)
@@ -295,6 +305,7 @@ _WHERE: dict[str, str] = {
     "R8.layered-cancellation": "client-disconnects-during-a-model-call",
     "R8.late-result-discarded": "client-disconnects-during-a-model-call",
     "R8.late-tool-result-discarded": "client-disconnects-during-a-model-call",
+    "R8.tool-stop-recorded": "a-tool-blocks-past-its-timeout-and-answers-late",
 }
 """A fixture whose reference Run holds the events of each rule (both, or the first)."""
 

@@ -186,3 +186,38 @@ def test_a_released_answer_in_another_order_is_named(observe):
     assert checks.check_global_invariants(observation, fixture).rules == (
         "R1.released-is-agent-authored",
     )
+
+
+def test_tool_work_cancelled_in_a_run_never_cancelled_is_named(observe):
+    """A tool its own timeout stopped is TOOL_TIMEOUT; recorded as cancelled tool work in a
+    Run with no CANCEL_REQUESTED, the timeout and the cancellation are not told apart."""
+    fixture, observation = observe("a-tool-blocks-past-its-timeout-and-answers-late")
+    assert checks.check_global_invariants(observation, fixture).passed
+    trace = observation["trace"]
+    stopped = next(i for i in observation["invocations"] if i["status"] == "ERROR")
+    assert stopped["error"]["code"] == "TOOL_TIMEOUT"
+    at = next(
+        i
+        for i, e in enumerate(trace)
+        if e["type"] == "INVOCATION_STATUS_CHANGED" and e["data"]["status"] == "ERROR"
+    )
+    trace.insert(
+        at,
+        {
+            "run_id": observation["run_id"],
+            "seq": 0,
+            "type": "TOOL_WORK_CANCELLED",
+            "data": {"tool_call_id": stopped["tool_call_id"]},
+        },
+    )
+    for seq, event in enumerate(trace, start=1):
+        event["seq"] = seq
+    frames = [f for f in observation["client_frames"] if f["event"] != "run_event"]
+    result = [f for f in frames if f["event"] == "result"]
+    observation["client_frames"] = []
+    for event in trace:
+        if event["type"] == "RUN_FINISHED":
+            observation["client_frames"] += result
+        observation["client_frames"].append({"event": "run_event", "data": event})
+    observation["client_frames"] += [f for f in frames if f["event"] == "end"]
+    assert checks.check_global_invariants(observation, fixture).rules == ("R8.tool-stop-recorded",)

@@ -20,6 +20,7 @@ _ORDER = "a-released-knowledge-answer-keeps-the-order-of-its-items-and-reference
 KILLING_SCENARIOS: dict[str, str] = {
     "in_band_code_in_safe_message": "a-backend-answers-with-an-in-band-error",
     "tool_work_cancelled_before_request": "a-tool-answers-after-its-work-is-cancelled",
+    "tool_timeout_recorded_as_cancelled_work": "a-tool-blocks-past-its-timeout-and-answers-late",
     "knowledge_answer_released_sorted": _ORDER,
     "lookup_item_ids_sorted": _ORDER,
 }
