@@ -309,8 +309,10 @@ _WHERE: dict[str, str] = {
 }
 """A fixture whose reference Run holds the events of each rule (both, or the first)."""
 
-_WHERE_EVENT: dict[str, str] = {
-    "TOOL_WORK_CANCELLED": "a-tool-answers-after-its-work-is-cancelled",
+_WHERE_EVENT: dict[tuple[str, str], str] = {
+    ("R8.layered-cancellation", "TOOL_WORK_CANCELLED"): (
+        "a-tool-answers-after-its-work-is-cancelled"
+    ),
 }
 """A fixture whose reference Run holds an event the rule's fixture above does not."""
 
@@ -322,7 +324,8 @@ _WHERE_EVENT: dict[str, str] = {
 )
 def test_each_documented_trace_order_is_enforced_by_the_checks(rule):
     """Breaking a documented ordering rule in a reference Run fails the kit's checks naming it."""
-    observation, fixture = _observed(_WHERE_EVENT.get(rule.then, _WHERE[rule.rule_id]))
+    where = _WHERE_EVENT.get((rule.rule_id, rule.then), _WHERE[rule.rule_id])
+    observation, fixture = _observed(where)
     broken = _broken(observation, rule)
     named = set(checks.check_global_invariants(broken, fixture).rules)
     named |= set(checks.check_layered_cancellation(broken, fixture).rules)
