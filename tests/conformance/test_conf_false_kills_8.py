@@ -238,3 +238,23 @@ def test_f7_a_user_message_without_a_snapshot_still_fails():
         message["content"] = [{"type": "text", "text": _REVIEW_INSTRUCTIONS}]
     rules = _failing_rules(checks.check_model_inputs(emptied, fixture))
     assert "R1.reviewer-isolated-single-turn" in rules
+
+
+# -- F9: the end frame's open data object -----------------------------------------------------
+
+
+def test_f9_an_end_frame_carrying_more_than_the_state_is_conforming():
+    """ "end carries {state}"; the frame's data is an open object: more members are allowed."""
+    fixture, observation = _reviewed()
+    extended = copy.deepcopy(observation)
+    extended["client_frames"][-1]["data"] = {"state": "SUCCESS", "run_id": observation["run_id"]}
+    checks.check_global_invariants(extended, fixture).require()
+
+
+@pytest.mark.parametrize("data", [{"run_id": "iut-run-1"}, {"state": "FALLBACK", "x": 1}])
+def test_f9_an_end_frame_without_the_right_state_still_fails(data):
+    """No state, or another state than RUN_FINISHED's, beside other members: R7 fails."""
+    fixture, observation = _reviewed()
+    broken = copy.deepcopy(observation)
+    broken["client_frames"][-1]["data"] = data
+    assert "R7.client-stream" in _failing_rules(checks.check_global_invariants(broken, fixture))
