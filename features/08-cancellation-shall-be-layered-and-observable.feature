@@ -165,3 +165,15 @@ Feature: Cancellation SHALL be layered and observable
     When the Run is executed
     Then the disconnect cancels the Run layer by layer and nothing is released
     And every global invariant holds
+
+  @extension @requirement:cancellation-shall-be-layered-and-observable @capability:CANCELLATION
+  Scenario: The client disconnects while a model call with a long timeout is in flight
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And model calls time out after 20000 ms
+    And the agent's next model call blocks until the Run is cancelled, then answers late with a draft observing "call_1"
+    And the client disconnects when that model call starts
+    When the Run is executed
+    Then the disconnect cancels the Run layer by layer and nothing is released
+    And every global invariant holds

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from collections.abc import Collection
 
 __all__ = [
+    "LONG_WAIT_MS",
     "check_disconnect",
     "check_model_calls",
     "check_previous_turn_rule",
@@ -510,6 +511,56 @@ def held_turns(
     return held
 
 
+LONG_WAIT_MS: Final = 10_000
+"""Smallest ``model_call_timeout_ms`` at which the kit judges how long a held call stayed open.
+
+With at least this timeout, a request the Harness still held half of it after its arrival (5 s or
+more, the disconnect coming with the request) was not ended by the cancellation: only its own
+timeout could end it. A conforming Harness hangs up, or abandons the call and finishes the Run,
+in milliseconds; seconds of starvation still leave it far inside the bound."""
+
+
+def _held_requests(
+    observation: dict[str, Any], held: dict[tuple[Any, ...], str]
+) -> dict[tuple[Any, ...], dict[str, Any]]:
+    """The kit endpoint's request of each ``held`` attempt (the component's n-th for its n-th).
+
+    ``held`` comes from :func:`held_turns`, which keeps only components whose requests and
+    attempts agree in number; empty without ``model_requests``.
+    """
+    requests = observation.get("model_requests")
+    if not isinstance(requests, list):
+        return {}
+    positions: dict[Any, int] = {}
+    found: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for event in observation.get("trace", []):
+        if event.get("type") != "MODEL_CALL_STARTED":
+            continue
+        key = _attempt_key(event.get("data") or {})
+        position = positions.get(key[0], 0)
+        positions[key[0]] = position + 1
+        mine = [r for r in requests if isinstance(r, dict) and r.get("component") == key[0]]
+        if key in held and position < len(mine):
+            found[key] = mine[position]
+    return found
+
+
+def _held_open_too_long(
+    fixture: dict[str, Any], request: dict[str, Any] | None
+) -> tuple[int, int] | None:
+    """``(held_ms, timeout_ms)`` when ``request`` stayed open past half a long model-call timeout.
+
+    A CANCELLED attempt whose request the Harness kept open that long waited out its own HTTP
+    timeout (only the label says cancelled): ``docs/decisions/red-team-8.md``, "S2".
+    """
+    limits = fixture.get("limits") or {}
+    timeout_ms = int(limits.get("model_call_timeout_ms", _DEFAULT_TIMEOUT_MS))
+    held_ms = None if request is None else request.get("held_ms")
+    if timeout_ms < LONG_WAIT_MS or not isinstance(held_ms, int) or held_ms < timeout_ms // 2:
+        return None
+    return held_ms, timeout_ms
+
+
 def _held_calls_interrupted(
     found: Findings, observation: dict[str, Any], fixture: dict[str, Any], disconnect: int
 ) -> None:
@@ -519,11 +570,14 @@ def _held_calls_interrupted(
     uses a late result, and ending it by the Harness's own timeout means the disconnect never
     interrupted it ("requests interruption ... and discards any late model result"). A timeout
     below ``SURE_WAIT_MS`` may pass before a loaded Harness notices the disconnect: TIMEOUT is
-    then accepted.
+    then accepted. Over the kit's endpoint, with a timeout of ``LONG_WAIT_MS`` or more, a
+    CANCELLED attempt whose request was still open half its timeout after it arrived waited out
+    that timeout all the same (the label aside): the disconnect did not end the wait.
     """
     limits = fixture.get("limits") or {}
     short = int(limits.get("model_call_timeout_ms", _DEFAULT_TIMEOUT_MS)) < SURE_WAIT_MS
     held = held_turns(observation, fixture, disconnect)
+    requests = _held_requests(observation, held)
     trace = observation.get("trace", [])
     for event in trace[disconnect + 1 :]:
         data = event.get("data") or {}
@@ -532,13 +586,22 @@ def _held_calls_interrupted(
         if event.get("type") != "MODEL_CALL_FINISHED" or name is None:
             continue
         outcome = data.get("outcome")
-        if outcome == "CANCELLED" or (outcome == "TIMEOUT" and short):
-            continue
         where = (
             f"the client disconnected on {trace[disconnect].get('type')} (event "
             f"{disconnect + 1}) while {name} was in flight, and its scripted answer comes only "
             "once the call is interrupted"
         )
+        waited = _held_open_too_long(fixture, requests.get(key))
+        if outcome == "CANCELLED" and waited is not None:
+            found.add(
+                f"{where}, yet its request stayed open {waited[0]} ms after it reached the kit's "
+                f"model endpoint, half or more of its model_call_timeout_ms ({waited[1]} ms): the "
+                "disconnect did not end the wait, the call's own timeout did (recorded CANCELLED "
+                "only afterwards)",
+                rule="R8.layered-cancellation",
+            )
+        if outcome == "CANCELLED" or (outcome == "TIMEOUT" and short):
+            continue
         if outcome == "TIMEOUT":
             found.add(
                 f"{where}, yet it ended TIMEOUT: the disconnect never interrupted it, the Harness "

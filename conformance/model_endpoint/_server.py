@@ -140,6 +140,7 @@ class ModelEndpoint:
         self._thread: threading.Thread | None = None
         self._wake: socket.socket | None = None
         self._holds: list[threading.Event] = []  # set by the next request: the IUT moved on
+        self._arrived: list[float] = []  # each request's arrival (time.monotonic())
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -212,9 +213,17 @@ class ModelEndpoint:
         return described
 
     def requests(self) -> list[dict[str, Any]]:
-        """Every request received so far, in arrival order (contract sheet: ModelRequest)."""
+        """Every request received so far, in arrival order (contract sheet: ModelRequest).
+
+        ``held_ms`` is the kit's clock from the request's arrival to its end (answered, closed by
+        the client, endpoint stopped), or to now for a request still held.
+        """
+        now = time.monotonic()
         with self._lock:
-            return [dict(request) for request in self._requests]
+            return [
+                {"held_ms": _ms(now - arrived), **request}
+                for request, arrived in zip(self._requests, self._arrived, strict=True)
+            ]
 
     def script_problems(self) -> tuple[list[str], dict[str, int]]:
         """Return (requests that found no turn left, turns left unconsumed per component)."""
@@ -261,6 +270,7 @@ class ModelEndpoint:
                 earlier.set()
             self._holds = [later]
             self._requests.append(record)
+            self._arrived.append(time.monotonic())
             index = len(self._requests) - 1
             self._served[component] += 1
             served = self._served[component]
@@ -275,8 +285,15 @@ class ModelEndpoint:
         return index, render(turn, reasoning), later
 
     def _answered(self, index: int, answer: str) -> None:
+        now = time.monotonic()
         with self._lock:
             self._requests[index]["answer"] = answer
+            self._requests[index]["held_ms"] = _ms(now - self._arrived[index])
+
+
+def _ms(seconds: float) -> int:
+    """Whole milliseconds of a duration (never negative)."""
+    return max(0, int(seconds * 1000))
 
 
 class _Server(socketserver.ThreadingTCPServer):

@@ -191,6 +191,10 @@ class ModelRequest(ContractModel):
     """
     What the endpoint did: sent the scripted answer, an HTTP error status, held it until the client closed the connection, or stopped before answering.
     """
+    held_ms: Annotated[StrictInt | None, Field(ge=0)] = None
+    """
+    Milliseconds on the kit's clock from the request's arrival (its body read) until the endpoint answered it, saw the client close it, or stopped; absent when not measured.
+    """
 
 
 class RunObservation(ContractModel):

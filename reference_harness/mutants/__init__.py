@@ -28,6 +28,7 @@ __all__ = [
     "argument_lengths_in_utf16_units",
     "cancel_finishes_older_running_runs",
     "cancel_layers_after_finish",
+    "cancel_waits_model_timeout",
     "cancelled_tool_recorded_timeout",
     "classified_item_count_is_total",
     "conclusion_without_analyses_accepted",
@@ -1207,3 +1208,8 @@ def lookup_item_ids_sorted() -> MutantIUT:
 def tool_timeout_recorded_as_cancelled_work() -> MutantIUT:
     """IUT factory of mutant ``tool_timeout_recorded_as_cancelled_work`` (see :data:`MUTANTS`)."""
     return create("tool_timeout_recorded_as_cancelled_work")
+
+
+def cancel_waits_model_timeout() -> MutantIUT:
+    """IUT factory of mutant ``cancel_waits_model_timeout`` (see :data:`MUTANTS`)."""
+    return create("cancel_waits_model_timeout")

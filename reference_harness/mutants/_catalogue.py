@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from reference_harness._retry import RetryPolicy
 from reference_harness.mutants._bounds_specs import BOUNDS_SPECS
+from reference_harness.mutants._cancel8_specs import CANCEL8_SPECS
 from reference_harness.mutants._citation_parts import (
     FirstDraftSourcesHarness,
     IntentFirstStore,
@@ -860,6 +861,7 @@ MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
             *REDTEAM6_IDRAG_SPECS,
             *KEYWORD_SPECS,
             *LEFTKINDS_SPECS,
+            *CANCEL8_SPECS,
         )
     }
 )

@@ -2039,6 +2039,10 @@ export interface ModelRequest {
    */
   stream: boolean;
   answer: ModelRequestAnswer;
+  /**
+   * Milliseconds on the kit's clock from the request's arrival (its body read) until the endpoint answered it, saw the client close it, or stopped; absent when not measured.
+   */
+  held_ms?: number;
 }
 /**
  * IUT -> kit: an error.

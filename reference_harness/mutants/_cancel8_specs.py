@@ -1,0 +1,27 @@
+"""The mutants of the cancellation kinds closed in docs/decisions/red-team-8.md.
+
+Added to :data:`reference_harness.mutants.MUTANTS` by the catalogue.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from reference_harness.mutants._cancel8_parts import deaf_chat_client
+from reference_harness.mutants._iut import MutantSpec
+
+__all__ = ["CANCEL8_SPECS"]
+
+_R8 = "cancellation-shall-be-layered-and-observable"
+
+CANCEL8_SPECS: Final = (
+    MutantSpec(
+        "cancel_waits_model_timeout",
+        _R8,
+        "requests interruption: on a client disconnect the blocked model call is not interrupted; "
+        "the Harness waits for its HTTP answer until the call's own timeout and only then records "
+        "the attempt CANCELLED (seen only over the kit's model endpoint)",
+        rule_id="R8.layered-cancellation",
+        endpoint_client=deaf_chat_client,
+    ),
+)
