@@ -138,6 +138,7 @@ Feature: Cancellation SHALL be layered and observable
     And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
     And each search_logs execution returns a different matching line
     And the agent then submits a draft observing "call_1"
+    And model calls time out after 20000 ms
     And the SemanticGuard answers BLOCK
     And the client disconnects on the MODEL_CALL_STARTED event number 4
     When the Run is executed
@@ -150,6 +151,7 @@ Feature: Cancellation SHALL be layered and observable
     And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
     And each search_logs execution returns a different matching line
     And the agent then submits a draft with a NEGATIVE_OBSERVATION on "call_1" within its query scope
+    And model calls time out after 20000 ms
     And the structural repair blocks until the Run is cancelled, then answers late with a draft observing "call_1"
     And the SemanticGuard supports the draft
     And the client disconnects on the MODEL_CALL_STARTED event number 4
@@ -160,6 +162,7 @@ Feature: Cancellation SHALL be layered and observable
   @extension @requirement:cancellation-shall-be-layered-and-observable @capability:CANCELLATION
   Scenario: The client disconnects while the Router call is in flight
     Given a user asks "Why is checkout failing?"
+    And model calls time out after 20000 ms
     And the Router answers BLOCK
     And the client disconnects on the MODEL_CALL_STARTED event number 1
     When the Run is executed
