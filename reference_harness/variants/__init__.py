@@ -39,6 +39,7 @@ __all__ = [
     "half_timeout_share",
     "hang_up_on_cancel",
     "knowledge_query_selects_previous_turn",
+    "lookup_document_ids_sorted",
     "no_optional_retries",
     "no_ts_ms",
     "other_safe_messages",
@@ -174,3 +175,8 @@ def composite_stricter() -> VariantIUT:
 def step_accepted_first() -> VariantIUT:
     """IUT factory of latitude variant ``step_accepted_first`` (see :data:`VARIANTS`)."""
     return create("step_accepted_first")
+
+
+def lookup_document_ids_sorted() -> VariantIUT:
+    """IUT factory of latitude variant ``lookup_document_ids_sorted`` (see :data:`VARIANTS`)."""
+    return create("lookup_document_ids_sorted")

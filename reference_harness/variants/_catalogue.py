@@ -29,6 +29,7 @@ from reference_harness.variants._parts import (
     pretty_snapshot,
     pretty_tool_messages,
     reordered_cancellation,
+    sorted_document_ids,
     stream_flipped,
     timestamp_free_recorder,
 )
@@ -283,6 +284,13 @@ _SPECS: Final = (
         "a structural repair answered by tool calls fails without a DRAFT_SUBMITTED or "
         "EVIDENCE_VALIDATION of attempt 2 (the THEN fixes the fallback, not those records)",
         patches=(Patch("reference_harness._release", "_validate", failed_repair_submits_nothing),),
+    ),
+    MutantSpec(
+        "lookup_document_ids_sorted",
+        "",
+        "a lookup projection lists its document_ids sorted, not in the items' order: 'Document "
+        "ids of the items', unique, in no stated order (each item keeps its own row's id)",
+        patches=(Patch("reference_harness._tool_execution", "project", sorted_document_ids),),
     ),
 )
 

@@ -106,6 +106,7 @@ COMPOSITE_MEMBERS: Final[Mapping[str, tuple[str, ...]]] = {
         "tool_work_cancelled_before_interrupt",
         "knowledge_query_selects_previous_turn",
         "step_accepted_first",
+        "lookup_document_ids_sorted",
     ),
     # over the kit's model endpoint: the wire latitudes that keep the reference's HTTP client
     "composite_endpoint": (

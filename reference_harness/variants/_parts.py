@@ -53,6 +53,7 @@ __all__ = [
     "pretty_snapshot",
     "pretty_tool_messages",
     "reordered_cancellation",
+    "sorted_document_ids",
     "stream_flipped",
     "timestamp_free_recorder",
 ]
@@ -505,3 +506,21 @@ class StepFirstLoop(AgentLoop):
                 raise
         self._messages.extend(tool_step_messages(done))
         self._messages.extend(notices)
+
+
+# --------------------------------------------------------------------------- projection
+
+
+def sorted_document_ids(original: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    """A ``Patch`` wrap of ``_tool_execution.project``: a lookup's ``document_ids`` sorted.
+
+    Latitude: the contract's ``document_ids`` are "Document ids of the items", unique, in no
+    stated order; each item keeps its own row's ``document_id`` (docs/decisions/left-kinds-8.md).
+    """
+
+    def project(*args: Any, **kwargs: Any) -> dict[str, Any]:  # noqa: ANN401 - project's own
+        projection = original(*args, **kwargs)
+        projection["document_ids"] = sorted(projection["document_ids"])
+        return projection
+
+    return project

@@ -177,6 +177,14 @@ def _seq_jumps(o: dict[str, Any]) -> bool:
     return row["seq"] > max(earlier) + 1
 
 
+def _document_ids_sorted(o: dict[str, Any]) -> bool:
+    projection = next(i for i in o["invocations"] if i["tool_name"] == "lookup_documents")[
+        "projection"
+    ]
+    in_items = [item["document_id"] for item in projection["items"]]
+    return projection["document_ids"] == sorted(in_items) != in_items
+
+
 WITNESSES = {
     "no_ts_ms": ("draft-contains-an-analysis-item", _no_ts_ms),
     "other_safe_messages": (
@@ -246,6 +254,10 @@ WITNESSES = {
     "failed_repair_submits_nothing": (
         "the-structural-repair-answers-with-a-tool-call-example-1",
         lambda o: 2 not in _validations(o),
+    ),
+    "lookup_document_ids_sorted": (
+        "a-released-knowledge-answer-keeps-the-order-of-its-items-and-references-example-1",
+        _document_ids_sorted,
     ),
 }
 """Per variant: a fixture, and what its observation shows that the reference's does not."""
