@@ -21,9 +21,11 @@ from typing import TYPE_CHECKING, Any, Final
 
 from hypothesis import Phase, find, settings
 
+from conformance.adapters import AdapterError, ObservationContractError
 from conformance.anyfixture._engine import capable, drive, observe, property_settings
 from conformance.anyfixture._stable import stable_draws
 from conformance.checks import (
+    Findings,
     check_global_invariants,
     check_model_inputs,
     check_same_normalized_trace,
@@ -173,6 +175,35 @@ _TURN_PINS: Final[dict[str, dict[str, Any]]] = {
         "held": "STRUCTURAL_REPAIR",
     },
     "held:SEMANTIC_REVIEW": {**_VALID, "review": ["block"], "calls": 1, "held": "SEMANTIC_REVIEW"},
+    # red team 8's kinds (docs/decisions/red-team-8.md)
+    "count:under-reported": {
+        **_VALID,
+        "calls": 2,
+        "tool_kinds": ["found", "found"],
+        "mixed_step": False,
+        "miscount": "under",
+    },
+    "history:next-seq-run-id": {**_VALID, "calls": 2, "history": "every", "run_id_scheme": "run-N"},
+    "gate:ROUTER_UNAVAILABLE": {
+        **_VALID,
+        "router": ["error", "error"],
+        "router_error": "UNAVAILABLE",
+        "http_status": None,
+        "disconnect": None,
+        "held": None,
+        "gone_before_release": True,
+    },
+    "gate:AGENT_UNAVAILABLE": {
+        "intent": "DIAGNOSIS",
+        "router": ["intent"],
+        "submission": "error",
+        "agent_error": "TIMEOUT",
+        "http_status": None,
+        "calls": 1,
+        "disconnect": None,
+        "held": None,
+        "gone_before_release": True,
+    },
     "perturbations": {
         **_VALID,
         "perturbations": [
@@ -216,7 +247,12 @@ def _pins() -> dict[str, dict[str, Any]]:
     pins["id:duplicate-of-failed-call"]["failed_first"] = "raise"
     for preset in _PRESETS:
         pins[f"limits:{preset}"] = {**_VALID, "limits": preset, "calls": 3, "steps": 3}
-    return pins | _TURN_PINS
+    # red team 8's rewrites come last in the pipeline: a pin of another kind leaves them out,
+    # so it is drawn exactly as before they existed
+    return {name: {**_LEFT_OUT, **recipe} for name, recipe in (pins | _TURN_PINS).items()}
+
+
+_LEFT_OUT: Final = {"miscount": None, "run_id_scheme": None, "gone_before_release": False}
 
 
 @functools.cache
@@ -286,6 +322,11 @@ CORPUS: Final = frozenset(
         "held:ROUTE",
         "held:STRUCTURAL_REPAIR",
         "held:SEMANTIC_REVIEW",
+        # red team 8's kinds (red-team-8.md)
+        "count:under-reported",
+        "history:next-seq-run-id",
+        "gate:ROUTER_UNAVAILABLE",
+        "gate:AGENT_UNAVAILABLE",
     }
 )
 """The pins of the committed corpus: with the curated scenarios they reach every element."""
@@ -348,6 +389,44 @@ def pinned_any_fixtures(capabilities: Collection[str] | None = None) -> list[dic
     return [copy.deepcopy(f) for f in _corpus() if capable(f, caps)]
 
 
+def _blame_earlier_run_ids(
+    adapter: Adapter, fixture: Mapping[str, Any], error: AdapterError
+) -> None:
+    """Fail by rule when the IUT could not run ``fixture`` only for its earlier Runs' ids.
+
+    The same fixture with the session's earlier Runs renamed (``kit-earlier-run-<n>``, a name
+    no Harness derives for its own Run) is run once: if that Run succeeds, the IUT's failure
+    came from an earlier Run's id (typically the new Run named ``run-<seq>`` over an earlier
+    Run's row): ``R7.durable-run-outcome`` (one diagnosis_run row per Run; red team 8, S7). A
+    Harness that fails both ways is left to the original error.
+
+    Raises:
+        AssertionError: the failure came from the earlier Runs' ids (names the rule).
+    """
+    session = fixture.get("session_id")
+    renamed = copy.deepcopy(dict(fixture))
+    own = [run for run in renamed.get("prior_runs", []) if run.get("session_id") == session]
+    if not own:
+        return
+    ids = {}
+    for number, run in enumerate(own, 1):
+        ids[run["run_id"]] = f"kit-earlier-run-{number}"
+        run["run_id"] = ids[run["run_id"]]
+    try:
+        observe(adapter, renamed, 1)
+    except AdapterError:
+        return
+    found = Findings("one diagnosis_run row per Run", "R7.durable-run-outcome")
+    shown = ", ".join(repr(i) for i in list(ids)[:3]) + (" ..." if len(ids) > 3 else "")  # noqa: PLR2004
+    found.add(
+        f"the IUT could not run the fixture ({error.reason}), but ran it once the session's "
+        f"{len(ids)} earlier Run(s) ({shown}) were renamed kit-earlier-run-1 ... : a new Run "
+        "must not take an earlier Run's id (each Run is its own durable diagnosis_run row, "
+        "whatever ids the earlier Runs have)"
+    )
+    found.result().require()
+
+
 def judge_any_fixture(
     adapter: Adapter, fixture: Mapping[str, Any], times: int = 2
 ) -> tuple[list[dict[str, Any]], list[Any]]:
@@ -361,7 +440,13 @@ def judge_any_fixture(
         AdapterError: any other protocol failure of the IUT.
     """
     fitted = fit_to_capabilities(fixture, adapter.capabilities)
-    observations = observe(adapter, fitted, times)
+    try:
+        observations = observe(adapter, fitted, times)
+    except ObservationContractError:
+        raise
+    except AdapterError as error:
+        _blame_earlier_run_ids(adapter, fitted, error)
+        raise
     capabilities = adapter.capabilities
     results = [
         result

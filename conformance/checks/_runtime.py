@@ -213,8 +213,10 @@ def _check_agent(found: Findings, observation: dict[str, Any], fixture: dict[str
                 and observation.get("published_result")
                 == {"kind": "SAFE_FALLBACK", "safe_fallback": _EMPTY_EVF}
             )
+            # a client gone after that call, before the release, cancels the Run instead
+            # (check_disconnect judges it; red-team-8.md, S8)
             found.expect(
-                failed or repair_fallback,
+                failed or repair_fallback or cancel is not None,
                 f"the Diagnosis Agent call ended {want}: the Run must fail with AGENT_UNAVAILABLE "
                 "(or, for the structural repair call, fall back EVIDENCE_VALIDATION_FAILED with "
                 f"no verified sources) and publish nothing else, it ended {state} / "

@@ -81,6 +81,13 @@ from conformance.hypothesis._kinds import (
     respelled_answer,
     respelled_draft,
 )
+from conformance.hypothesis._reach8 import (
+    MISCOUNTS,
+    RUN_ID_SCHEMES,
+    gone_before_release,
+    miscounted,
+    renamed_prior_runs,
+)
 from conformance.strategies import (
     DIAGNOSIS_TOOLS,
     Evidence,
@@ -233,6 +240,11 @@ CHOICES: Final[Mapping[str, str]] = {
     " (drawn among those the walk finds when not forced)",
     "held": f"None or the purpose of a held model call the client disconnects during: "
     f"{list(HELD_PURPOSES)}",
+    "miscount": f"None or how one diagnosis tool's rows miscount their matches: {list(MISCOUNTS)}",
+    "run_id_scheme": f"None or how the session's earlier Runs are named: {list(RUN_ID_SCHEMES)}"
+    " (one takes the next seq's name)",
+    "gone_before_release": "whether a Run heading for a public error loses its client on its"
+    " last MODEL_CALL_FINISHED",
 }
 """The choices :func:`scenario_fixtures` draws, by the key ``force`` pins them with."""
 
@@ -1074,8 +1086,18 @@ def scenario_fixtures(  # noqa: PLR0915 - one pipeline, stage by stage
                 st.sampled_from(_enum("scenario-fixture.Perturbation")), max_size=2, unique=True
             ),
         )
+    # red team 8's kinds, drawn last so that every draw before them stays as it was
+    _red_team_8(pick, fixture, routed, may_disconnect=disconnects and cancellation and not held)
     _timeouts(fixture, preset, held)
     return fixture
+
+
+def _red_team_8(pick: _Picker, fixture: Fixture, routed: bool, *, may_disconnect: bool) -> None:  # noqa: FBT001 - a fact
+    """Red team 8's kinds (:mod:`conformance.hypothesis._reach8`), rewriting ``fixture``."""
+    miscounted(pick, pick.draw, fixture)
+    renamed_prior_runs(pick, pick.draw, fixture)
+    if may_disconnect:
+        gone_before_release(pick, fixture, routed)
 
 
 def _client(pick: _Picker, fixture: Fixture) -> int | None:

@@ -33,6 +33,18 @@ Every element is read from the contracts where one says it, never from a hand li
   writes (:data:`conformance.keywordbreaks.CONTRACTS`) that a scripted output breaks alone
   (a draft, a Knowledge Answer, a verdict, a tool call's arguments); the keywords are those the
   keyword walk breaks in the contract's base documents.
+* ``count:<how>``: a diagnosis tool's ``rows`` result whose ``total_matched`` is below the rows
+  it returns (``under-reported``) or above them (``over-reported``).
+* ``history:next-seq-run-id``: an earlier Run of the session whose ``run_id`` is the name a
+  Harness deriving Run ids from the sequence gives the new Run (``run-<n>``, ``run_<n>`` or
+  ``<n>``, ``n`` one past the session's greatest ``seq``).
+* ``gate:<public error code>``: the client disconnects on the Run's last model call, a failing
+  Router (``ROUTER_UNAVAILABLE``) or Diagnosis Agent (``AGENT_UNAVAILABLE``) call, so that only
+  the release gate is left before the public error's release (observed: that
+  ``MODEL_CALL_FINISHED`` did not succeed, and the fixture scripts no later model call).
+
+Red team 8's families (``count:``, ``history:next-seq-run-id``, ``gate:``):
+docs/decisions/red-team-8.md.
 
 :data:`UNREACHABLE` names the few observation values no fixture can make a conforming Harness
 report, each with the reason; they are listed, never counted.
@@ -159,7 +171,9 @@ def elements() -> tuple[Element, ...]:
         for intent in _enum_values(_FIXTURE, "Intent")
         for state in states
     )
-    found.extend(Element(f"history:{h}", "history") for h in ("unrouted", "other-session"))
+    found.extend(
+        Element(f"history:{h}", "history") for h in ("unrouted", "other-session", "next-seq-run-id")
+    )
     found.extend(Element(f"id:{name}", "id") for name in ID_CLASSES)
     found.extend(
         Element(f"held:{purpose}", "held")
@@ -172,7 +186,18 @@ def elements() -> tuple[Element, ...]:
     )
     found.extend(Element(f"citation:{kind}", "citation") for kind in CITATION_KINDS)
     found.extend(Element(f"keyword:{name}", "keyword") for name in _contract_keywords())
+    found.extend(Element(f"count:{how}", "count") for how in COUNT_KINDS)
+    found.extend(Element(f"gate:{code}", "gate") for code in GATE_PURPOSES.values())
     return tuple(found)
+
+
+COUNT_KINDS: Final = ("under-reported", "over-reported")
+"""The ``count:`` elements: how a backend's ``total_matched`` misses its rows (red team 8)."""
+
+GATE_PURPOSES: Final = MappingProxyType(
+    {"ROUTE": "ROUTER_UNAVAILABLE", "AGENT_STEP": "AGENT_UNAVAILABLE"}
+)
+"""Model call purpose -> the public error its failure, as the Run's last call, is released as."""
 
 
 CITATION_KINDS: Final = ("empty-lookup", "failed-lookup", "respelled-lookup-id")
@@ -261,6 +286,14 @@ def _limits(fixture: Mapping[str, Any]) -> set[str]:
 
 def _history(fixture: Mapping[str, Any]) -> set[str]:
     found = set()
+    own = [
+        r for r in fixture.get("prior_runs", []) if r.get("session_id") == fixture.get("session_id")
+    ]
+    following = 1 + max((int(r.get("seq", 0)) for r in own), default=0)
+    if any(
+        r.get("run_id") in {f"run-{following}", f"run_{following}", str(following)} for r in own
+    ):
+        found.add("history:next-seq-run-id")
     for run in fixture.get("prior_runs", []):
         if run.get("session_id") != fixture.get("session_id"):
             found.add("history:other-session")
@@ -281,6 +314,36 @@ def _held(fixture: Mapping[str, Any], observation: Mapping[str, Any] | None) -> 
     if index is None:
         return set()
     return {f"held:{key[1]}" for key in held_turns(dict(observation), dict(fixture), index)}
+
+
+def _counts(fixture: Mapping[str, Any]) -> set[str]:
+    found = set()
+    for name, script in (fixture.get("tools") or {}).items():
+        for response in script.get("responses", []) if name != "lookup_documents" else []:
+            reported = response.get("total_matched")
+            if response.get("kind") != "rows" or not isinstance(reported, int):
+                continue
+            returned = len(response.get("items", []))
+            if reported < returned:
+                found.add("count:under-reported")
+            elif reported > returned:
+                found.add("count:over-reported")
+    return found
+
+
+def _gate(fixture: Mapping[str, Any], observation: Mapping[str, Any] | None) -> set[str]:
+    from conformance.checks import disconnect_index  # noqa: PLC0415 - checks import heavily
+
+    target = (fixture.get("client") or {}).get("disconnect_on") or {}
+    if observation is None or target.get("event_type") != "MODEL_CALL_FINISHED":
+        return set()
+    index = disconnect_index(dict(observation), dict(fixture))
+    scripted = sum(len(fixture.get(part, [])) for part in ("router", "agent", "semantic_guard"))
+    if index is None or target.get("occurrence") != scripted:
+        return set()
+    data = observation.get("trace", [])[index].get("data", {})
+    code = GATE_PURPOSES.get(str(data.get("purpose")))
+    return {f"gate:{code}"} if code and data.get("outcome") != "VALID" else set()
 
 
 def _fallback(observation: Mapping[str, Any] | None) -> set[str]:
@@ -386,6 +449,7 @@ def reached_by(
     found |= {f"id:{name}" for name in id_classes_of(fixture)}
     found |= _held(fixture, observation) | _fallback(observation)
     found |= _keywords(fixture) | _citations(fixture)
+    found |= _counts(fixture) | _gate(fixture, observation)
     return found
 
 

@@ -130,6 +130,7 @@ __all__ = [
     "previous_turn_seq_as_text",
     "previous_turn_session_case_folded",
     "projecting_never_reported",
+    "public_error_skips_release_gate",
     "raised_message_stored",
     "raising_backend_no_evidence",
     "raw_rows_reach_agent",
@@ -151,6 +152,7 @@ __all__ = [
     "router_intent_case_folded",
     "router_json_intent_upper_cased",
     "row_rewritten_after_release",
+    "run_id_from_seq",
     "run_started_seq_off",
     "running_run_as_previous_turn",
     "same_arguments_rejected_duplicate",
@@ -195,6 +197,7 @@ __all__ = [
     "tool_work_not_cancelled",
     "total_matched_ignores_backend",
     "total_matched_is_kept_count",
+    "total_matched_trusts_backend",
     "truncated_at_char_bound",
     "truncated_at_item_bound",
     "truncated_ignores_cut_text",
@@ -1213,3 +1216,18 @@ def tool_timeout_recorded_as_cancelled_work() -> MutantIUT:
 def cancel_waits_model_timeout() -> MutantIUT:
     """IUT factory of mutant ``cancel_waits_model_timeout`` (see :data:`MUTANTS`)."""
     return create("cancel_waits_model_timeout")
+
+
+def total_matched_trusts_backend() -> MutantIUT:
+    """IUT factory of mutant ``total_matched_trusts_backend`` (see :data:`MUTANTS`)."""
+    return create("total_matched_trusts_backend")
+
+
+def run_id_from_seq() -> MutantIUT:
+    """IUT factory of mutant ``run_id_from_seq`` (see :data:`MUTANTS`)."""
+    return create("run_id_from_seq")
+
+
+def public_error_skips_release_gate() -> MutantIUT:
+    """IUT factory of mutant ``public_error_skips_release_gate`` (see :data:`MUTANTS`)."""
+    return create("public_error_skips_release_gate")

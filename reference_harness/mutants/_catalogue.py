@@ -89,6 +89,7 @@ from reference_harness.mutants._parts import (
     resnapshotting_retry,
     retyping_fallback,
 )
+from reference_harness.mutants._reach8_specs import REACH8_SPECS
 from reference_harness.mutants._reach_parts import (
     AllRunningIntentStore,
     KnowledgeSelectingHarness,
@@ -862,6 +863,7 @@ MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
             *KEYWORD_SPECS,
             *LEFTKINDS_SPECS,
             *CANCEL8_SPECS,
+            *REACH8_SPECS,
         )
     }
 )

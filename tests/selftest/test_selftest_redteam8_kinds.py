@@ -1,0 +1,157 @@
+"""Red team 8's kinds are drawn by the any-fixture generator, and its property alone kills them.
+
+Three faulty harnesses passed the default ``srdh run`` because no fixture reached their input
+(docs/decisions/red-team-8.md): a backend reporting fewer matches than the rows it returns
+(``miscount``), an earlier Run named as a Harness deriving ids from the sequence names the new
+one (``run_id_scheme``), a client gone after the last failing call of a Run heading for a
+public error (``gone_before_release``). Each kind is a choice of
+:func:`conformance.hypothesis.scenario_fixtures` with a pin in the committed corpus, and its
+catalogue mutant fails:
+
+* by the committed pin of its kind (``conformance/anyfixture/pins.json``, what every default
+  ``srdh run`` presents), judged alone by the any-fixture property's checks;
+* by fixtures drawn with the kind's choices forced (other shapes than the pin's).
+
+The reference passes the same pins and drawn fixtures, and each pin reaches its vocabulary
+element.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from conformance.adapters import InProcessAdapter
+from conformance.anyfixture import drive, property_settings
+from conformance.anyfixture._property import PINS, judge_any_fixture, pinned_any_fixtures
+from conformance.checks import RULES
+from conformance.hypothesis import scenario_fixtures
+from conformance.vocabulary import reached_by
+from reference_harness.mutants import MUTANTS
+
+_RULE = re.compile(r"\[(R\d+\.[a-z0-9-]+)\]")
+
+PINNED: dict[str, tuple[str, ...]] = {
+    "total_matched_trusts_backend": ("count:under-reported",),
+    "run_id_from_seq": ("history:next-seq-run-id",),
+    "public_error_skips_release_gate": ("gate:ROUTER_UNAVAILABLE", "gate:AGENT_UNAVAILABLE"),
+}
+"""Mutant -> the pins of its kind; each pin's name is the vocabulary element its Run reaches."""
+
+_ROUTED: dict[str, Any] = {"intent": "DIAGNOSIS", "router": ["intent"], "mixed_step": False}
+
+DRAWN: dict[str, list[dict[str, Any]]] = {
+    "total_matched_trusts_backend": [{**_ROUTED, "calls": 2, "miscount": "under"}],
+    "run_id_from_seq": [{**_ROUTED, "history": "drawn", "run_id_scheme": "run-N"}],
+    "public_error_skips_release_gate": [
+        {
+            "router": ["error", "error"],
+            "disconnect": None,
+            "held": None,
+            "gone_before_release": True,
+        },
+        {
+            **_ROUTED,
+            "submission": "error",
+            "disconnect": None,
+            "held": None,
+            "gone_before_release": True,
+        },
+    ],
+}
+"""Mutant -> the forced choices of its kind (each recipe drawn ``_EXAMPLES`` times)."""
+
+_EXAMPLES = 6
+"""Fixtures drawn per recipe (derandomized; the first failing one stops the run)."""
+
+
+def _judged(iut: str, recipe: dict[str, Any], examples: int) -> tuple[str, set[str], str]:
+    adapter = InProcessAdapter(iut)
+
+    def body(fixture: dict[str, Any]) -> None:
+        _, results = judge_any_fixture(adapter, fixture, 1)
+        for result in results:
+            result.require()
+
+    try:
+        result = drive(
+            "kind",
+            scenario_fixtures(force=recipe),
+            body,
+            property_settings(examples, shrink=False),
+        )
+    finally:
+        adapter.close()
+    return result.outcome, set(_RULE.findall(result.message)), result.message
+
+
+def _pin(name: str) -> dict[str, Any]:
+    marker = f"pinned for {name}:"
+    return next(f for f in pinned_any_fixtures() if f["description"].startswith(marker))
+
+
+@pytest.mark.parametrize("name", list(PINNED))
+def test_redteam8_mutant_declares_a_registered_rule(name):
+    """Each mutant is in the catalogue and names a registered rule of its own requirement."""
+    spec = MUTANTS[name]
+    assert RULES[spec.rule_id].requirement_id == spec.requirement_id
+
+
+@pytest.mark.parametrize(
+    ("name", "pin"), [(name, pin) for name, pins in PINNED.items() for pin in pins]
+)
+def test_the_pin_of_the_kind_kills_its_mutant_naming_its_rule(name, pin):
+    """The committed pin of the mutant's kind, judged alone by the any-fixture property, fails
+    the mutant naming its catalogue rule; on the reference it passes and reaches its element."""
+    fixture = _pin(pin)
+    reference = InProcessAdapter("reference_harness.iut:create")
+    try:
+        observations, results = judge_any_fixture(reference, fixture, 1)
+    finally:
+        reference.close()
+    assert all(r.passed for r in results), [str(r) for r in results if not r.passed]
+    assert pin in reached_by(fixture, observations[0])
+    mutant = InProcessAdapter(f"reference_harness.mutants:{name}")
+    try:
+        _, results = judge_any_fixture(mutant, fixture, 1)
+        named = {rule for r in results if not r.passed for rule in _RULE.findall(str(r))}
+    except AssertionError as failure:  # a broken observation, or a Run the IUT could not run
+        named = set(_RULE.findall(str(failure)))
+    finally:
+        mutant.close()
+    assert MUTANTS[name].rule_id in named, named
+
+
+@pytest.mark.parametrize(
+    ("name", "number"), [(name, n) for name, recipes in DRAWN.items() for n in range(len(recipes))]
+)
+def test_drawn_fixtures_of_the_kind_kill_its_mutant_and_pass_the_reference(name, number):
+    """Fixtures drawn with the kind's choices forced fail the mutant naming the rule; the same
+    fixtures pass the reference (every check: the outcome comes from the kit's oracle)."""
+    recipe = DRAWN[name][number]
+    outcome, named, message = _judged(f"reference_harness.mutants:{name}", recipe, _EXAMPLES)
+    assert outcome == "failed", f"{name} survived {_EXAMPLES} drawn fixtures of its kind"
+    assert MUTANTS[name].rule_id in named, message
+    outcome, _, message = _judged("reference_harness.iut:create", recipe, _EXAMPLES)
+    assert outcome == "passed", message
+
+
+@pytest.mark.parametrize("scheme", ["run_N", "N", "uuid"])
+def test_earlier_runs_in_other_id_schemes_leave_a_sequence_named_run_alone(scheme):
+    """The kind draws other schemes too: named ``run_<seq>``, ``<seq>`` or uuid-like, the
+    earlier Runs never take ``run-<next seq>``, so the mutant runs them (the draw fails only a
+    Harness whose Run id collides), and the reference passes them."""
+    recipe = {**_ROUTED, "history": "drawn", "run_id_scheme": scheme}
+    for iut in ("reference_harness.mutants:run_id_from_seq", "reference_harness.iut:create"):
+        outcome, _, message = _judged(iut, recipe, 3)
+        assert outcome == "passed", message
+
+
+def test_every_pin_of_the_kinds_is_in_the_corpus():
+    """Each pin of PINNED is in the committed corpus (a test keeps it the strategy's)."""
+    for pins in PINNED.values():
+        for pin in pins:
+            assert _pin(pin)["fixture_id"].startswith("any-fixture-pin-")
+            assert pin in PINS()
