@@ -15,9 +15,9 @@ from reference_harness._run_context import RunFailedError
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from contracts import DiagnosisRun
     from reference_harness._outcome import Outcome
     from reference_harness._run_context import RunContext
-    from reference_harness.store import DiagnosisRun
 
 __all__ = ["PublicErrorPastGateHarness", "SeqNamedRunsHarness", "backend_count_trusted"]
 

@@ -18,16 +18,17 @@ element.
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
 import pytest
 
-from conformance.adapters import InProcessAdapter
+from conformance.adapters import AdapterError, InProcessAdapter
 from conformance.anyfixture import drive, property_settings
 from conformance.anyfixture._property import PINS, judge_any_fixture, pinned_any_fixtures
 from conformance.checks import RULES
-from conformance.hypothesis import scenario_fixtures
+from conformance.hypothesis import ALL_CAPABILITIES, scenario_fixtures
 from conformance.vocabulary import reached_by
 from reference_harness.mutants import MUTANTS
 
@@ -155,3 +156,51 @@ def test_every_pin_of_the_kinds_is_in_the_corpus():
         for pin in pins:
             assert _pin(pin)["fixture_id"].startswith("any-fixture-pin-")
             assert pin in PINS()
+
+
+class _Stub:
+    """An IUT that cannot run a fixture whose earlier Runs hold ``poison`` (any, if ``None``)."""
+
+    def __init__(self, poison: str | None) -> None:
+        self.capabilities = ALL_CAPABILITIES
+        self.poison = poison
+        self.runs: list[list[str]] = []
+
+    def run(self, fixture: dict[str, Any]) -> dict[str, Any]:
+        ids = [run["run_id"] for run in fixture["prior_runs"]]
+        self.runs.append(ids)
+        if self.poison is None or self.poison in ids:
+            message = "IUT reported error 'INTERNAL': run is terminal"
+            raise AdapterError(message)
+        return {}
+
+
+def _history_fixture() -> dict[str, Any]:
+    return copy.deepcopy(_pin("history:next-seq-run-id"))
+
+
+def test_a_failure_only_with_the_earlier_runs_ids_names_the_durable_row_rule():
+    """The IUT fails the fixture, and runs it once the earlier Runs are renamed: the failure
+    names R7.durable-run-outcome and says which ids were renamed."""
+    fixture = _history_fixture()
+    poison = next(r["run_id"] for r in fixture["prior_runs"] if r["run_id"].startswith("run-"))
+    stub = _Stub(poison)
+    with pytest.raises(AssertionError, match=r"\[R7\.durable-run-outcome\].*run is terminal"):
+        judge_any_fixture(stub, fixture, 1)  # type: ignore[arg-type]
+    assert poison in stub.runs[0]
+    assert all(i.startswith("kit-earlier-run-") or "session-2" in i for i in stub.runs[1])
+
+
+def test_a_failure_either_way_keeps_the_iut_error():
+    """An IUT that fails with the earlier Runs renamed too keeps its own error (no rule is
+    blamed on the ids); without earlier Runs of the session nothing is run again."""
+    stub = _Stub(None)
+    with pytest.raises(AdapterError, match="run is terminal"):
+        judge_any_fixture(stub, _history_fixture(), 1)  # type: ignore[arg-type]
+    assert len(stub.runs) == 2
+    fixture = _history_fixture()
+    fixture["prior_runs"] = []
+    stub = _Stub(None)
+    with pytest.raises(AdapterError):
+        judge_any_fixture(stub, fixture, 1)  # type: ignore[arg-type]
+    assert len(stub.runs) == 1
