@@ -32,6 +32,19 @@ def _fabricated(answer: Any, returned: dict[str, set[str]]) -> list[str]:  # noq
     return cited
 
 
+def _binds_another_call(answer: Any, returned: dict[str, set[str]]) -> bool:  # noqa: ANN401 - JSON
+    """Whether a reference citing a document not returned names a call other than the lookup."""
+    if not isinstance(answer, dict):
+        return False
+    lookup = answer.get("lookup_tool_call_id")
+    for item in answer.get("items", []) or []:
+        for ref in item.get("references", []) or [] if isinstance(item, dict) else []:
+            fabricated = ref.get("document_id") not in returned.get(ref.get("tool_call_id"), set())
+            if fabricated and ref.get("tool_call_id") != lookup:
+                return True
+    return False
+
+
 def _names_the_single_lookup(observation: dict[str, Any], answer: Any) -> bool:  # noqa: ANN401
     """Whether ``answer`` names the Run's one READY lookup: the spec's "the bounded lookup result".
 
@@ -57,7 +70,9 @@ def check_fabricated_citation_rejected(
 
     Every submitted answer that references a document id its lookup did not return fails
     EvidenceGuard with FABRICATED_DOCUMENT_ID (or, when it does not name the Run's single READY
-    lookup, with LOOKUP_CALL_COUNT alone: then "the bounded lookup result" is not defined); the
+    lookup, with LOOKUP_CALL_COUNT alone: then "the bounded lookup result" is not defined; or,
+    when such a reference names another call than the answer's lookup, REFERENCE_OTHER_CALL
+    alone: its binding is broken first); the
     published result and the client frames never carry such a reference. Fails when no
     submission fabricates one (the WHEN would not hold).
     """
@@ -78,6 +93,11 @@ def check_fabricated_citation_rejected(
         fitting = {"FABRICATED_DOCUMENT_ID"}
         if not _names_the_single_lookup(observation, submission.document):
             fitting.add("LOOKUP_CALL_COUNT")
+        if _binds_another_call(submission.document, returned):
+            # the reference names a call other than the answer's lookup: its binding is broken
+            # first (knowledge-answer schema: "every reference names lookup_tool_call_id"), and
+            # a guard may stop at REFERENCE_OTHER_CALL (false-kills-8, F11)
+            fitting.add("REFERENCE_OTHER_CALL")
         found.expect(
             verdict.get("valid") is False and bool(codes & fitting),
             f"answer attempt {submission.attempt} cites "

@@ -258,3 +258,44 @@ def test_f9_an_end_frame_without_the_right_state_still_fails(data):
     broken = copy.deepcopy(observation)
     broken["client_frames"][-1]["data"] = data
     assert "R7.client-stream" in _failing_rules(checks.check_global_invariants(broken, fixture))
+
+
+# -- F11: a fabricated document cited under another call --------------------------------------
+
+
+def _fabricated_under_another_call() -> dict[str, Any]:
+    """The answer's second item cites ``d9`` (never returned) under the search_logs call."""
+    fixture = _fixture("knowledge-answer-cites-an-unknown-document")
+    window = {"start_ms": 1767225600000, "end_ms": 1767226500000}
+    arguments = {"target": "checkout", "time_range": window, "query": "level:error"}
+    fixture["agent"][0]["tool_calls"].append(
+        {"id": "call_2", "name": "search_logs", "arguments": arguments}
+    )
+    fixture["tools"]["search_logs"] = {"responses": [{"kind": "rows", "items": [{"text": "l"}]}]}
+    second = fixture["agent"][1]["answer"]["items"][1]
+    second["references"] = [{"tool_call_id": "call_2", "document_id": "d9"}]
+    return fixture
+
+
+def test_f11_rejecting_it_as_a_reference_to_another_call_is_conforming():
+    """REFERENCE_OTHER_CALL alone (the binding breaks first): the answer is rejected, the Then
+    holds."""
+    fixture = _fabricated_under_another_call()
+    observation = _run(fixture)
+    first = next(e for e in observation["trace"] if e["type"] == "EVIDENCE_VALIDATION")
+    assert {v["code"] for v in first["data"]["violations"]} == {"REFERENCE_OTHER_CALL"}
+    checks.check_fabricated_citation_rejected(observation, fixture).require()
+    checks.check_global_invariants(observation, fixture).require()
+
+
+def test_f11_accepting_it_still_fails():
+    """The same answer passed by EvidenceGuard: the fabricated citation is caught."""
+    fixture = _fabricated_under_another_call()
+    observation = _run(fixture)
+    accepted = copy.deepcopy(observation)
+    for event in accepted["trace"]:
+        if event["type"] == "EVIDENCE_VALIDATION" and event["data"]["attempt"] == 1:
+            event["data"]["valid"] = True
+            event["data"]["violations"] = []
+    rules = _failing_rules(checks.check_fabricated_citation_rejected(accepted, fixture))
+    assert "R5.fabricated-citation-rejected" in rules
