@@ -180,3 +180,14 @@ Feature: Cancellation SHALL be layered and observable
     When the Run is executed
     Then the disconnect cancels the Run layer by layer and nothing is released
     And every global invariant holds
+
+  @extension @requirement:cancellation-shall-be-layered-and-observable @capability:CANCELLATION
+  Scenario: The client disconnects while tool work with a long timeout is in flight
+    Given a user asks "Why is checkout failing?"
+    And tool calls time out after 20000 ms
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And search_logs blocks until its work is cancelled, then answers a matching line late
+    And the client disconnects on the TOOL_CALL_ACCEPTED event number 1
+    When the Run is executed
+    Then the tool work in flight is cancelled and recorded, and its invocation never becomes READY
+    And every global invariant holds

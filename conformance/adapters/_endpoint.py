@@ -11,7 +11,8 @@ ends, whatever happened.
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from conformance.adapters._errors import AdapterError
@@ -31,9 +32,14 @@ _MESSAGE_MAX: Final = 4000
 
 @dataclass(frozen=True, slots=True)
 class EndpointSession:
-    """The model endpoint of one Run, or none (``endpoint`` is ``None``)."""
+    """The model endpoint of one Run, or none (``endpoint`` is ``None``).
+
+    ``started`` is the kit's clock (``time.monotonic()``) when the session began, just before the
+    run message goes out: :meth:`attach` measures the Run's ``elapsed_ms`` from it.
+    """
 
     endpoint: ModelEndpoint | None
+    started: float = field(default_factory=time.monotonic)
 
     @property
     def descriptor(self) -> dict[str, Any] | None:
@@ -41,7 +47,9 @@ class EndpointSession:
         return None if self.endpoint is None else self.endpoint.descriptor()
 
     def attach(self, observation: dict[str, Any]) -> dict[str, Any]:
-        """Add the endpoint's ``model_requests`` (and script errors) to ``observation``.
+        """Add ``elapsed_ms`` and the endpoint's ``model_requests`` (and script errors).
+
+        ``elapsed_ms``: the kit's clock from :attr:`started` to now (every IUT, endpoint or not).
 
         A script the IUT's requests exhausted is ``SCRIPT_EXHAUSTED``, turns left over are
         ``SCRIPT_UNCONSUMED`` (unless the IUT already reported an error, or the observed Run
@@ -52,14 +60,17 @@ class EndpointSession:
         (``SCRIPT_UNCONSUMED`` when turns are left, else ``IUT_ERROR``).
 
         Raises:
-            AdapterError: the IUT's observation carries ``model_requests`` (the kit's own field).
+            AdapterError: the IUT's observation carries ``model_requests`` or ``elapsed_ms`` (the
+                kit's own fields).
         """
+        for own in ("model_requests", "elapsed_ms"):
+            if own in observation:
+                reason = f"the IUT's observation carries {own}, which only the kit fills"
+                raise AdapterError(reason)
+        elapsed = {"elapsed_ms": max(0, int((time.monotonic() - self.started) * 1000))}
         if self.endpoint is None:
-            return observation
-        if "model_requests" in observation:
-            reason = "the IUT's observation carries model_requests, which only the kit fills"
-            raise AdapterError(reason)
-        observed = dict(observation)
+            return {**observation, **elapsed}
+        observed = dict(observation) | elapsed
         observed["model_requests"] = self.endpoint.requests()
         exhausted, left = self.endpoint.script_problems()
         left = {c: n for c, n in left.items() if not _timed_out_unsent(observed, str(c), n)}

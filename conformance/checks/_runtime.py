@@ -563,6 +563,69 @@ def _held_open_too_long(
     return held_ms, timeout_ms
 
 
+def _held_tool_work(
+    observation: dict[str, Any], fixture: dict[str, Any], disconnect: int
+) -> list[str]:
+    """Tool Call IDs in flight at the disconnect whose scripted response waits for the cancellation.
+
+    Accepted at or before trace index ``disconnect``, not terminal by then, and the tool's n-th
+    accepted call (trace order) takes its n-th scripted response, a ``block_until_cancelled``.
+    """
+    trace = observation.get("trace", [])
+    tools = fixture.get("tools") or {}
+    seen: dict[str, int] = {}
+    held: list[str] = []
+    for event in trace[: disconnect + 1]:
+        if event.get("type") != "TOOL_CALL_ACCEPTED":
+            continue
+        data = event.get("data") or {}
+        name = str(data.get("tool_name"))
+        position = seen.get(name, 0)
+        seen[name] = position + 1
+        script = tools.get(name) if isinstance(tools, dict) else None
+        responses = script.get("responses", []) if isinstance(script, dict) else []
+        if position < len(responses) and (responses[position] or {}).get("kind") == _HELD:
+            held.append(str(data.get("tool_call_id")))
+    states = _invocation_states(observation)
+    return [
+        tool_call_id
+        for tool_call_id in held
+        if not [s for i, s in states.get(tool_call_id, []) if i <= disconnect and s != "PROJECTING"]
+    ]
+
+
+def _held_tools_cancelled(
+    found: Findings, observation: dict[str, Any], fixture: dict[str, Any], disconnect: int
+) -> None:
+    """The cancellation, not ``tool_timeout_ms``, ends the wait for held tool work.
+
+    Tool work in flight at the disconnect whose scripted answer comes only once it is cancelled:
+    with a ``tool_timeout_ms`` of ``LONG_WAIT_MS`` or more, a Run that lasted 90 % of it or more
+    on the kit's clock (``elapsed_ms``, from the run message to the observation) waited for the
+    tool's own timeout ("cancellable Tool work"): ``docs/decisions/red-team-8.md``, "S2". A
+    Harness that waits out the timeout lasts at least all of it on this clock (the kit's clock
+    starts before the IUT's); a conforming one would need 18 s of starvation in a 20 s row.
+    """
+    limits = fixture.get("limits") or {}
+    timeout_ms = int(limits.get("tool_timeout_ms", _DEFAULT_TIMEOUT_MS))
+    elapsed = observation.get("elapsed_ms")
+    too_long = isinstance(elapsed, int) and elapsed >= timeout_ms * 9 // 10
+    if timeout_ms < LONG_WAIT_MS or not too_long:
+        return
+    held = _held_tool_work(observation, fixture, disconnect)
+    if not held:
+        return
+    trace = observation.get("trace", [])
+    found.add(
+        f"the client disconnected on {trace[disconnect].get('type')} (event {disconnect + 1}) "
+        f"while the tool work of {held} was in flight, its scripted answer coming only once the "
+        f"work is cancelled, yet the Run lasted {elapsed} ms on the kit's clock, 90 % or more of "
+        f"its tool_timeout_ms ({timeout_ms} ms): the cancellation did not stop the wait for the "
+        "tool work, the tool's own timeout did",
+        rule="R8.tool-work-cancelled",
+    )
+
+
 def _held_calls_interrupted(
     found: Findings, observation: dict[str, Any], fixture: dict[str, Any], disconnect: int
 ) -> None:
@@ -718,6 +781,7 @@ def disconnect_findings(
     cancel = _cancel_at(observation)
     _check_tools_after(found, observation, disconnect)
     _held_calls_interrupted(found, observation, fixture, disconnect)
+    _held_tools_cancelled(found, observation, fixture, disconnect)
     if cancel is None:
         # spec: "the system prevents later Draft release": a disconnect before RESULT_RELEASED
         # (on SEMANTIC_VERDICT too, the last event before it) closes the release gate

@@ -249,3 +249,7 @@ class RunObservation(ContractModel):
     """
     Filled by the kit, never by the IUT: every HTTP request its model endpoint received during the Run, in arrival order.
     """
+    elapsed_ms: Annotated[StrictInt | None, Field(ge=0)] = None
+    """
+    Filled by the kit, never by the IUT: milliseconds on the kit's clock from just before the run message was sent (in process: run() called) until the observation was received.
+    """

@@ -29,6 +29,7 @@ __all__ = [
     "cancel_finishes_older_running_runs",
     "cancel_layers_after_finish",
     "cancel_waits_model_timeout",
+    "cancel_waits_tool_timeout",
     "cancelled_tool_recorded_timeout",
     "classified_item_count_is_total",
     "conclusion_without_analyses_accepted",
@@ -1231,3 +1232,8 @@ def run_id_from_seq() -> MutantIUT:
 def public_error_skips_release_gate() -> MutantIUT:
     """IUT factory of mutant ``public_error_skips_release_gate`` (see :data:`MUTANTS`)."""
     return create("public_error_skips_release_gate")
+
+
+def cancel_waits_tool_timeout() -> MutantIUT:
+    """IUT factory of mutant ``cancel_waits_tool_timeout`` (see :data:`MUTANTS`)."""
+    return create("cancel_waits_tool_timeout")

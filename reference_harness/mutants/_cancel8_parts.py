@@ -6,7 +6,10 @@ the reference Harness, the smallest change that shows its kind.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from reference_harness._run_context import RunContext
 
 if TYPE_CHECKING:
     import threading
@@ -15,7 +18,7 @@ if TYPE_CHECKING:
     from reference_harness.openai import ChatClient, OpenAIConfig
     from reference_harness.openai._completion import Completion
 
-__all__ = ["deaf_chat_client"]
+__all__ = ["ToolWaitingContext", "deaf_chat_client"]
 
 
 def deaf_chat_client(config: OpenAIConfig) -> ChatClient:
@@ -39,3 +42,35 @@ def deaf_chat_client(config: OpenAIConfig) -> ChatClient:
             return super().complete(messages, tools=tools)
 
     return DeafChatClient(config)
+
+
+class ToolWaitingContext(RunContext):
+    """A Run whose cancellation leaves the tool work in flight running until its own timeout.
+
+    ``CANCEL_REQUESTED``, ``NEW_WORK_PREVENTED`` and ``INTERRUPT_REQUESTED`` are recorded at
+    once; the tool work in flight is stopped and recorded (``TOOL_WORK_CANCELLED``, invocation
+    ERROR ``CANCELLED``) only ``tool_timeout_ms`` later: the trace is the reference's, the Run
+    just waits out the tool's timeout.
+    """
+
+    def on_cancel(self, cause: Any) -> None:  # noqa: ANN401 - a CancelCause
+        """Record the layers now; stop the tool work in flight a tool timeout later."""
+        if self._released or self._gate_closed:
+            return
+        waiting = dict(self.tools_in_flight)
+        self.tools_in_flight.clear()
+        try:
+            super().on_cancel(cause)
+        finally:
+            self.tools_in_flight.update(waiting)
+        if waiting:
+            delay = self.limits.tool_timeout_ms / 1000
+            asyncio.get_running_loop().call_later(delay, self._stop_late, waiting)
+
+    def _stop_late(self, waiting: dict[str, Any]) -> None:
+        for tool_call_id, (task, token) in waiting.items():
+            token.cancel()
+            task.cancel()
+            self.trace.emit("TOOL_WORK_CANCELLED", {"tool_call_id": tool_call_id})
+            if self.ledger.is_projecting(tool_call_id):
+                self.ledger.fail(tool_call_id, "CANCELLED")

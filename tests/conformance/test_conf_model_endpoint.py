@@ -392,6 +392,44 @@ def test_inprocess_adapter_refuses_an_observation_that_fills_model_requests():
         adapter.close()
 
 
+class _ClockForgingIUT(_ForgingIUT):
+    """Fills the kit's own elapsed_ms field instead (a Run that claims to have been quick)."""
+
+    def run(self, fixture: dict[str, object], model_endpoint: dict[str, object]) -> object:
+        observation = self._inner.run(fixture, model_endpoint)
+        observation["elapsed_ms"] = 1
+        return observation
+
+
+def clock_forging_iut() -> _ClockForgingIUT:
+    """Factory of :class:`_ClockForgingIUT` for the in-process adapter."""
+    return _ClockForgingIUT()
+
+
+def test_inprocess_adapter_refuses_an_observation_that_fills_elapsed_ms():
+    """elapsed_ms is the kit's clock; an IUT sending it is refused."""
+    adapter = InProcessAdapter(f"{__name__}:clock_forging_iut")
+    try:
+        with pytest.raises(AdapterError, match="elapsed_ms, which only the kit fills"):
+            adapter.run(load_fixture("semanticguard-returns-an-invalid-schema"))
+    finally:
+        adapter.close()
+
+
+def test_the_kit_times_the_run_and_each_request_on_its_own_clock():
+    """Every observation gets elapsed_ms, every endpoint request held_ms, both on the kit's clock:
+    a request held until the IUT hung up lasted no longer than the Run that held it."""
+    adapter = InProcessAdapter("reference_harness.iut:create_with_endpoint")
+    try:
+        observation = adapter.run(load_fixture("client-disconnects-during-a-model-call"))
+    finally:
+        adapter.close()
+    requests = observation["model_requests"]
+    assert isinstance(observation["elapsed_ms"], int)
+    assert requests
+    assert all(0 <= r["held_ms"] <= observation["elapsed_ms"] for r in requests), requests
+
+
 def test_stdio_reference_runs_over_the_kit_endpoint():
     """The reference stdio entry declares MODEL_ENDPOINT; the kit, not the IUT, records inputs."""
     adapter = StdioAdapter([sys.executable, "-m", "reference_harness.stdio"], timeout_s=30.0)

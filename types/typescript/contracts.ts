@@ -1150,6 +1150,10 @@ export interface RunObservation {
    * Filled by the kit, never by the IUT: every HTTP request its model endpoint received during the Run, in arrival order.
    */
   model_requests?: ModelRequest[];
+  /**
+   * Filled by the kit, never by the IUT: milliseconds on the kit's clock from just before the run message was sent (in process: run() called) until the observation was received.
+   */
+  elapsed_ms?: number;
 }
 /**
  * Trace event RUN_STARTED: The Run started.
