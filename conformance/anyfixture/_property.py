@@ -204,6 +204,13 @@ _TURN_PINS: Final[dict[str, dict[str, Any]]] = {
         "held": None,
         "gone_before_release": True,
     },
+    # red team 8, S14: the session's greatest seq at the I-JSON bound less one (past 32 bits)
+    "history:greatest-seq": {
+        **_VALID,
+        "calls": 1,
+        "history": "drawn",
+        "greatest_seq": 2**53 - 2,
+    },
     "perturbations": {
         **_VALID,
         "perturbations": [
@@ -327,6 +334,8 @@ CORPUS: Final = frozenset(
         "history:next-seq-run-id",
         "gate:ROUTER_UNAVAILABLE",
         "gate:AGENT_UNAVAILABLE",
+        # red team 8's integer-width kind (docs/decisions/red-team-8.md, S14)
+        "history:greatest-seq",
     }
 )
 """The pins of the committed corpus: with the curated scenarios they reach every element."""

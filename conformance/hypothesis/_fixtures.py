@@ -50,6 +50,7 @@ from hypothesis import strategies as st
 
 from conformance.builders import (
     DEFAULT_LIMITS,
+    DEFAULT_SESSION,
     analysis,
     answer_item,
     blocks_until_cancelled,
@@ -203,6 +204,11 @@ _FAILED_FIRST: Final = ("raise", "block", "invalid_arguments", "in_band", "empty
 """How the first call of an id presented again ends: TOOL_FAILED, TOOL_TIMEOUT,
 INVALID_ARGUMENTS, BACKEND_ERROR (READY/ERROR), NO_EVIDENCE (READY)."""
 _DOCUMENTS: Final = ("d1", "d2", "d3", "runbook-7", "kb-42")
+_IJSON_MAX: Final = 2**53 - 1
+_GREATEST_SEQS: Final = (2**31 - 1, 2**32 - 1, _IJSON_MAX - 1)
+"""Greatest earlier ``seq`` values of a session whose successor crosses an integer width: a
+signed and an unsigned 32-bit one, and the I-JSON bound (RFC 7493: integers exact up to 2^53-1;
+the new Run's ``seq`` is that bound). red team 8, S14."""
 _USER_MESSAGES: Final = (
     "Why is checkout failing?",
     "How do I rotate the checkout API key?",
@@ -230,6 +236,8 @@ CHOICES: Final[Mapping[str, str]] = {
     " no_items)",
     "review": f"the SemanticGuard's answer words, in order, from {list(_REVIEW_WORDS)}",
     "history": "none, drawn (session_histories) or every (one earlier Run per intent x state)",
+    "greatest_seq": f"None or the session's greatest earlier seq, one of {list(_GREATEST_SEQS)}"
+    " (the new Run's seq is one more: past 32-bit widths, up to the I-JSON bound)",
     "disconnect": "None or (trace event type, occurrence)",
     "perturbations": "the fixture's perturbations (applied only by a real-model wrapper)",
     "lookups": "how many lookup_documents calls a KNOWLEDGE_QUERY plan starts with (1 or 2)",
@@ -947,7 +955,29 @@ def _history(pick: _Picker, ids: Sequence[str]) -> list[dict[str, Any]]:
     runs: list[dict[str, Any]] = pick.draw(session_histories(ids=tuple(ids)))
     for run in runs:
         _published(pick, run, list(ids[:2]))
-    return runs
+    greatest = pick("greatest_seq", st.sampled_from((None, None, *_GREATEST_SEQS)))
+    if greatest is not None and all(run["session_id"] != DEFAULT_SESSION for run in runs):
+        run = prior_run(1, cited=tuple(ids[:2]) or ("prior_call",))  # a session to number
+        _published(pick, run, list(ids[:2]))
+        runs.insert(0, run)
+    return _widened(runs, greatest)
+
+
+def _widened(runs: list[dict[str, Any]], greatest: int | None) -> list[dict[str, Any]]:
+    """``runs`` with the session's ``seq`` values moved up so that the greatest is ``greatest``.
+
+    Gaps and order are kept (``None``: unchanged). Only the session's Runs move (another
+    session's stay low, so every ``seq`` stays unique and within the I-JSON bound). The new Run's
+    ``seq`` is ``greatest + 1``: a Harness computing it in a narrower integer wraps (diagnosis-run
+    ``seq``: an integer >= 1, strictly increasing per session).
+    """
+    mine = [run for run in runs if run["session_id"] == DEFAULT_SESSION]
+    if greatest is None or not mine:
+        return runs
+    offset = greatest - max(int(run["seq"]) for run in mine)
+    for run in mine:
+        run["seq"] = int(run["seq"]) + offset
+    return sorted(runs, key=lambda run: int(run["seq"]))
 
 
 # ----------------------------------------------------------------------------- the fixture

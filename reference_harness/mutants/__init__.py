@@ -165,6 +165,7 @@ __all__ = [
     "semantic_fallback_without_sources",
     "semantic_review_uncancellable",
     "semantic_timeout_as_unsupported",
+    "seq_from_low_word",
     "session_history_in_context",
     "set_intent_on_every_running_run",
     "set_ordered_parallel_calls",
@@ -1237,3 +1238,8 @@ def public_error_skips_release_gate() -> MutantIUT:
 def cancel_waits_tool_timeout() -> MutantIUT:
     """IUT factory of mutant ``cancel_waits_tool_timeout`` (see :data:`MUTANTS`)."""
     return create("cancel_waits_tool_timeout")
+
+
+def seq_from_low_word() -> MutantIUT:
+    """IUT factory of mutant ``seq_from_low_word`` (see :data:`MUTANTS`)."""
+    return create("seq_from_low_word")

@@ -1,0 +1,111 @@
+"""Red team 8's fixture-space survivors (misc8) are reached by the default run and killed.
+
+docs/decisions/red-team-8.md, S14 (integer width of ``seq``): the any-fixture generator draws a
+session whose greatest earlier ``seq`` crosses an integer width (choice ``greatest_seq``), and
+the committed pin ``history:greatest-seq`` (what every default ``srdh run`` presents) puts it at
+the I-JSON bound less one. The catalogue mutant of the kind fails the pin and drawn fixtures
+naming its rule; the reference passes them (the composites and the Java example pass the pins in
+their whole-suite runs: tests/selftest/test_selftest_variants.py,
+tests/examples/test_java_example.py).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from conformance.adapters import InProcessAdapter
+from conformance.anyfixture import drive, property_settings
+from conformance.anyfixture._property import PINS, judge_any_fixture, pinned_any_fixtures
+from conformance.checks import RULES
+from conformance.hypothesis import scenario_fixtures
+from reference_harness.mutants import MUTANTS
+
+_RULE = re.compile(r"\[(R\d+\.[a-z0-9-]+)\]")
+
+PINNED: dict[str, str] = {"seq_from_low_word": "history:greatest-seq"}
+"""Mutant -> the pin of its kind."""
+
+DRAWN: dict[str, dict[str, Any]] = {
+    "seq_from_low_word": {"history": "drawn", "greatest_seq": 2**53 - 2, "calls": 2},
+}
+"""Mutant -> the forced choices of its kind (other shapes than the pin's)."""
+
+_EXAMPLES = 4
+
+
+def _rules(adapter: InProcessAdapter, fixture: dict[str, Any]) -> tuple[bool, set[str], list]:
+    _, results = judge_any_fixture(adapter, fixture, 1)
+    failed = [str(r) for r in results if not r.passed]
+    return not failed, {rule for text in failed for rule in _RULE.findall(text)}, failed
+
+
+def _pin(name: str) -> dict[str, Any]:
+    marker = f"pinned for {name}:"
+    return next(f for f in pinned_any_fixtures() if f["description"].startswith(marker))
+
+
+@pytest.mark.parametrize("name", list(PINNED))
+def test_the_mutant_names_a_rule_of_its_requirement(name):
+    """Each mutant is catalogued and names a registered rule of its own requirement."""
+    spec = MUTANTS[name]
+    assert RULES[spec.rule_id].requirement_id == spec.requirement_id
+
+
+@pytest.mark.parametrize("name", list(PINNED))
+def test_the_pin_of_the_kind_kills_its_mutant_and_passes_the_reference(name):
+    """The committed pin fails the mutant naming its rule; the reference passes it."""
+    fixture = _pin(PINNED[name])
+    reference = InProcessAdapter("reference_harness.iut:create")
+    mutant = InProcessAdapter(f"reference_harness.mutants:{name}")
+    try:
+        passed, _, failed = _rules(reference, fixture)
+        assert passed, failed
+        passed, named, failed = _rules(mutant, fixture)
+    finally:
+        reference.close()
+        mutant.close()
+    assert not passed
+    assert MUTANTS[name].rule_id in named, failed
+
+
+@pytest.mark.parametrize("name", list(DRAWN))
+def test_drawn_fixtures_of_the_kind_kill_its_mutant_and_pass_the_reference(name):
+    """Fixtures drawn with the kind's choices forced fail the mutant naming its rule and pass
+    the reference."""
+    recipe = DRAWN[name]
+
+    def judged(iut: str) -> tuple[str, str]:
+        adapter = InProcessAdapter(iut)
+
+        def body(fixture: dict[str, Any]) -> None:
+            _, results = judge_any_fixture(adapter, fixture, 1)
+            for result in results:
+                result.require()
+
+        try:
+            result = drive(
+                "kind",
+                scenario_fixtures(force=recipe),
+                body,
+                property_settings(_EXAMPLES, shrink=False),
+            )
+        finally:
+            adapter.close()
+        return result.outcome, result.message
+
+    outcome, message = judged(f"reference_harness.mutants:{name}")
+    assert outcome == "failed", f"{name} survived {_EXAMPLES} drawn fixtures of its kind"
+    assert MUTANTS[name].rule_id in _RULE.findall(message), message
+    outcome, message = judged("reference_harness.iut:create")
+    assert outcome == "passed", message
+
+
+def test_the_greatest_seq_choice_reaches_the_bound():
+    """The pin's session reaches the I-JSON bound: its new Run's seq is 2**53 - 1."""
+    fixture = _pin(PINNED["seq_from_low_word"])
+    mine = [r["seq"] for r in fixture["prior_runs"] if r["session_id"] == fixture["session_id"]]
+    assert max(mine) + 1 == 2**53 - 1
+    assert PINS()["history:greatest-seq"]["greatest_seq"] == 2**53 - 2
