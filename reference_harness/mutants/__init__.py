@@ -94,6 +94,7 @@ __all__ = [
     "late_discard_wrong_purpose",
     "late_disconnect_released",
     "late_draft_validated",
+    "late_result_never_discarded",
     "late_result_published",
     "late_tool_answer_classified",
     "limitation_bindings_unchecked",
@@ -1243,3 +1244,8 @@ def cancel_waits_tool_timeout() -> MutantIUT:
 def seq_from_low_word() -> MutantIUT:
     """IUT factory of mutant ``seq_from_low_word`` (see :data:`MUTANTS`)."""
     return create("seq_from_low_word")
+
+
+def late_result_never_discarded() -> MutantIUT:
+    """IUT factory of mutant ``late_result_never_discarded`` (see :data:`MUTANTS`)."""
+    return create("late_result_never_discarded")

@@ -2,21 +2,26 @@
 
 * :class:`LowWordSeqStore`: the next ``seq`` of a session computed from the low 32 bits of its
   greatest ``seq`` (an unsigned 32-bit column or variable), red team 8, S14.
+* :class:`SilentDiscardRecorder`: a late model result is dropped without its
+  ``LATE_RESULT_DISCARDED`` record, red team 8, S10.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from sqlalchemy import update
 
+from reference_harness._trace import TraceRecorder
 from reference_harness.store import RunStore
 from reference_harness.store._table import diagnosis_run
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from contracts import DiagnosisRun
 
-__all__ = ["LowWordSeqStore"]
+__all__ = ["LowWordSeqStore", "SilentDiscardRecorder", "silent_discard"]
 
 _WORD: Final = 2**32
 
@@ -40,3 +45,18 @@ class LowWordSeqStore(RunStore):
                 update(diagnosis_run).where(diagnosis_run.c.run_id == run_id).values(seq=narrow)
             )
         return created.model_copy(update={"seq": narrow})
+
+
+class SilentDiscardRecorder(TraceRecorder):
+    """Records every event but ``LATE_RESULT_DISCARDED``: the late result is dropped silently."""
+
+    def emit(self, event_type: str, data: Mapping[str, Any]) -> dict[str, Any]:
+        """Emit as the reference does, except a late-result record (returned, never recorded)."""
+        if event_type == "LATE_RESULT_DISCARDED":
+            return {"type": event_type, "data": dict(data)}
+        return super().emit(event_type, data)
+
+
+def silent_discard(_original: type[TraceRecorder]) -> type[TraceRecorder]:
+    """A ``Patch`` wrap putting :class:`SilentDiscardRecorder` in place of the recorder."""
+    return SilentDiscardRecorder

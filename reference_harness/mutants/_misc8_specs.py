@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from typing import Final
 
-from reference_harness.mutants._iut import MutantSpec
-from reference_harness.mutants._misc8_parts import LowWordSeqStore
+from reference_harness.mutants._iut import MutantSpec, Patch
+from reference_harness.mutants._misc8_parts import LowWordSeqStore, silent_discard
 
 __all__ = ["MISC8_SPECS"]
 
 _R7 = "previous-turn-shall-come-from-a-safe-durable-run-result"
+_R8 = "cancellation-shall-be-layered-and-observable"
 
 MISC8_SPECS: Final = (
     MutantSpec(
@@ -23,5 +24,13 @@ MISC8_SPECS: Final = (
         "below the greatest (an integer-width fault)",
         rule_id="R7.prior-runs-untouched",
         store_class=LowWordSeqStore,
+    ),
+    MutantSpec(
+        "late_result_never_discarded",
+        _R8,
+        "discards any late model result (observably): a model answer that arrives after the "
+        "cancellation is dropped, but LATE_RESULT_DISCARDED is never recorded",
+        rule_id="R8.late-result-discarded",
+        patches=(Patch("reference_harness._harness", "TraceRecorder", silent_discard),),
     ),
 )

@@ -7,6 +7,11 @@ the I-JSON bound less one. The catalogue mutant of the kind fails the pin and dr
 naming its rule; the reference passes them (the composites and the Java example pass the pins in
 their whole-suite runs: tests/selftest/test_selftest_variants.py,
 tests/examples/test_java_example.py).
+
+S10 (a late model result dropped without its record): the catalogue mutant is killed by the
+spec row that presents a late answer the kit knows arrived (a scripted turn answering after the
+cancellation, with a model-call timeout the answer surely beats), naming
+``R8.late-result-discarded``.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from conformance.anyfixture._property import PINS, judge_any_fixture, pinned_any
 from conformance.checks import RULES
 from conformance.hypothesis import scenario_fixtures
 from reference_harness.mutants import MUTANTS
+from tests.selftest.conftest import declare_runs
 
 _RULE = re.compile(r"\[(R\d+\.[a-z0-9-]+)\]")
 
@@ -35,6 +41,10 @@ DRAWN: dict[str, dict[str, Any]] = {
 
 _EXAMPLES = 4
 
+_LATE = "late_result_never_discarded"
+_LATE_ROW = "client-disconnects-during-a-model-call"
+LATE_KILL = declare_runs(_LATE, _LATE_ROW, "in-process")
+
 
 def _rules(adapter: InProcessAdapter, fixture: dict[str, Any]) -> tuple[bool, set[str], list]:
     _, results = judge_any_fixture(adapter, fixture, 1)
@@ -47,7 +57,7 @@ def _pin(name: str) -> dict[str, Any]:
     return next(f for f in pinned_any_fixtures() if f["description"].startswith(marker))
 
 
-@pytest.mark.parametrize("name", list(PINNED))
+@pytest.mark.parametrize("name", [*PINNED, _LATE])
 def test_the_mutant_names_a_rule_of_its_requirement(name):
     """Each mutant is catalogued and names a registered rule of its own requirement."""
     spec = MUTANTS[name]
@@ -109,3 +119,8 @@ def test_the_greatest_seq_choice_reaches_the_bound():
     mine = [r["seq"] for r in fixture["prior_runs"] if r["session_id"] == fixture["session_id"]]
     assert max(mine) + 1 == 2**53 - 1
     assert PINS()["history:greatest-seq"]["greatest_seq"] == 2**53 - 2
+
+
+def test_a_silently_dropped_late_result_is_killed_by_the_late_answer_row(scenario_run):
+    """The spec row with a late answer fails the mutant naming its rule."""
+    scenario_run(LATE_KILL).assert_killed_by({0}, MUTANTS[_LATE].rule_id)
