@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "LEAN_NESTED_OPTIONS",
+    "NESTED_PLUGINS",
     "SETUP_FAILURES",
     "Bootstrap",
     "SuiteSetupError",
@@ -70,14 +71,29 @@ class Bootstrap:
             config.pluginmanager.register(plugin, "srdh-conformance")
 
 
+NESTED_PLUGINS = ("pytest-bdd", "hypothesispytest")
+"""The installed pytest plugins (entry point names) a nested suite session loads: pytest-bdd
+(the Gherkin scenarios) and Hypothesis's (as under any pytest: its settings options and its
+bookkeeping around collection, which the properties' derandomized draws see). Nothing else
+installed is loaded (``--disable-plugin-autoload``): the suite's verdicts cannot depend on a
+plugin the user happens to have (one that reorders, reruns, times out or reseeds tests), and a
+session no longer imports plugins it never calls (xdist and execnet, pytest-timeout, anyio's,
+typeguard's: ~0.16 CPU s of a fresh ``srdh run``; docs/decisions/test-speed.md, Session 8)."""
+
+
 def nested_args() -> list[str]:
-    """The command line of a nested suite session: the bound module, its ini, no cache, quiet."""
+    """The command line of a nested suite session: the bound module, its ini, no cache, quiet.
+
+    Of the installed pytest plugins, only :data:`NESTED_PLUGINS` are loaded.
+    """
     return [
         str(_BOUND_MODULE),
         "-c",
         str(_INI),
         "--rootdir",
         str(_HERE),
+        "--disable-plugin-autoload",
+        *(option for name in NESTED_PLUGINS for option in ("-p", name)),
         "-p",
         "no:cacheprovider",
         "-W",
