@@ -43,6 +43,7 @@ from conformance.cli._errors import (
     kit_error_families,
 )
 from conformance.cli._gate import gate
+from conformance.cli._heap import own_heap
 from conformance.cli._replay import replay
 from conformance.cli._run import run
 from conformance.cli._scenario import scenario_app
@@ -142,6 +143,7 @@ def main() -> None:
     way (see the module docstring) turns the exit code into 2, with one line saying what was lost.
     """
     guard_standard_streams()
+    own_heap()  # this process is srdh's: a command may freeze what its imports built
     if hasattr(signal, "SIGXFSZ"):
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     code: int | str | None

@@ -16,6 +16,7 @@ import typer
 
 from conformance._examples import DEFAULT_EXAMPLES
 from conformance.cli._errors import EXIT_FAILED, CliSetupError
+from conformance.cli._heap import freeze_imports
 from conformance.cli._output import (
     KIT_NAME,
     Output,
@@ -455,7 +456,7 @@ def _started_adapter(options: RunOptions, adapter: Adapter | None) -> Adapter:
     return adapter
 
 
-def _run_and_report(
+def _run_and_report(  # noqa: PLR0915 - the run's steps in their order, in one place
     options: RunOptions, out: Output, adapter: Adapter | None, held: ReportDirLock | None
 ) -> bool:
     """:func:`run_against_iut` once its options are checked and its report folder is locked."""
@@ -488,6 +489,7 @@ def _run_and_report(
     except BaseException:
         started.close()
         raise
+    freeze_imports()  # the suite's imports are done (a process srdh's main started)
     with supervise_signals():
         try:
             adapter.hello()
