@@ -32,6 +32,17 @@ def _default_attempts() -> Mapping[Component, int]:
     return MappingProxyType({"ROUTER": 2, "DIAGNOSIS_AGENT": 1, "SEMANTIC_GUARD": 2})
 
 
+def _no_overrides() -> Mapping[Component, frozenset[AttemptOutcome]]:
+    return MappingProxyType({})
+
+
+def _check_retry_on(name: str, outcomes: frozenset[AttemptOutcome]) -> None:
+    for outcome in outcomes:
+        if outcome not in _OUTCOMES or outcome in {"VALID", "CANCELLED"}:
+            msg = f"RetryPolicy.{name}: {outcome!r} is not a retryable attempt outcome"
+            raise ValueError(msg)
+
+
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
     """How many attempts each component's logical call may make, and after which outcomes.
@@ -39,6 +50,9 @@ class RetryPolicy:
     Attributes:
         max_attempts: attempts per logical call, by component (missing component = 1), each >= 1.
         retry_on: outcomes after which another attempt is made while attempts remain.
+        retry_on_by_component: per component, the outcomes after which *that* component's call
+            gets another attempt, instead of ``retry_on`` (e.g. the SemanticGuard only after
+            ``INVALID_SCHEMA``); a component not named uses ``retry_on``.
 
     Raises:
         ValueError: an unknown component or outcome, or an attempt count below 1.
@@ -46,6 +60,9 @@ class RetryPolicy:
 
     max_attempts: Mapping[Component, int] = field(default_factory=_default_attempts)
     retry_on: frozenset[AttemptOutcome] = frozenset({"INVALID_SCHEMA", "UNAVAILABLE"})
+    retry_on_by_component: Mapping[Component, frozenset[AttemptOutcome]] = field(
+        default_factory=_no_overrides
+    )
 
     def __post_init__(self) -> None:
         """Check the policy's vocabulary and counts."""
@@ -56,10 +73,12 @@ class RetryPolicy:
             if isinstance(attempts, bool) or not isinstance(attempts, int) or attempts < 1:
                 msg = f"RetryPolicy.max_attempts[{component!r}]: expected >= 1, got {attempts!r}"
                 raise ValueError(msg)
-        for outcome in self.retry_on:
-            if outcome not in _OUTCOMES or outcome in {"VALID", "CANCELLED"}:
-                msg = f"RetryPolicy.retry_on: {outcome!r} is not a retryable attempt outcome"
+        _check_retry_on("retry_on", self.retry_on)
+        for component, outcomes in self.retry_on_by_component.items():
+            if component not in _COMPONENTS:
+                msg = f"RetryPolicy.retry_on_by_component: unknown component {component!r}"
                 raise ValueError(msg)
+            _check_retry_on(f"retry_on_by_component[{component!r}]", outcomes)
 
     def attempts_for(self, component: Component) -> int:
         """Return the most attempts one logical call of ``component`` may make (>= 1)."""
@@ -67,7 +86,8 @@ class RetryPolicy:
 
     def should_retry(self, component: Component, attempt: int, outcome: AttemptOutcome) -> bool:
         """Return whether attempt ``attempt`` (1-based) ending in ``outcome`` gets a successor."""
-        return outcome in self.retry_on and attempt < self.attempts_for(component)
+        retry_on = self.retry_on_by_component.get(component, self.retry_on)
+        return outcome in retry_on and attempt < self.attempts_for(component)
 
 
 DEFAULT_RETRY_POLICY: Final = RetryPolicy()

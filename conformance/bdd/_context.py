@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from conformance.builders import FixtureBuilder
+from conformance.checks import declined_retries, fit_to_run
 
 if TYPE_CHECKING:
     import pytest
@@ -26,7 +27,9 @@ class ScenarioContext:
     Attributes:
         iut: the adapter of the implementation under test.
         builder: the Scenario Fixture under construction (Given steps).
-        fixture: the fixture that was run (When), ``None`` before.
+        fixture: the fixture that was run (When), ``None`` before; the Then checks judge
+            :attr:`ran_fixture`, the same fixture trimmed to the optional retries the (first)
+            Run took.
         observations: the RunObservations of the fixture's runs, in order.
         contracts: the stage-zero contract data read by contract-only scenarios
             (``"component-registry"``, ``"phase-plan"``).
@@ -52,11 +55,55 @@ class ScenarioContext:
     companions: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
     timeout_scale: int = 1
     property_result: Any = None
+    _judged: tuple[int, int, dict[str, Any], frozenset[str] | None] | None = field(
+        default=None, repr=False, compare=False
+    )
+
+    @property
+    def declared(self) -> frozenset[str] | None:
+        """The IUT's declared capabilities, ``None`` without an IUT (then: all of them)."""
+        return None if self.iut is None else frozenset(self.iut.capabilities)
+
+    @property
+    def declined(self) -> dict[str, str]:
+        """The declared optional retries the (first) Run did not take: capability -> outcome.
+
+        ``SEMANTIC_RETRY`` / ``ROUTER_RETRY`` are a *may* per trigger
+        (:func:`~conformance.checks.declined_retries`); empty before any Run.
+        """
+        if not self.observations:
+            return {}
+        return declined_retries(self.observations[0], self.declared)
+
+    def _judged_run(self) -> tuple[dict[str, Any], frozenset[str] | None]:
+        """(fixture, capabilities) the Then checks judge the (first) Run by, computed once."""
+        assert self.fixture is not None, "no Run was executed before this Then step"  # noqa: S101
+        if not self.observations:
+            return self.fixture, self.declared
+        key = (id(self.fixture), id(self.observations[0]))
+        if self._judged is None or self._judged[:2] != key:
+            fixture, capabilities = fit_to_run(self.observations[0], self.fixture, self.declared)
+            self._judged = (*key, fixture, capabilities)
+        return self._judged[2], self._judged[3]
 
     @property
     def capabilities(self) -> frozenset[str] | None:
-        """The IUT's declared capabilities, ``None`` without an IUT (then: all of them)."""
-        return None if self.iut is None else frozenset(self.iut.capabilities)
+        """The capabilities the Then checks judge by: the declared ones (``None`` without an
+        IUT: all of them) less each optional retry the (first) Run declined."""
+        if self.fixture is None or not self.observations:
+            return self.declared
+        return self._judged_run()[1]
+
+    @property
+    def as_declared(self) -> tuple[dict[str, Any], frozenset[str] | None]:
+        """(the fixture as run, the declared capabilities): what the global invariants take
+        (they judge each Run's declined retries themselves, and its unread turns).
+
+        Raises:
+            AssertionError: no run happened yet.
+        """
+        assert self.fixture is not None, "no Run was executed before this Then step"  # noqa: S101
+        return self.fixture, self.declared
 
     @property
     def observation(self) -> dict[str, Any]:
@@ -70,13 +117,16 @@ class ScenarioContext:
 
     @property
     def ran_fixture(self) -> dict[str, Any]:
-        """The fixture that was run.
+        """The fixture that was run, trimmed to the optional retries the (first) Run took.
+
+        A declared Router or SemanticGuard retry the Run declined (a *may*, per trigger) is
+        judged like an undeclared one: the fixture trimmed to one attempt of that component
+        (:func:`~conformance.checks.fit_to_run`). Otherwise :attr:`fixture` itself.
 
         Raises:
             AssertionError: no run happened yet.
         """
-        assert self.fixture is not None, "no Run was executed before this Then step"  # noqa: S101
-        return self.fixture
+        return self._judged_run()[0]
 
 
 def _marker_value(item: pytest.Item, name: str) -> str | None:

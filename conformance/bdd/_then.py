@@ -77,7 +77,7 @@ THEN_CHECKS: dict[str, _Check] = {
         c.observation, c.ran_fixture, c.capabilities
     ),
     "every global invariant holds": lambda c: _both(
-        *(checks.check_global_invariants(o, c.ran_fixture, c.capabilities) for o in c.observations),
+        *(checks.check_global_invariants(o, *c.as_declared) for o in c.observations),
         *(checks.check_model_inputs(o, c.ran_fixture) for o in c.observations),
     ),
     "the second action is rejected as DUPLICATE_ID and the first invocation's arguments, status "
@@ -197,10 +197,7 @@ def _require(context: ScenarioContext, result: CheckResult) -> None:
         fixture = context.ran_fixture
         result = _both(
             result,
-            *(
-                checks.check_global_invariants(o, fixture, context.capabilities)
-                for o in context.observations
-            ),
+            *(checks.check_global_invariants(o, *context.as_declared) for o in context.observations),
             *(checks.check_model_inputs(o, fixture) for o in context.observations),
         )
     result.require()
@@ -214,7 +211,8 @@ def _make_step(
 ) -> Callable[[pytest.FixtureRequest, ScenarioContext], None]:
     def step(request: pytest.FixtureRequest, srdh_context: ScenarioContext) -> None:
         result = check(srdh_context)
-        for note in dict.fromkeys(srdh_context.optional):
+        notes = [*srdh_context.optional, *_optional.declined_notes(srdh_context)]
+        for note in dict.fromkeys(notes):
             if (OPTIONAL_PROPERTY, note) not in request.node.user_properties:
                 request.node.user_properties.append((OPTIONAL_PROPERTY, note))
         if invariants:

@@ -101,9 +101,11 @@ from conformance.checks._runtime import (
 from conformance.checks._runtime_oracle import (
     OPTIONAL_RETRIES,
     attempt_policy,
+    declined_retries,
     disconnect_index,
     expected_attempts,
     fit_to_capabilities,
+    fit_to_run,
 )
 from conformance.checks._schema import check_contract, contract_problems
 from conformance.checks._starved import starved_by_the_clock
@@ -185,6 +187,7 @@ __all__ = [
     "check_trace_fields",
     "classify_presented_id",
     "contract_problems",
+    "declined_retries",
     "disconnect_index",
     "expected_attempts",
     "expected_binding_violations",
@@ -194,6 +197,7 @@ __all__ = [
     "expected_response",
     "expected_verdict",
     "fit_to_capabilities",
+    "fit_to_run",
     "normalize_observation",
     "normalize_trace",
     "presented_calls",

@@ -20,7 +20,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from conformance.checks._result import CheckResult, Findings
-from conformance.checks._runtime_oracle import attempt_policy, expected_attempts, router_outcome
+from conformance.checks._runtime_oracle import (
+    attempt_policy,
+    expected_attempts,
+    fit_to_run,
+    router_outcome,
+)
 from conformance.checks._view import canonical, current_run, events
 
 if TYPE_CHECKING:
@@ -110,9 +115,13 @@ def check_durable_run(
     fixture: dict[str, Any],
     capabilities: Collection[str] | None = None,
 ) -> CheckResult:
-    """Check the Run's ``diagnosis_run`` row holds its intent; see the module docstring."""
+    """Check the Run's ``diagnosis_run`` row holds its intent; see the module docstring.
+
+    ``capabilities`` are the IUT's declared ones (``None``: all); a declared Router retry the Run
+    declined is judged by the one-attempt policy (:func:`~conformance.checks.fit_to_run`).
+    """
     found = Findings("diagnosis_run is the durable source of intent", _RULE)
-    durable_run_findings(found, observation, fixture, capabilities)
+    durable_run_findings(found, observation, *fit_to_run(observation, fixture, capabilities))
     return found.result()
 
 

@@ -30,7 +30,13 @@ from conformance.checks._runtime import (
     model_call_findings,
     previous_turn_findings,
 )
-from conformance.checks._runtime_oracle import attempt_policy, disconnect_index
+from conformance.checks._runtime_oracle import (
+    OPTIONAL_RETRIES,
+    attempt_policy,
+    declined_retries,
+    disconnect_index,
+    fit_to_run,
+)
 from conformance.checks._schema import contract_problems
 from conformance.checks._trace_fields import record_trace_fields
 from conformance.checks._view import (
@@ -60,22 +66,31 @@ def check_global_invariants(
 ) -> CheckResult:
     """Check every global invariant on one observation of ``fixture``; see the module docstring.
 
-    ``capabilities`` are the IUT's declared ones (``None``: all); they decide the retry policy
-    the attempts are judged by (a Router or SemanticGuard retry only when declared). Also runs
-    the runtime oracle checks: model-call outcomes and what follows them, a disconnect at any
-    event, and (when the IUT declares PREVIOUS_TURN) the previous-turn selection.
+    ``fixture`` is the fixture the IUT ran and ``capabilities`` its declared ones (``None``:
+    all); they decide the retry policy the attempts are judged by (a Router or SemanticGuard
+    retry only when declared; a declared retry the Run did not take after INVALID_SCHEMA or
+    UNAVAILABLE is judged by the one-attempt policy, :func:`~conformance.checks.fit_to_run`, and
+    the turns scripted for it must be reported left, ``SCRIPT_UNCONSUMED``). Also runs the
+    runtime oracle checks: model-call outcomes and what follows them, a disconnect at any event,
+    and (when the IUT declares PREVIOUS_TURN) the previous-turn selection.
     """
     found = Findings("global invariants", "R1.released-is-agent-authored")
+    ran = fixture
+    fixture, capabilities = fit_to_run(observation, ran, capabilities)
+    left_for_declined = _turns(ran) > _turns(fixture)
     if (
         "error" in observation
         and not _stricter_branch_leftovers(observation, fixture)
         and not lenient_verdict_leftovers(observation, fixture)
+        and not (left_for_declined and _declined_leftovers(observation, fixture))
     ):
         found.add(
             "the IUT reported a fixture run error: "
             + json.dumps(observation["error"], ensure_ascii=False, sort_keys=True),
             rule="R0.valid-observation",
         )
+    if left_for_declined and "error" not in observation:
+        _declined_turns_unreported(found, observation, ran, capabilities)
     for line in contract_problems(observation, "run-observation", "RunObservation"):
         found.add(line, rule="R0.valid-observation")
     _store_from_prior_runs(found, observation, fixture)
@@ -98,6 +113,73 @@ def check_global_invariants(
     record_trace_fields(found, observation, fixture)
     record_client_frames(found, observation, fixture)
     return found.result()
+
+
+def _turns(fixture: dict[str, Any]) -> int:
+    """How many turns and tool responses ``fixture`` scripts (decoy agent turns aside)."""
+    tools = fixture.get("tools") or {}
+    return sum(len(fixture.get(part) or []) for part in ("router", "agent", "semantic_guard")) + (
+        sum(len(script.get("responses") or []) for script in tools.values())
+    )
+
+
+def _used_up(observation: dict[str, Any], fixture: dict[str, Any]) -> bool:
+    """Whether the Run asked the Router and SemanticGuard for exactly ``fixture``'s turns, and
+    the agent and the tools for at least theirs."""
+    started: dict[str, int] = defaultdict(int)
+    for event in events(observation, "MODEL_CALL_STARTED"):
+        started[str(event["data"].get("component"))] += 1
+    executed: dict[str, int] = defaultdict(int)
+    for record in observation.get("invocations", []):
+        executed[str(record.get("tool_name"))] += 1
+    return (
+        started["ROUTER"] == len(fixture.get("router", []))
+        and started["SEMANTIC_GUARD"] == len(fixture.get("semantic_guard", []))
+        and started["DIAGNOSIS_AGENT"] >= len(fixture.get("agent", []))
+        and all(
+            executed[name] >= len(script.get("responses", []))
+            for name, script in fixture.get("tools", {}).items()
+        )
+    )
+
+
+def _declined_leftovers(observation: dict[str, Any], judged: dict[str, Any]) -> bool:
+    """Whether ``SCRIPT_UNCONSUMED`` only reports the turns scripted for a declined retry.
+
+    ``judged`` is the fixture trimmed to the retries the Run took (:func:`fit_to_run`): the
+    Run used it up, so what is left is what the declined retry (and, for the Router, the Run it
+    would have routed) would have read (docs/decisions/red-team-8.md, "F1 per-trigger retries").
+    """
+    error = observation.get("error") or {}
+    return error.get("code") == "SCRIPT_UNCONSUMED" and _used_up(observation, judged)
+
+
+def _declined_turns_unreported(
+    found: Findings,
+    observation: dict[str, Any],
+    ran: dict[str, Any],
+    taken: frozenset[str] | None,
+) -> None:
+    """A declined retry leaves scripted turns unread: the IUT must say so (SCRIPT_UNCONSUMED).
+
+    An IUT that reports none read them all, so an attempt it did not record read the turn the
+    retry was scripted with (the retry was taken, hidden): every attempt is recorded
+    (Requirement 9, "records both attempts"; contracts.md: a script left unconsumed is
+    ``SCRIPT_UNCONSUMED``).
+    """
+    declined = declined_retries(observation, None)
+    named = [
+        f"{component} after {declined[capability]}"
+        for component, capability in OPTIONAL_RETRIES.items()
+        if capability in declined and (taken is None or capability not in taken)
+    ]
+    found.add(
+        f"one attempt recorded for {', '.join(named)} (the declared retry not taken), so the "
+        f"fixture's {_turns(ran)} scripted turns are not all read, yet the IUT reports no "
+        "SCRIPT_UNCONSUMED: an unrecorded attempt read the turn scripted for the retry, or the "
+        "turns left went unreported (docs/contracts.md, scenario-fixture)",
+        rule="R9.retry-as-declared",
+    )
 
 
 def _stricter_branch_leftovers(observation: dict[str, Any], fixture: dict[str, Any]) -> bool:

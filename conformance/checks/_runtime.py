@@ -21,6 +21,7 @@ from conformance.checks._runtime_oracle import (
     attempt_policy,
     disconnect_index,
     expected_attempts,
+    fit_to_run,
     is_blocking,
     names_unreviewed_ids,
     review_outcome,
@@ -368,7 +369,8 @@ def check_model_calls(
     For the Router, the Diagnosis Agent and the SemanticGuard, the n-th attempt consumes the
     n-th scripted turn of that component and must record the outcome the turn gives (a turn
     that blocks and is not cancelled: TIMEOUT after ``model_call_timeout_ms``); the attempts
-    follow the policy of the declared ``capabilities`` (``None``: all); after the Run is
+    follow the policy of the declared ``capabilities`` (``None``: all; a declared retry the Run
+    declined is judged by the one-attempt policy, :func:`fit_to_run`); after the Run is
     cancelled an in-flight attempt ends CANCELLED. Then: a Router whose last allowed attempt
     failed -> FAILED ROUTER_UNAVAILABLE; an agent call that fails or times out -> FAILED
     AGENT_UNAVAILABLE with no further agent call; the SemanticGuard's last allowed attempt ->
@@ -378,7 +380,7 @@ def check_model_calls(
     found = Findings(
         "model calls follow the scripted answers and the retry policy", "R9.model-call-outcome"
     )
-    model_call_findings(found, observation, fixture, capabilities)
+    model_call_findings(found, observation, *fit_to_run(observation, fixture, capabilities))
     return found.result()
 
 

@@ -7,6 +7,10 @@ sheet, DESIGN sections 5-7), never from a Harness's output:
   UNAVAILABLE, and only when the IUT declares ``ROUTER_RETRY`` / ``SEMANTIC_RETRY`` (the spec says
   the Harness *may* retry: Requirement "Retry attempts SHALL be owned by Harness"); every other
   model call gets one attempt;
+* :func:`declined_retries` and :func:`fit_to_run`: a declared retry is a *may* per trigger, so a
+  Run whose Router or SemanticGuard made one attempt that ended INVALID_SCHEMA or UNAVAILABLE is
+  judged by the one-attempt policy for that component (docs/decisions/red-team-8.md, "F1
+  per-trigger retries");
 * the outcome each scripted model answer gives (:func:`router_outcome`, :func:`agent_outcome`,
   :func:`review_outcome`): a turn that blocks and is never cancelled ends TIMEOUT;
 * :func:`expected_attempts`: the attempt outcomes of one logical call under the policy;
@@ -19,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from contracts import json_copy, loads_strict
+from contracts import Capability, json_copy, loads_strict
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Mapping
@@ -29,9 +33,11 @@ __all__ = [
     "RETRY_ON",
     "agent_outcome",
     "attempt_policy",
+    "declined_retries",
     "disconnect_index",
     "expected_attempts",
     "fit_to_capabilities",
+    "fit_to_run",
     "is_blocking",
     "names_unreviewed_ids",
     "review_outcome",
@@ -196,6 +202,78 @@ def fit_to_capabilities(
         if router_outcome(fitted["router"][0]) != "VALID":
             fitted["agent"], fitted["semantic_guard"], fitted["tools"] = [], [], {}
     return fitted
+
+
+def _component_events(trace: list[Any], event_type: str, component: str) -> list[dict[str, Any]]:
+    """The ``data`` of each ``event_type`` event of ``component`` in ``trace`` (malformed: none)."""
+    return [
+        event["data"]
+        for event in trace
+        if isinstance(event, dict)
+        and event.get("type") == event_type
+        and isinstance(event.get("data"), dict)
+        and event["data"].get("component") == component
+    ]
+
+
+def declined_retries(
+    observation: Mapping[str, Any], capabilities: Collection[str] | None = None
+) -> dict[str, str]:
+    """Return the declared optional retries this Run did not take: capability -> the outcome.
+
+    ``ROUTER_RETRY`` / ``SEMANTIC_RETRY`` say the Harness *may* retry; the spec names no trigger
+    it must retry on ("Harness may execute one second attempt", "any allowed Router or
+    SemanticGuard retry"), so a Harness may retry after INVALID_SCHEMA only, after UNAVAILABLE
+    only, after both, or after neither. A declared retry counts as declined in a Run that was not
+    cancelled when its component made exactly one attempt in the whole Run (call 1, attempt 1,
+    started and finished once) and that attempt ended INVALID_SCHEMA or UNAVAILABLE (the
+    outcome *recorded*: a wrong one fails ``R9.model-call-outcome`` against the script).
+    ``capabilities`` ``None`` means every capability declared. A retry not declared is never in
+    the result (the fixture was already fitted to it before the Run).
+    """
+    trace = observation.get("trace")
+    if not isinstance(trace, list) or any(
+        isinstance(e, dict) and e.get("type") == "CANCEL_REQUESTED" for e in trace
+    ):
+        return {}
+    declared = set(OPTIONAL_RETRIES.values()) if capabilities is None else set(capabilities)
+    declined: dict[str, str] = {}
+    for component, capability in OPTIONAL_RETRIES.items():
+        if capability not in declared:
+            continue
+        started = _component_events(trace, "MODEL_CALL_STARTED", component)
+        finished = _component_events(trace, "MODEL_CALL_FINISHED", component)
+        if len(started) != 1 or len(finished) != 1:
+            continue
+        only = finished[0]
+        if (only.get("call_index"), only.get("attempt")) == (1, 1) and only.get(
+            "outcome"
+        ) in RETRY_ON:
+            declined[capability] = str(only["outcome"])
+    return declined
+
+
+def fit_to_run(
+    observation: Mapping[str, Any],
+    fixture: Mapping[str, Any],
+    capabilities: Collection[str] | None = None,
+) -> tuple[dict[str, Any], frozenset[str] | None]:
+    """Return (fixture, capabilities) that one Run of ``fixture`` is judged by.
+
+    ``capabilities`` are the IUT's declared ones (``None``: all). Each declared retry this Run
+    declined (:func:`declined_retries`) is taken out, and the fixture is trimmed to it
+    (:func:`fit_to_capabilities`): the Run is judged like one of a Harness without that retry,
+    so it must make exactly that one attempt and end as it gives (SEMANTIC_UNAVAILABLE;
+    FAILED ROUTER_UNAVAILABLE). A Run that declined nothing gets ``fixture`` itself and
+    ``capabilities`` unchanged.
+    """
+    declined = declined_retries(observation, capabilities)
+    if not declined:
+        same = fixture if isinstance(fixture, dict) else dict(fixture)
+        return same, None if capabilities is None else frozenset(capabilities)
+    declared = {c.value for c in Capability} if capabilities is None else set(capabilities)
+    taken = frozenset(declared - set(declined))
+    return fit_to_capabilities(fixture, taken), taken
 
 
 def disconnect_index(observation: Mapping[str, Any], fixture: Mapping[str, Any]) -> int | None:

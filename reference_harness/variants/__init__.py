@@ -48,6 +48,8 @@ __all__ = [
     "pretty_snapshot",
     "pretty_tool_messages",
     "random_run_ids",
+    "retry_router_invalid_sg_unavailable",
+    "retry_router_unavailable_sg_invalid",
     "single_lookup_call_strict",
     "step_accepted_first",
     "streams_flipped",
@@ -150,6 +152,16 @@ def unknown_verdict_id_unsupported() -> VariantIUT:
 def hang_up_on_cancel() -> VariantIUT:
     """IUT factory of latitude variant ``hang_up_on_cancel`` (see :data:`VARIANTS`)."""
     return create("hang_up_on_cancel")
+
+
+def retry_router_unavailable_sg_invalid() -> VariantIUT:
+    """IUT factory of latitude variant ``retry_router_unavailable_sg_invalid`` (:data:`VARIANTS`)."""
+    return create("retry_router_unavailable_sg_invalid")
+
+
+def retry_router_invalid_sg_unavailable() -> VariantIUT:
+    """IUT factory of latitude variant ``retry_router_invalid_sg_unavailable`` (:data:`VARIANTS`)."""
+    return create("retry_router_invalid_sg_unavailable")
 
 
 def composite_scripted() -> VariantIUT:

@@ -49,6 +49,16 @@ _OWN_CAPABILITIES: Final = (
 )
 
 
+def _retry_only_after(router: str, semantic_guard: str) -> RetryPolicy:
+    """Router and SemanticGuard get 2 attempts, each retried after one trigger outcome only."""
+    return RetryPolicy(
+        retry_on_by_component={
+            "ROUTER": frozenset({router}),  # type: ignore[arg-type]  # checked by RetryPolicy
+            "SEMANTIC_GUARD": frozenset({semantic_guard}),  # type: ignore[arg-type]
+        }
+    )
+
+
 def _endpoint_client(config: Any) -> Any:  # noqa: ANN401 - OpenAIConfig -> ChatClient
     """The reference's own HTTP client: the variant runs on the kit's model endpoint."""
     from reference_harness.openai._client import ChatClient  # noqa: PLC0415 - SDK import
@@ -238,6 +248,23 @@ _SPECS: Final = (
         "may execute one second attempt': a may not taken)",
         retry=RetryPolicy(max_attempts={"ROUTER": 1, "SEMANTIC_GUARD": 1}),
         capabilities=_OWN_CAPABILITIES,
+    ),
+    MutantSpec(
+        "retry_router_unavailable_sg_invalid",
+        "",
+        "SEMANTIC_RETRY and ROUTER_RETRY declared; the SemanticGuard is retried only after an "
+        "invalid structured result (the spec's one named trigger: 'WHEN the first SemanticGuard "
+        "attempt returns an invalid structured result THEN Harness may execute one second "
+        "attempt'), the Router only after UNAVAILABLE; the other failure falls back at once",
+        retry=_retry_only_after("UNAVAILABLE", "INVALID_SCHEMA"),
+    ),
+    MutantSpec(
+        "retry_router_invalid_sg_unavailable",
+        "",
+        "SEMANTIC_RETRY and ROUTER_RETRY declared; the SemanticGuard is retried only after "
+        "UNAVAILABLE, the Router only after INVALID_SCHEMA ('Harness explicitly owns any allowed "
+        "Router or SemanticGuard retry': each retry is a may, per trigger)",
+        retry=_retry_only_after("INVALID_SCHEMA", "UNAVAILABLE"),
     ),
     MutantSpec(
         "developer_role_instructions",

@@ -83,6 +83,19 @@ def test_policy_vocabulary_is_checked():
         RetryPolicy(max_attempts={"ROUTER": 0})
     with pytest.raises(ValueError, match="VALID"):
         RetryPolicy(retry_on=frozenset({"VALID"}))
+    with pytest.raises(ValueError, match="PLANNER"):
+        RetryPolicy(retry_on_by_component={"PLANNER": frozenset()})  # type: ignore[dict-item]
+    with pytest.raises(ValueError, match="CANCELLED"):
+        RetryPolicy(retry_on_by_component={"ROUTER": frozenset({"CANCELLED"})})
+
+
+def test_a_component_may_retry_after_fewer_outcomes():
+    """Per component, the retry may follow INVALID_SCHEMA only (the others keep ``retry_on``)."""
+    policy = RetryPolicy(retry_on_by_component={"SEMANTIC_GUARD": frozenset({"INVALID_SCHEMA"})})
+    assert policy.should_retry("SEMANTIC_GUARD", 1, "INVALID_SCHEMA") is True
+    assert policy.should_retry("SEMANTIC_GUARD", 1, "UNAVAILABLE") is False
+    assert policy.should_retry("ROUTER", 1, "UNAVAILABLE") is True
+    assert policy.should_retry("SEMANTIC_GUARD", 2, "INVALID_SCHEMA") is False
 
 
 # ------------------------------------------------------------------------------ ids
