@@ -88,16 +88,20 @@ class ScenarioContext:
 
     @property
     def capabilities(self) -> frozenset[str] | None:
-        """The capabilities the Then checks judge by: the declared ones (``None`` without an
-        IUT: all of them) less each optional retry the (first) Run declined."""
+        """The capabilities the Then checks judge by.
+
+        The declared ones (``None`` without an IUT: all of them) less each optional retry the
+        (first) Run declined.
+        """
         if self.fixture is None or not self.observations:
             return self.declared
         return self._judged_run()[1]
 
     @property
     def as_declared(self) -> tuple[dict[str, Any], frozenset[str] | None]:
-        """(the fixture as run, the declared capabilities): what the global invariants take
-        (they judge each Run's declined retries themselves, and its unread turns).
+        """Return (the fixture as run, the declared capabilities): the global invariants' input.
+
+        They judge each Run's declined retries themselves, and the turns those leave unread.
 
         Raises:
             AssertionError: no run happened yet.

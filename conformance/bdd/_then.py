@@ -197,7 +197,10 @@ def _require(context: ScenarioContext, result: CheckResult) -> None:
         fixture = context.ran_fixture
         result = _both(
             result,
-            *(checks.check_global_invariants(o, *context.as_declared) for o in context.observations),
+            *(
+                checks.check_global_invariants(o, *context.as_declared)
+                for o in context.observations
+            ),
             *(checks.check_model_inputs(o, fixture) for o in context.observations),
         )
     result.require()

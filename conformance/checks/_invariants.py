@@ -90,7 +90,7 @@ def check_global_invariants(
             rule="R0.valid-observation",
         )
     if left_for_declined and "error" not in observation:
-        _declined_turns_unreported(found, observation, ran, capabilities)
+        _declined_turns_unreported(found, observation, _turns(ran) - _turns(fixture), capabilities)
     for line in contract_problems(observation, "run-observation", "RunObservation"):
         found.add(line, rule="R0.valid-observation")
     _store_from_prior_runs(found, observation, fixture)
@@ -124,8 +124,10 @@ def _turns(fixture: dict[str, Any]) -> int:
 
 
 def _used_up(observation: dict[str, Any], fixture: dict[str, Any]) -> bool:
-    """Whether the Run asked the Router and SemanticGuard for exactly ``fixture``'s turns, and
-    the agent and the tools for at least theirs."""
+    """Whether the Run used up ``fixture``'s scripts.
+
+    Exactly its Router and SemanticGuard turns, at least its agent turns and tool responses.
+    """
     started: dict[str, int] = defaultdict(int)
     for event in events(observation, "MODEL_CALL_STARTED"):
         started[str(event["data"].get("component"))] += 1
@@ -157,10 +159,10 @@ def _declined_leftovers(observation: dict[str, Any], judged: dict[str, Any]) -> 
 def _declined_turns_unreported(
     found: Findings,
     observation: dict[str, Any],
-    ran: dict[str, Any],
+    left: int,
     taken: frozenset[str] | None,
 ) -> None:
-    """A declined retry leaves scripted turns unread: the IUT must say so (SCRIPT_UNCONSUMED).
+    """A declined retry leaves ``left`` scripted turns unread: the IUT must say so.
 
     An IUT that reports none read them all, so an attempt it did not record read the turn the
     retry was scripted with (the retry was taken, hidden): every attempt is recorded
@@ -174,8 +176,8 @@ def _declined_turns_unreported(
         if capability in declined and (taken is None or capability not in taken)
     ]
     found.add(
-        f"one attempt recorded for {', '.join(named)} (the declared retry not taken), so the "
-        f"fixture's {_turns(ran)} scripted turns are not all read, yet the IUT reports no "
+        f"one attempt recorded for {', '.join(named)} (the declared retry not taken), so "
+        f"{left} scripted turn(s) must be left unread, yet the IUT reports no "
         "SCRIPT_UNCONSUMED: an unrecorded attempt read the turn scripted for the retry, or the "
         "turns left went unreported (docs/contracts.md, scenario-fixture)",
         rule="R9.retry-as-declared",

@@ -295,8 +295,10 @@ _RULES: Final = (
     ),
     Rule(
         "R9.retry-as-declared",
-        "the Router and the SemanticGuard get a second attempt exactly when the retry is declared "
-        "(ROUTER_RETRY, SEMANTIC_RETRY) and the first ended INVALID_SCHEMA or UNAVAILABLE",
+        "the Router and the SemanticGuard get a second attempt only when the retry is declared "
+        "(ROUTER_RETRY, SEMANTIC_RETRY) and the first ended INVALID_SCHEMA or UNAVAILABLE; a "
+        "declared retry may be taken after either or both (a Run that does not take it is "
+        "judged by the one-attempt policy and reports the turns left for it)",
         (_R9_BODY,),
     ),
     Rule(

@@ -30,6 +30,8 @@ __all__ = [
     "compose",
     "composite_endpoint",
     "composite_hang_up",
+    "composite_retry_sg_invalid_only",
+    "composite_retry_sg_unavailable_only",
     "composite_scripted",
     "composite_stricter",
     "create",
@@ -155,12 +157,12 @@ def hang_up_on_cancel() -> VariantIUT:
 
 
 def retry_router_unavailable_sg_invalid() -> VariantIUT:
-    """IUT factory of latitude variant ``retry_router_unavailable_sg_invalid`` (:data:`VARIANTS`)."""
+    """IUT factory of latitude variant ``retry_router_unavailable_sg_invalid`` (VARIANTS)."""
     return create("retry_router_unavailable_sg_invalid")
 
 
 def retry_router_invalid_sg_unavailable() -> VariantIUT:
-    """IUT factory of latitude variant ``retry_router_invalid_sg_unavailable`` (:data:`VARIANTS`)."""
+    """IUT factory of latitude variant ``retry_router_invalid_sg_unavailable`` (VARIANTS)."""
     return create("retry_router_invalid_sg_unavailable")
 
 
@@ -192,3 +194,13 @@ def step_accepted_first() -> VariantIUT:
 def lookup_document_ids_sorted() -> VariantIUT:
     """IUT factory of latitude variant ``lookup_document_ids_sorted`` (see :data:`VARIANTS`)."""
     return create("lookup_document_ids_sorted")
+
+
+def composite_retry_sg_invalid_only() -> VariantIUT:
+    """IUT factory of composite ``composite_retry_sg_invalid_only`` (see :data:`COMPOSITES`)."""
+    return create("composite_retry_sg_invalid_only")
+
+
+def composite_retry_sg_unavailable_only() -> VariantIUT:
+    """IUT factory of composite ``composite_retry_sg_unavailable_only`` (:data:`COMPOSITES`)."""
+    return create("composite_retry_sg_unavailable_only")

@@ -132,6 +132,19 @@ COMPOSITE_MEMBERS: Final[Mapping[str, tuple[str, ...]]] = {
         "no_optional_retries",
         "unknown_verdict_id_unsupported",
     ),
+    # in process: the declared retries taken after one trigger only (the SemanticGuard after
+    # INVALID_SCHEMA, the Router after UNAVAILABLE; then the other way round), each with the
+    # other path-changing latitudes (a retry policy is one part: never two in one composite)
+    "composite_retry_sg_invalid_only": (
+        "retry_router_unavailable_sg_invalid",
+        "single_lookup_call_strict",
+        "unknown_verdict_id_unsupported",
+    ),
+    "composite_retry_sg_unavailable_only": (
+        "retry_router_invalid_sg_unavailable",
+        "single_lookup_call_strict",
+        "unknown_verdict_id_unsupported",
+    ),
 }
 """Each composite's latitudes, by name (``docs/decisions/latitude.md`` says why so grouped)."""
 

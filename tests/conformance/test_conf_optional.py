@@ -87,8 +87,8 @@ def test_the_non_retrying_harness_is_the_no_optional_retries_variant(monkeypatch
     assert set(non_retrying._SPEC.capabilities) == set(variant.capabilities)
 
 
-def test_declared_retry_is_still_required(monkeypatch):
-    """An IUT declaring SEMANTIC_RETRY but never retrying fails the retry scenario (R9)."""
+def _claims_retry(monkeypatch) -> InProcessAdapter:
+    """The non-retrying harness, declaring SEMANTIC_RETRY and ROUTER_RETRY (never taken)."""
     monkeypatch.syspath_prepend(str(IUTS))
     import non_retrying  # noqa: PLC0415 - found on the prepended path
 
@@ -97,17 +97,84 @@ def test_declared_retry_is_still_required(monkeypatch):
     spec = MutantSpec(
         "claims-retry",
         non_retrying._SPEC.requirement_id,
-        "declares SEMANTIC_RETRY, never retries",
+        "declares SEMANTIC_RETRY and ROUTER_RETRY, never retries",
         retry=non_retrying._SPEC.retry,
     )
     monkeypatch.setattr(non_retrying, "create", lambda: MutantIUT(spec))
-    adapter = InProcessAdapter("non_retrying:create")
+    return InProcessAdapter("non_retrying:create")
+
+
+def _judged(adapter: InProcessAdapter, scenario_ids: tuple[str, ...], examples: int | None):
     try:
-        report = run_conformance(
-            adapter, scenario_ids=(RETRY_SCENARIOS[0],), level=None, examples=None
-        )
+        report = run_conformance(adapter, scenario_ids=scenario_ids, level=None, examples=examples)
     finally:
         adapter.close()
-    (scenario,) = [s for r in report.requirements for s in r.scenarios]
+    return report, {s.scenario_id: s for r in report.requirements for s in r.scenarios}
+
+
+DECLINED = {
+    "semanticguard-returns-an-invalid-schema": "SEMANTIC_RETRY after INVALID_SCHEMA",
+    "the-semanticguard-is-unavailable-once": "SEMANTIC_RETRY after UNAVAILABLE",
+    "the-router-answers-with-an-invalid-intent-once": "ROUTER_RETRY after INVALID_SCHEMA",
+    "the-router-is-unavailable": "ROUTER_RETRY after UNAVAILABLE",
+}
+"""A retry scenario whose first answer fails with one trigger -> the note of declining it."""
+
+
+def test_a_declared_retry_not_taken_is_optional_per_trigger(monkeypatch):
+    """A declared retry is a *may* per trigger (F1, docs/decisions/red-team-8.md): an IUT that
+    declares SEMANTIC_RETRY and ROUTER_RETRY but takes neither passes the retry scenarios, each
+    judged by the one-attempt policy and noted for the trigger it declined."""
+    report, scenarios = _judged(_claims_retry(monkeypatch), tuple(DECLINED), None)
+    assert [(i, s.message) for i, s in scenarios.items() if s.status is not Status.PASSED] == []
+    assert report.passed
+    for scenario_id, declined in DECLINED.items():
+        (note,) = scenarios[scenario_id].optional
+        assert note.startswith(f"{declined}: optional"), note
+        assert "not implemented by this IUT (declared, not taken after" in note
+
+
+@pytest.mark.parametrize(
+    ("variant", "declined"),
+    [
+        (
+            "retry_router_unavailable_sg_invalid",
+            {
+                "the-semanticguard-is-unavailable-once",
+                "the-router-answers-with-an-invalid-intent-once",
+            },
+        ),
+        (
+            "retry_router_invalid_sg_unavailable",
+            {"semanticguard-returns-an-invalid-schema", "the-router-is-unavailable"},
+        ),
+    ],
+)
+def test_a_retry_after_one_trigger_only_passes_the_retry_requirement(variant, declined):
+    """Each single-trigger retry policy of the Router and the SemanticGuard passes every scenario
+    of the retry requirement (its properties at 1 example); the retries it takes carry no note,
+    the ones it declines a note for their trigger. Before F1 both failed R9.retry-as-declared.
+    The whole suite passes them in their composites (tests/selftest/test_selftest_variants.py)."""
+    assert variant in VARIANTS
+    adapter = InProcessAdapter(f"reference_harness.variants:{variant}")
+    report, scenarios = _judged(adapter, _judged_here(), 1)
+    assert [(i, s.message) for i, s in scenarios.items() if s.status is not Status.PASSED] == []
+    assert report.passed
+    for scenario_id, note in DECLINED.items():
+        notes = scenarios[scenario_id].optional
+        if scenario_id in declined:
+            assert [n.split(":")[0] for n in notes] == [note], scenario_id
+        else:
+            assert notes == (), scenario_id
+
+
+def test_declared_retry_hidden_is_still_failed():
+    """A declared retry taken but its first attempt not recorded looks declined (one INVALID_SCHEMA
+    attempt recorded), yet it read the turn scripted for the retry: no SCRIPT_UNCONSUMED, so it
+    fails R9.retry-as-declared (mutant failed_review_attempt_unrecorded, on two invalid answers)."""
+    adapter = InProcessAdapter("reference_harness.mutants:failed_review_attempt_unrecorded")
+    _, scenarios = _judged(adapter, ("the-second-semanticguard-attempt-also-fails",), None)
+    (scenario,) = scenarios.values()
     assert scenario.status is Status.FAILED
     assert "[R9.retry-as-declared]" in scenario.message
+    assert "yet the IUT reports no SCRIPT_UNCONSUMED" in scenario.message

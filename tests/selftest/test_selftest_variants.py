@@ -171,6 +171,14 @@ def _unknown_id_unsupported(o: dict[str, Any]) -> bool:
     return reviews == ["VALID"] and row["fallback_type"] == "SEMANTIC_UNSUPPORTED"
 
 
+def _attempts(o: dict[str, Any], component: str) -> list[int]:
+    return [
+        e["data"]["attempt"]
+        for e in o["trace"]
+        if e["type"] == "MODEL_CALL_STARTED" and e["data"]["component"] == component
+    ]
+
+
 def _seq_jumps(o: dict[str, Any]) -> bool:
     row = next(r for r in o["runs"] if r["run_id"] == o["run_id"])
     earlier = [r["seq"] for r in o["runs"] if r["run_id"] != o["run_id"]]
@@ -229,14 +237,15 @@ WITNESSES = {
     ),
     "no_optional_retries": (
         "semanticguard-returns-an-invalid-schema",
-        lambda o: (
-            [
-                e["data"]["attempt"]
-                for e in o["trace"]
-                if e["type"] == "MODEL_CALL_STARTED" and e["data"]["component"] == "SEMANTIC_GUARD"
-            ]
-            == [1]
-        ),
+        lambda o: _attempts(o, "SEMANTIC_GUARD") == [1],
+    ),
+    "retry_router_unavailable_sg_invalid": (
+        "the-semanticguard-is-unavailable-once",
+        lambda o: _attempts(o, "SEMANTIC_GUARD") == [1],
+    ),
+    "retry_router_invalid_sg_unavailable": (
+        "semanticguard-returns-an-invalid-schema",
+        lambda o: _attempts(o, "SEMANTIC_GUARD") == [1],
     ),
     "developer_role_instructions": ("draft-contains-an-analysis-item", _developer_role),
     "knowledge_query_selects_previous_turn": (
@@ -277,6 +286,38 @@ def test_variant_takes_its_latitude(name):
     assert not shows(baseline), f"the reference already does what {name} claims"
 
 
+RETRY_FIXTURES = {
+    ("SEMANTIC_GUARD", "INVALID_SCHEMA"): "semanticguard-returns-an-invalid-schema",
+    ("SEMANTIC_GUARD", "UNAVAILABLE"): "the-semanticguard-is-unavailable-once",
+    ("ROUTER", "INVALID_SCHEMA"): "the-router-answers-with-an-invalid-intent-once",
+    ("ROUTER", "UNAVAILABLE"): "the-router-is-unavailable",
+}
+"""A fixture whose first answer of the component fails with the outcome (a retry follows it)."""
+
+
+@pytest.mark.parametrize(
+    ("name", "retried"),
+    [
+        (
+            "retry_router_unavailable_sg_invalid",
+            {("SEMANTIC_GUARD", "INVALID_SCHEMA"), ("ROUTER", "UNAVAILABLE")},
+        ),
+        (
+            "retry_router_invalid_sg_unavailable",
+            {("SEMANTIC_GUARD", "UNAVAILABLE"), ("ROUTER", "INVALID_SCHEMA")},
+        ),
+    ],
+)
+def test_retry_variants_retry_after_one_trigger_each(name, retried):
+    """Each retry variant retries each component after its one trigger and not after the other:
+    together the two take every single-trigger policy of both components (F1, red-team-8.md)."""
+    for (component, outcome), fixture_id in RETRY_FIXTURES.items():
+        attempts = _attempts(_run(name, fixture_id), component)
+        want = [1, 2] if (component, outcome) in retried else [1]
+        assert attempts == want, (name, component, outcome)
+        assert _attempts(_reference(fixture_id, endpoint=False), component) == [1, 2]
+
+
 # --------------------------------------------------------------------------- composites
 
 APART: frozenset[frozenset[str]] = frozenset(
@@ -298,7 +339,13 @@ APART: frozenset[frozenset[str]] = frozenset(
 """Latitudes that would mask one another: never in one composite."""
 
 PATH_CHANGING = frozenset(
-    {"no_optional_retries", "single_lookup_call_strict", "unknown_verdict_id_unsupported"}
+    {
+        "no_optional_retries",
+        "retry_router_unavailable_sg_invalid",
+        "retry_router_invalid_sg_unavailable",
+        "single_lookup_call_strict",
+        "unknown_verdict_id_unsupported",
+    }
 )
 """Latitudes that change which steps a Run takes (no second attempt; a rejected answer and its
 fallback, after which the kit fixes nothing; a fallback instead of the retry): their composite
