@@ -85,6 +85,26 @@ Feature: Safe fallback SHALL use a fixed schema
       | is unavailable                      | SEMANTIC_UNAVAILABLE |
 
   @extension @requirement:safe-fallback-shall-use-a-fixed-schema @capability:STRUCTURAL_REPAIR
+  Scenario Outline: A semantic fallback lists a call whose arguments carry an extra member with the call's own query scope
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 1 the agent calls query_metrics with the Tool Call ID "call_2"
+    And the arguments of "call_1" carry an extra member
+    And each search_logs execution returns a different matching line
+    And each query_metrics execution returns a different matching line
+    And the agent then submits a draft observing "call_1" and "call_2"
+    And if the agent is asked again, it submits a draft observing "call_2"
+    And the SemanticGuard <review>
+    When the Run is executed
+    Then the Run falls back with <fallback>, listing only verified sources and no draft text
+    And every global invariant holds
+
+    Examples:
+      | review                              | fallback             |
+      | finds the analysis "a1" unsupported | SEMANTIC_UNSUPPORTED |
+      | is unavailable                      | SEMANTIC_UNAVAILABLE |
+
+  @extension @requirement:safe-fallback-shall-use-a-fixed-schema @capability:STRUCTURAL_REPAIR
   Scenario: A semantic fallback after a repair lists the repaired draft's sources
     Given a user asks "Why is checkout failing?"
     And in step 1 the agent calls search_logs with the Tool Call ID "call_1"

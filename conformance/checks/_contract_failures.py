@@ -29,11 +29,18 @@ _INVOCATION_RULE: Final = "R3.invocation-outcome"
 invocation and evidence status and the projection follow the backend's outcome and the call's
 arguments (Requirement 3: "PROJECTING/READY/ERROR as invocation lifecycle states",
 "EVIDENCE_FOUND/NO_EVIDENCE/ERROR as evidence result states")."""
+_FALLBACK: Final = re.compile(r"/safe_fallback(?:/|$)")
+_FALLBACK_RULE: Final = "R6.fallback-fixed-schema"
+"""A Safe Fallback's own contract (``safe-fallback``, its verified sources' ``query-scope``):
+"Safe fallback SHALL use a fixed schema" (red-team-8.md, S15: a source's query scope carrying the
+call's extra argument members)."""
 _OTHER_RULE: Final = "R0.valid-observation"
 
 
 def _rule_of(violation: ContractViolation) -> str:
-    return _INVOCATION_RULE if _INVOCATION.match(violation.pointer) else _OTHER_RULE
+    if _INVOCATION.match(violation.pointer):
+        return _INVOCATION_RULE
+    return _FALLBACK_RULE if _FALLBACK.search(violation.pointer) else _OTHER_RULE
 
 
 def check_observation_contract(violations: Iterable[ContractViolation]) -> CheckResult:
@@ -41,7 +48,8 @@ def check_observation_contract(violations: Iterable[ContractViolation]) -> Check
 
     ``violations`` point into the RunObservation (``/invocations/0/evidence_status`` …); at
     most five are listed. A violation inside an invocation record names
-    ``R3.invocation-outcome``; any other ``R0.valid-observation``. Each line says the pointer,
+    ``R3.invocation-outcome``, one inside a Safe Fallback ``R6.fallback-fixed-schema``; any other
+    ``R0.valid-observation``. Each line says the pointer,
     the contract rule and what it expects. Passes only for no violations.
     """
     found = Findings("the observation keeps its contracts", _OTHER_RULE)

@@ -19,7 +19,7 @@ from conformance.checks._durable import durable_run_findings
 from conformance.checks._explained import explained_text
 from conformance.checks._frames import left_before, record_client_frames
 from conformance.checks._late import late_result_findings
-from conformance.checks._oracle import submissions
+from conformance.checks._oracle import submissions, submitted_documents
 from conformance.checks._outcome import record_evidence_outcome
 from conformance.checks._outcome_oracle import expected_outcome
 from conformance.checks._result import CheckResult, Findings
@@ -312,7 +312,7 @@ def _released_is_validated(
     found: Findings, observation: dict[str, Any], fixture: dict[str, Any]
 ) -> None:
     trace = observation.get("trace", [])
-    submitted = [canonical(s.document) for s in submissions(fixture)]
+    submitted = [canonical(document) for document in submitted_documents(fixture)]
     published = observation.get("published_result") or {}
     for index, event in enumerate(trace):
         if event.get("type") != "RESULT_RELEASED":

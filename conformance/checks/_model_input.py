@@ -53,7 +53,7 @@ from collections import Counter
 from typing import Any, Final, NamedTuple
 
 from conformance.checks._explained import vocabulary_text
-from conformance.checks._oracle import expected_previous_turn, submissions
+from conformance.checks._oracle import expected_previous_turn, submitted_documents
 from conformance.checks._outcome_oracle import cited_tool_call_ids
 from conformance.checks._result import CheckResult, Findings
 from conformance.checks._view import events
@@ -417,7 +417,7 @@ def _snapshot_contents(
         rule=_SNAPSHOT,
     )
     body = snapshot.get("diagnosis_draft", snapshot.get("knowledge_answer"))
-    submitted = [canonical_json(s.document) for s in submissions(fixture)]
+    submitted = [canonical_json(document) for document in submitted_documents(fixture)]
     if not found.expect(
         canonical_json(body) in submitted,
         f"{label}: the snapshot's body is not canonical-JSON-identical to a submission of the "

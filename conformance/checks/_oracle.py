@@ -21,6 +21,7 @@ __all__ = [
     "expected_response",
     "presented_calls",
     "submissions",
+    "submitted_documents",
 ]
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]*")
@@ -194,6 +195,22 @@ def submissions(fixture: dict[str, Any]) -> list[Submission]:
                 found.append(Submission(attempt=attempt, kind=inner["kind"], document=document))
             break
     return found
+
+
+def submitted_documents(fixture: dict[str, Any]) -> list[object]:
+    """Every document the agent may submit: :func:`submissions`, then each decoy turn's.
+
+    A decoy (``decoy_agent_turns``) answers a Harness that asks the agent once more; what it
+    answers is still the agent's own submission (whether asking was right is judged elsewhere),
+    e.g. the repair answer of a Harness that refused a call the first submission cites
+    (red-team-8.md, S15).
+    """
+    documents: list[object] = [s.document for s in submissions(fixture)]
+    for turn in fixture.get("decoy_agent_turns", []):
+        inner = _unwrap(turn)
+        if inner.get("kind") in {"draft", "knowledge_answer"}:
+            documents.append(inner.get("draft", inner.get("answer")))
+    return documents
 
 
 def expected_previous_turn(

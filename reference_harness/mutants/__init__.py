@@ -183,6 +183,7 @@ __all__ = [
     "snapshot_holds_uncited_evidence",
     "snapshot_leaves_out_no_evidence",
     "snapshot_rebuilt_after_unavailable",
+    "sources_scope_from_arguments",
     "statement_length_unbounded",
     "status_events_not_streamed",
     "step_budget_plus_one",
@@ -1249,3 +1250,8 @@ def seq_from_low_word() -> MutantIUT:
 def late_result_never_discarded() -> MutantIUT:
     """IUT factory of mutant ``late_result_never_discarded`` (see :data:`MUTANTS`)."""
     return create("late_result_never_discarded")
+
+
+def sources_scope_from_arguments() -> MutantIUT:
+    """IUT factory of mutant ``sources_scope_from_arguments`` (see :data:`MUTANTS`)."""
+    return create("sources_scope_from_arguments")

@@ -4,6 +4,9 @@
   greatest ``seq`` (an unsigned 32-bit column or variable), red team 8, S14.
 * :class:`SilentDiscardRecorder`: a late model result is dropped without its
   ``LATE_RESULT_DISCARDED`` record, red team 8, S10.
+* :func:`core_arguments_valid` and :func:`sources_scope_from_arguments`: a Harness that executes
+  a call whose arguments carry extra members (latitude) and builds a Safe Fallback source's
+  ``query_scope`` from the call's arguments as presented, red team 8, S15.
 """
 
 from __future__ import annotations
@@ -17,11 +20,19 @@ from reference_harness.store import RunStore
 from reference_harness.store._table import diagnosis_run
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from contracts import DiagnosisRun
 
-__all__ = ["LowWordSeqStore", "SilentDiscardRecorder", "silent_discard"]
+__all__ = [
+    "LowWordSeqStore",
+    "SilentDiscardRecorder",
+    "core_arguments_valid",
+    "silent_discard",
+    "sources_scope_from_arguments",
+]
+
+_SCOPE: Final = ("target", "time_range", "query")
 
 _WORD: Final = 2**32
 
@@ -60,3 +71,32 @@ class SilentDiscardRecorder(TraceRecorder):
 def silent_discard(_original: type[TraceRecorder]) -> type[TraceRecorder]:
     """A ``Patch`` wrap putting :class:`SilentDiscardRecorder` in place of the recorder."""
     return SilentDiscardRecorder
+
+
+def core_arguments_valid(original: Callable[[object], bool]) -> Callable[[object], bool]:
+    """Wrap ``valid_arguments``: extra members are ignored, so the call is executed (latitude)."""
+
+    def valid(arguments: object) -> bool:
+        if not isinstance(arguments, dict):
+            return original(arguments)
+        core = {k: v for k, v in arguments.items() if k in _SCOPE}
+        window = core.get("time_range")
+        if isinstance(window, dict):
+            core["time_range"] = {k: v for k, v in window.items() if k in {"start_ms", "end_ms"}}
+        return original(core)
+
+    return valid
+
+
+def sources_scope_from_arguments(original: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap ``verified_sources_for``: each source's scope is ``{tool}`` + the call's arguments."""
+
+    def sources(document: Any, invocations: Mapping[str, Any], **kwargs: Any) -> Any:  # noqa: ANN401 - the reference's types
+        listed = original(document, invocations, **kwargs)
+        for source in listed:
+            call = invocations.get(str(source["tool_call_id"]))
+            if call is not None:
+                source["query_scope"] = {"tool": source["tool_name"], **dict(call.arguments)}
+        return listed
+
+    return sources

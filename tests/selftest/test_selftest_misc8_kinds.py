@@ -12,6 +12,11 @@ S10 (a late model result dropped without its record): the catalogue mutant is ki
 spec row that presents a late answer the kit knows arrived (a scripted turn answering after the
 cancellation, with a model-call timeout the answer surely beats), naming
 ``R8.late-result-discarded``.
+
+S15 (a Safe Fallback source's query scope rebuilt from the call's arguments as presented): the
+row where the draft cites a call whose arguments carry an extra member and the Run falls back
+fails the mutant (which, like the Java example, executes such a call: latitude) naming
+``R6.fallback-fixed-schema``; the reference, which refuses the call and is repaired, passes it.
 """
 
 from __future__ import annotations
@@ -45,6 +50,14 @@ _LATE = "late_result_never_discarded"
 _LATE_ROW = "client-disconnects-during-a-model-call"
 LATE_KILL = declare_runs(_LATE, _LATE_ROW, "in-process")
 
+_SCOPE = "sources_scope_from_arguments"
+_SCOPE_ROW = (
+    "a-semantic-fallback-lists-a-call-whose-arguments-carry-an-extra-member-with-the-call-s-own-"
+    "query-scope"
+)
+SCOPE_KILL = declare_runs(_SCOPE, _SCOPE_ROW, "in-process")
+SCOPE_REFERENCE = declare_runs("reference", _SCOPE_ROW, "in-process")
+
 
 def _rules(adapter: InProcessAdapter, fixture: dict[str, Any]) -> tuple[bool, set[str], list]:
     _, results = judge_any_fixture(adapter, fixture, 1)
@@ -57,7 +70,7 @@ def _pin(name: str) -> dict[str, Any]:
     return next(f for f in pinned_any_fixtures() if f["description"].startswith(marker))
 
 
-@pytest.mark.parametrize("name", [*PINNED, _LATE])
+@pytest.mark.parametrize("name", [*PINNED, _LATE, _SCOPE])
 def test_the_mutant_names_a_rule_of_its_requirement(name):
     """Each mutant is catalogued and names a registered rule of its own requirement."""
     spec = MUTANTS[name]
@@ -124,3 +137,14 @@ def test_the_greatest_seq_choice_reaches_the_bound():
 def test_a_silently_dropped_late_result_is_killed_by_the_late_answer_row(scenario_run):
     """The spec row with a late answer fails the mutant naming its rule."""
     scenario_run(LATE_KILL).assert_killed_by({0}, MUTANTS[_LATE].rule_id)
+
+
+def test_extra_members_leaking_into_a_fallback_source_are_killed_by_the_row(scenario_run):
+    """Both examples of the extra-member fallback row fail the mutant naming its rule."""
+    scenario_run(SCOPE_KILL).assert_killed_by({1, 2}, MUTANTS[_SCOPE].rule_id)
+
+
+def test_the_reference_refusing_the_extra_member_passes_the_row(scenario_run):
+    """The reference refuses the call, is repaired by the decoy answer, and passes."""
+    scenario = scenario_run(SCOPE_REFERENCE)
+    assert not scenario.failing_rows(), scenario.messages
