@@ -72,6 +72,18 @@ Feature: Design contracts SHALL separate deterministic control from diagnosis re
     And every global invariant holds
 
   @extension @requirement:design-contracts-shall-separate-deterministic-control-from-diagnosis-reasoning @capability:DIAGNOSIS
+  Scenario: SemanticGuard reviews a draft citing a hundred invocations and finds the last analysis unsupported
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call IDs "call_1" through "call_100"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft with one analysis observing each of "call_1" through "call_100"
+    And the SemanticGuard finds the analysis "a100" unsupported
+    When the Run is executed
+    Then the SemanticGuard reviews a Verified Snapshot holding the projection of every READY invocation the draft cites
+    And the Run falls back with SEMANTIC_UNSUPPORTED, listing only verified sources and no draft text
+    And every global invariant holds
+
+  @extension @requirement:design-contracts-shall-separate-deterministic-control-from-diagnosis-reasoning @capability:DIAGNOSIS
   Scenario: The agent asks for more tool steps than its budget
     Given a user asks "Why is checkout failing?"
     And the agent has a budget of 1 tool step

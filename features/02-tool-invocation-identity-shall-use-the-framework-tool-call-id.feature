@@ -178,3 +178,46 @@ Feature: Tool invocation identity SHALL use the framework Tool Call ID
       | BACKEND_ERROR     | 2    |
       | NO_EVIDENCE       | 1    |
       | NO_EVIDENCE       | 2    |
+
+  @extension @requirement:tool-invocation-identity-shall-use-the-framework-tool-call-id
+  Scenario: The first Tool Call ID is presented again after a hundred other calls
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call IDs "call_1" through "call_101"
+    And in step 2 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then the second action is rejected as DUPLICATE_ID and the first invocation's arguments, status and projection are unchanged
+    And every global invariant holds
+
+  @extension @requirement:tool-invocation-identity-shall-use-the-framework-tool-call-id
+  Scenario: Two 128-character Tool Call IDs that differ only in their last character are two calls
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID a 128-character ID ending "a"
+    And in step 2 the agent calls search_logs with the Tool Call ID a 128-character ID ending "b"
+    And in step 2 the agent calls query_metrics with the Tool Call ID "call_ok"
+    And each search_logs execution returns a different matching line
+    And each query_metrics execution returns a different matching line
+    And the agent then submits a draft observing "call_ok"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then both actions are accepted as distinct invocations, each with its own result
+    And every global invariant holds
+
+  @extension @requirement:tool-invocation-identity-shall-use-the-framework-tool-call-id @capability:STRUCTURAL_REPAIR
+  Scenario Outline: A draft cites a Tool Call ID that only an earlier Run of the IUT called
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID <called>
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft observing <cited>
+    And the structural repair submits a draft observing <called>
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then EvidenceGuard rejects the first draft with UNKNOWN_TOOL_CALL_ID at "<pointer>" and releases the repaired draft
+    And every global invariant holds
+
+    Examples:
+      | called   | cited                  | pointer                     |
+      | "call_1" | "call_1" and "call_404" | /analyses/0/tool_call_ids/1 |
+      | "call_2" | "call_1"               | /analyses/0/tool_call_ids/0 |

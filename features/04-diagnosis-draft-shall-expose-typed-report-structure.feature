@@ -260,3 +260,15 @@ Feature: Diagnosis Draft SHALL expose typed report structure
       | required at "/conclusion" | required at "/analyses" |
       | required at "/action_plan" | required at "/recommendations" |
       | required at "/limitations" | additionalProperties at "/extra" |
+
+  @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure @capability:STRUCTURAL_REPAIR
+  Scenario: The last of a hundred analyses cites a Tool Call ID the Run never accepted
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call IDs "call_1" through "call_99"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft with one analysis observing each of "call_1" through "call_99" and "call_404"
+    And the structural repair submits a draft with one analysis observing each of "call_1" through "call_99"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then EvidenceGuard rejects the first draft with UNKNOWN_TOOL_CALL_ID at "/analyses/99/tool_call_ids/0" and releases the repaired draft
+    And every global invariant holds

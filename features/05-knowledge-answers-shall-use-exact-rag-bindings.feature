@@ -255,3 +255,16 @@ Feature: Knowledge answers SHALL use exact RAG bindings
       | an answer citing the documents "runbook-zeta", "faq-mid" and "runbook-alpha" from "lookup_1"                                |
       | an answer whose one item cites the documents "runbook-zeta", "faq-mid" and "runbook-alpha" from "lookup_1"                  |
       | an answer whose items "i3", "i10" and "i2" cite the documents "runbook-alpha", "faq-mid" and "runbook-zeta" from "lookup_1" |
+
+  @extension @requirement:knowledge-answers-shall-use-exact-rag-bindings @capability:KNOWLEDGE_QUERY @capability:STRUCTURAL_REPAIR
+  Scenario: The last of a hundred answer items cites a fabricated document
+    Given a user asks the knowledge question "How do I rotate the checkout API key?"
+    And the projection limits are 200 items of at most 2000 characters
+    And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"
+    And lookup_documents returns the documents "doc-1" through "doc-99"
+    And the agent then submits an answer citing the documents "doc-1" through "doc-99" and "doc-404" from "lookup_1"
+    And the structural repair submits an answer citing the documents "doc-1" through "doc-99" from "lookup_1"
+    And the SemanticGuard supports the answer
+    When the Run is executed
+    Then later Harness validation rejects the answer instead of publishing the fabricated citation
+    And every global invariant holds

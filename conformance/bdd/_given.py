@@ -96,6 +96,18 @@ def _calls(srdh_context: ScenarioContext, step: str, tool: str, presented: str) 
 
 @given(
     parsers.re(
+        r"in step (?P<step>\d+) the agent calls (?P<tool>\w+) "
+        r"with the Tool Call IDs (?P<presented>.+)"
+    )
+)
+def _calls_many(srdh_context: ScenarioContext, step: str, tool: str, presented: str) -> None:
+    # one call per id, in order: ``"call_1" through "call_30"`` is thirty calls (quoted)
+    for call_id in quoted(presented):
+        srdh_context.builder.add_call(int(step), tool, call_id)
+
+
+@given(
+    parsers.re(
         r"in step (?P<step>\d+) the agent calls (?P<tool>\w+) twice, "
         r"both with the Tool Call ID (?P<presented>.+)"
     )

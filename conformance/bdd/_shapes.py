@@ -12,23 +12,43 @@ from contracts import StrictJSONError, loads_strict
 __all__ = ["StepVocabularyError", "document_for", "presented_id", "quoted"]
 
 _QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
-_LONG_ID = re.compile(r"a (\d+)-character ID")
+_LONG_ID = re.compile(r'a (\d+)-character ID(?: ending "([A-Za-z0-9._:-]+)")?')
+_RANGE = re.compile(r'"([^"\\]*?)(\d+)" through "\1(\d+)"')
+"""``"call_1" through "call_30"``: the ids of one prefix numbered from the first to the last."""
 
 
 class StepVocabularyError(ValueError):
     """A Given step used words the vocabulary does not know; the message lists what it knows."""
 
 
+def _expand(match: re.Match[str]) -> str:
+    prefix, first, last = match.group(1), int(match.group(2)), int(match.group(3))
+    if last < first:
+        message = f"{match.group(0)!r}: the last number is smaller than the first"
+        raise StepVocabularyError(message)
+    return ", ".join(f'"{prefix}{n}"' for n in range(first, last + 1))
+
+
 def quoted(text: str) -> list[str]:
-    """Return the JSON string literals in ``text`` (``"a" and "b"`` → ``["a", "b"]``)."""
+    """Return the JSON string literals in ``text`` (``"a" and "b"`` → ``["a", "b"]``).
+
+    A range ``"call_1" through "call_30"`` (one prefix, increasing numbers) stands for every id
+    from the first to the last: long lists with a defect late (docs/decisions/red-team-8.md).
+
+    Raises:
+        StepVocabularyError: a range whose last number is smaller than its first.
+    """
+    text = _RANGE.sub(_expand, text)
     return [loads_strict(f'"{raw}"') for raw in _QUOTED.findall(text)]
 
 
 def presented_id(text: str) -> object:
     r"""Return the presented Tool Call ID written as ``text``.
 
-    ``absent`` is a missing key, ``a 300-character ID`` a too-long valid-looking id, anything
-    else a JSON literal (``""``, ``null``, ``"call\u0000x"``).
+    ``absent`` is a missing key, ``a 300-character ID`` a too-long valid-looking id (``a``
+    repeated), ``a 128-character ID ending "b"`` one of that length ending in ``b`` (two such ids
+    share every character before their endings), anything else a JSON literal (``""``, ``null``,
+    ``"call\u0000x"``).
 
     Raises:
         StepVocabularyError: ``text`` is none of these.
@@ -37,7 +57,8 @@ def presented_id(text: str) -> object:
     if text == "absent":
         return ABSENT
     if match := _LONG_ID.fullmatch(text):
-        return "a" * int(match.group(1))
+        ending = match.group(2) or ""
+        return "a" * (int(match.group(1)) - len(ending)) + ending
     try:
         return loads_strict(text)
     except StrictJSONError as error:

@@ -73,6 +73,8 @@ THEN_CHECKS: dict[str, _Check] = {
     "no model call receives a backend row beyond the bounded projection": lambda c: (
         checks.check_model_inputs(c.observation, c.ran_fixture)
     ),
+    "the SemanticGuard reviews a Verified Snapshot holding the projection of every READY "
+    "invocation the draft cites": lambda c: checks.check_model_inputs(c.observation, c.ran_fixture),
     "the trace records it as the frozen contracts define": lambda c: checks.check_contract_details(
         c.observation, c.ran_fixture, c.capabilities
     ),

@@ -27,6 +27,7 @@ from conformance.bdd import ScenarioContext, then_check
 from conformance.checks import (
     CheckResult,
     check_global_invariants,
+    check_model_inputs,
     check_observation_contract,
     check_same_normalized_trace,
 )
@@ -270,6 +271,7 @@ def report_from_suite(
 
 _INVARIANTS = "every global invariant holds"
 _SAME_TRACE = "both Runs have the same normalized trace"
+_MODEL_INPUTS = "every model call receives what its contract allows"
 
 
 def read_fixture(path: Path) -> dict[str, Any]:
@@ -352,7 +354,9 @@ def run_fixture(adapter: Adapter, path: Path, ctx: FailureContext) -> FixtureVer
     """
     fixture = read_fixture(path)
     scenario_id = fixture.get("scenario_id")
-    notes = [f"checks: global invariants on both Runs, same normalized trace ({path})"]
+    notes = [
+        f"checks: global invariants and model inputs on both Runs, same normalized trace ({path})"
+    ]
     prop = PROPERTIES.get(scenario_id) if isinstance(scenario_id, str) else None
     first: dict[str, Any] | None = None
     try:
@@ -364,6 +368,9 @@ def run_fixture(adapter: Adapter, path: Path, ctx: FailureContext) -> FixtureVer
         labelled = [
             (_INVARIANTS, check_global_invariants(first, fixture)),
             (_INVARIANTS, check_global_invariants(second, fixture)),
+            # what the any-fixture property judges too: a failing example replays as it failed
+            (_MODEL_INPUTS, check_model_inputs(first, fixture)),
+            (_MODEL_INPUTS, check_model_inputs(second, fixture)),
             (_SAME_TRACE, check_same_normalized_trace(first, second)),
         ]
     if prop is not None and prop.kind == "run" and first is not None:

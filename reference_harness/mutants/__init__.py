@@ -24,6 +24,7 @@ __all__ = [
     "agent_call_retried",
     "analysis_ids_case_folded",
     "analysis_kind_case_folded",
+    "answer_references_first_three",
     "argument_bounds_exclusive",
     "argument_lengths_in_utf16_units",
     "cancel_finishes_older_running_runs",
@@ -39,6 +40,7 @@ __all__ = [
     "document_ids_beyond_max_items",
     "document_ids_case_folded",
     "document_position_accepted",
+    "draft_bindings_first_five",
     "draft_member_names_accepted",
     "draft_text_bounds_exclusive",
     "draft_texts_checked_as_java_strings",
@@ -48,6 +50,7 @@ __all__ = [
     "duplicate_item_id_accepted",
     "duplicate_judged_per_tool",
     "duplicate_overwrites_invocation",
+    "duplicates_in_recent_window",
     "duplicates_judged_across_runs",
     "edits_draft_after_partial_unsupported",
     "empty_answer_accepted",
@@ -70,6 +73,7 @@ __all__ = [
     "frames_after_disconnect",
     "harness_rewrites_draft",
     "id_case_folded",
+    "id_keyed_by_prefix",
     "in_band_code_in_safe_message",
     "in_band_error_no_evidence",
     "inference_on_in_band_error_accepted",
@@ -80,6 +84,7 @@ __all__ = [
     "invalid_arguments_recorded_failed",
     "invocation_arguments_normalized",
     "invocation_run_id_session",
+    "invocations_resolved_process_wide",
     "item_text_cut_in_utf16_units",
     "item_text_not_cut",
     "item_without_references_as_schema_invalid",
@@ -179,6 +184,7 @@ __all__ = [
     "skip_report_omits_knowledge_runs",
     "skip_report_uncapped",
     "snapshot_digest_not_canonical",
+    "snapshot_evidence_first_four",
     "snapshot_holds_no_evidence",
     "snapshot_holds_uncited_evidence",
     "snapshot_leaves_out_no_evidence",
@@ -1255,3 +1261,33 @@ def late_result_never_discarded() -> MutantIUT:
 def sources_scope_from_arguments() -> MutantIUT:
     """IUT factory of mutant ``sources_scope_from_arguments`` (see :data:`MUTANTS`)."""
     return create("sources_scope_from_arguments")
+
+
+def duplicates_in_recent_window() -> MutantIUT:
+    """IUT factory of mutant ``duplicates_in_recent_window`` (see :data:`MUTANTS`)."""
+    return create("duplicates_in_recent_window")
+
+
+def id_keyed_by_prefix() -> MutantIUT:
+    """IUT factory of mutant ``id_keyed_by_prefix`` (see :data:`MUTANTS`)."""
+    return create("id_keyed_by_prefix")
+
+
+def draft_bindings_first_five() -> MutantIUT:
+    """IUT factory of mutant ``draft_bindings_first_five`` (see :data:`MUTANTS`)."""
+    return create("draft_bindings_first_five")
+
+
+def answer_references_first_three() -> MutantIUT:
+    """IUT factory of mutant ``answer_references_first_three`` (see :data:`MUTANTS`)."""
+    return create("answer_references_first_three")
+
+
+def snapshot_evidence_first_four() -> MutantIUT:
+    """IUT factory of mutant ``snapshot_evidence_first_four`` (see :data:`MUTANTS`)."""
+    return create("snapshot_evidence_first_four")
+
+
+def invocations_resolved_process_wide() -> MutantIUT:
+    """IUT factory of mutant ``invocations_resolved_process_wide`` (see :data:`MUTANTS`)."""
+    return create("invocations_resolved_process_wide")

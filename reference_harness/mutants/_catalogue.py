@@ -113,6 +113,7 @@ from reference_harness.mutants._redteam6_specs import REDTEAM6_SPECS
 from reference_harness.mutants._redteam_specs import REDTEAM_SPECS
 from reference_harness.mutants._round3_specs import ROUND3_SPECS
 from reference_harness.mutants._runtime_specs import RUNTIME_SPECS
+from reference_harness.mutants._scale8_specs import SCALE8_SPECS
 from reference_harness.mutants._survivor_specs import SURVIVOR_SPECS
 from reference_harness.mutants._traceid_specs import TRACEID_SPECS
 
@@ -866,6 +867,7 @@ MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
             *CANCEL8_SPECS,
             *REACH8_SPECS,
             *MISC8_SPECS,
+            *SCALE8_SPECS,
         )
     }
 )
