@@ -37,6 +37,18 @@ Feature: Knowledge answers SHALL use exact RAG bindings
     And every global invariant holds
 
   @extension @requirement:knowledge-answers-shall-use-exact-rag-bindings @capability:KNOWLEDGE_QUERY @capability:STRUCTURAL_REPAIR
+  Scenario: A knowledge answer has zero items and a limitation although the lookup found documents
+    Given a user asks the knowledge question "How do I rotate the checkout API key?"
+    And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"
+    And lookup_documents returns the documents "d1" and "d2"
+    And the agent then submits an answer with zero items and the limitation "The documents do not say." from "lookup_1"
+    And the structural repair submits an answer citing the documents "d1" and "d2" from "lookup_1"
+    And the SemanticGuard supports the answer
+    When the Run is executed
+    Then EvidenceGuard rejects the first answer with EMPTY_ANSWER_WITH_DOCUMENTS and releases the repaired answer
+    And every global invariant holds
+
+  @extension @requirement:knowledge-answers-shall-use-exact-rag-bindings @capability:KNOWLEDGE_QUERY @capability:STRUCTURAL_REPAIR
   Scenario Outline: A knowledge answer cites a document id that only resembles a returned one
     Given a user asks the knowledge question "How do I rotate the checkout API key?"
     And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"

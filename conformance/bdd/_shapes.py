@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from conformance.builders import ABSENT, FixtureBuilder
+from conformance.builders import ABSENT, FixtureBuilder, knowledge_answer
 from conformance.keywordbreaks import base_documents, break_at
 from contracts import StrictJSONError, loads_strict
 
@@ -343,6 +343,10 @@ _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
     (
         re.compile(r'an answer with zero items from (".+")'),
         lambda b, g: b.answer(quoted(g[0])[0], []),
+    ),
+    (
+        re.compile(r'an answer with zero items and the limitation (".+") from (".+")'),
+        lambda _b, g: knowledge_answer(quoted(g[1])[0], [], quoted(g[0])),
     ),
 ]
 

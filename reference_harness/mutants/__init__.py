@@ -54,6 +54,7 @@ __all__ = [
     "duplicates_judged_across_runs",
     "edits_draft_after_partial_unsupported",
     "empty_answer_accepted",
+    "empty_answer_excused_by_limitation",
     "end_frame_missing",
     "error_evidence_cited_accepted",
     "evidence_failure_mistyped",
@@ -1291,3 +1292,8 @@ def snapshot_evidence_first_four() -> MutantIUT:
 def invocations_resolved_process_wide() -> MutantIUT:
     """IUT factory of mutant ``invocations_resolved_process_wide`` (see :data:`MUTANTS`)."""
     return create("invocations_resolved_process_wide")
+
+
+def empty_answer_excused_by_limitation() -> MutantIUT:
+    """IUT factory of mutant ``empty_answer_excused_by_limitation`` (see :data:`MUTANTS`)."""
+    return create("empty_answer_excused_by_limitation")

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "capped_violations",
+    "empty_answer_excused_by_limitation",
     "id_key_prefix",
     "process_wide_invocations",
     "recent_ids_only",
@@ -127,3 +128,15 @@ def process_wide_invocations(original: Callable[..., Any]) -> Callable[..., Any]
         return _ProcessWide(own, ctx.run_id)
 
     return invocations
+
+
+def empty_answer_excused_by_limitation(original: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap ``knowledge_binding_violations``: zero items pass when the answer has a limitation."""
+
+    def binding_violations(answer: Any, views: Any) -> Any:  # noqa: ANN401 - reference types
+        violations = original(answer, views)
+        if not answer["limitations"]:
+            return violations
+        return [v for v in violations if v.code != "EMPTY_ANSWER_WITH_DOCUMENTS"]
+
+    return binding_violations

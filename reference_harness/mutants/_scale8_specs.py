@@ -11,6 +11,7 @@ from typing import Final
 from reference_harness.mutants._iut import MutantSpec, Patch
 from reference_harness.mutants._scale8_parts import (
     capped_violations,
+    empty_answer_excused_by_limitation,
     id_key_prefix,
     process_wide_invocations,
     recent_ids_only,
@@ -86,6 +87,20 @@ SCALE8_SPECS: Final = (
                 "reference_harness.guards._knowledge",
                 "knowledge_binding_violations",
                 capped_violations("items", 3),
+            ),
+        ),
+    ),
+    MutantSpec(
+        "empty_answer_excused_by_limitation",
+        _R5,
+        "a Knowledge Answer with zero items is accepted when it carries a limitation, although "
+        "the lookup returned documents (EMPTY_ANSWER_WITH_DOCUMENTS has no such exception)",
+        rule_id="R5.exact-rag-bindings",
+        patches=(
+            Patch(
+                "reference_harness.guards._knowledge",
+                "knowledge_binding_violations",
+                empty_answer_excused_by_limitation,
             ),
         ),
     ),

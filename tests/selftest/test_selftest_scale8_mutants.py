@@ -44,6 +44,9 @@ KILLING_SCENARIOS: dict[str, str] = {
     "answer_references_first_three": (
         "the-last-of-a-hundred-answer-items-cites-a-fabricated-document"
     ),
+    "empty_answer_excused_by_limitation": (
+        "a-knowledge-answer-has-zero-items-and-a-limitation-although-the-lookup-found-documents"
+    ),
 }
 """Mutant -> the (plain) scenario that must fail it, naming its rule."""
 
