@@ -40,6 +40,10 @@ def group_members(pgid: int) -> list[int]:
     return members
 
 
+KIT_FILLED = ("elapsed_ms", "model_requests")
+"""Observation members only the kit fills (the kit's clock, the model endpoint's requests)."""
+
+
 @dataclass
 class Hostile:
     """One hostile IUT of the corpus: its command and the pids it reported."""
@@ -50,9 +54,17 @@ class Hostile:
     """The IUT's environment (``HOSTILE_REPLAY`` once :meth:`replay` was called)."""
 
     def replay(self, recorded: dict[str, dict]) -> None:
-        """Let the IUT answer with ``recorded`` observations (by fixture id), not the Harness."""
+        """Let the IUT answer with ``recorded`` observations (by fixture id), not the Harness.
+
+        The members the kit's adapter adds to what an IUT sends (:data:`KIT_FILLED`) are left
+        out: an IUT that sent them would be refused (``conformance.adapters._endpoint``).
+        """
         path = self.pidfile.with_suffix(".replay.json")
-        path.write_text(json.dumps(recorded), encoding="utf-8")
+        as_sent = {
+            fixture_id: {k: v for k, v in observation.items() if k not in KIT_FILLED}
+            for fixture_id, observation in recorded.items()
+        }
+        path.write_text(json.dumps(as_sent), encoding="utf-8")
         self.env["HOSTILE_REPLAY"] = str(path)
 
     @property
