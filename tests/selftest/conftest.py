@@ -39,6 +39,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import sys
 import tempfile
 from dataclasses import asdict, dataclass
@@ -49,8 +50,12 @@ import pytest
 from filelock import FileLock, Timeout
 
 from conformance.adapters import AdapterError, InProcessAdapter, StdioAdapter
+from conformance.anyfixture import drive
+from conformance.anyfixture import property_settings as any_fixture_settings
+from conformance.anyfixture._property import judge_any_fixture, pinned_any_fixtures
 from conformance.bdd import scenario_identity
 from conformance.checks import RULES
+from conformance.hypothesis import scenario_fixtures
 from conformance.properties import property_settings, run_invariants
 from conformance.selftest import REFERENCE, MutantVerdict
 from conformance.selftest._execute import execute_units
@@ -66,6 +71,44 @@ if TYPE_CHECKING:
     from conformance.suite._session import SuiteSession
 
 _RAM = Path("/dev/shm")  # noqa: S108 - RAM-backed; each Run still gets its own SQLite file
+
+RULE_ID = re.compile(r"\[(R\d+\.[a-z0-9-]+)\]")
+"""A rule id as a failure message names it: ``[R4.tool-call-bindings]``."""
+
+
+def judge_forced_draws(
+    iut: str, recipe: dict[str, Any], examples: int
+) -> tuple[str, set[str], str]:
+    """``iut`` judged by the any-fixture property on ``examples`` fixtures drawn with the
+    choices of ``recipe`` forced (derandomized, no shrinking; the first failure stops it).
+
+    Returns the outcome (``"passed"``/``"failed"``), the rule ids its message names, and the
+    message.
+    """
+    adapter = InProcessAdapter(iut)
+
+    def body(fixture: dict[str, Any]) -> None:
+        _, results = judge_any_fixture(adapter, fixture, 1)
+        for result in results:
+            result.require()
+
+    try:
+        result = drive(
+            "kind",
+            scenario_fixtures(force=recipe),
+            body,
+            any_fixture_settings(examples, shrink=False),
+        )
+    finally:
+        adapter.close()
+    return result.outcome, set(RULE_ID.findall(result.message)), result.message
+
+
+def pinned_fixture(name: str) -> dict[str, Any]:
+    """The committed any-fixture pin named ``name`` (description ``pinned for NAME: ...``)."""
+    marker = f"pinned for {name}:"
+    return next(f for f in pinned_any_fixtures() if f["description"].startswith(marker))
+
 
 PATH_EXAMPLES = 5
 """Generated examples per property on both paths (the self-test's default)."""

@@ -21,20 +21,15 @@ fails the mutant (which, like the Java example, executes such a call: latitude) 
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
 
 from conformance.adapters import InProcessAdapter
-from conformance.anyfixture import drive, property_settings
-from conformance.anyfixture._property import PINS, judge_any_fixture, pinned_any_fixtures
+from conformance.anyfixture._property import PINS, judge_any_fixture
 from conformance.checks import RULES
-from conformance.hypothesis import scenario_fixtures
 from reference_harness.mutants import MUTANTS
-from tests.selftest.conftest import declare_runs
-
-_RULE = re.compile(r"\[(R\d+\.[a-z0-9-]+)\]")
+from tests.selftest.conftest import RULE_ID, declare_runs, judge_forced_draws, pinned_fixture
 
 PINNED: dict[str, str] = {"seq_from_low_word": "history:greatest-seq"}
 """Mutant -> the pin of its kind."""
@@ -62,12 +57,7 @@ SCOPE_REFERENCE = declare_runs("reference", _SCOPE_ROW, "in-process")
 def _rules(adapter: InProcessAdapter, fixture: dict[str, Any]) -> tuple[bool, set[str], list]:
     _, results = judge_any_fixture(adapter, fixture, 1)
     failed = [str(r) for r in results if not r.passed]
-    return not failed, {rule for text in failed for rule in _RULE.findall(text)}, failed
-
-
-def _pin(name: str) -> dict[str, Any]:
-    marker = f"pinned for {name}:"
-    return next(f for f in pinned_any_fixtures() if f["description"].startswith(marker))
+    return not failed, {rule for text in failed for rule in RULE_ID.findall(text)}, failed
 
 
 @pytest.mark.parametrize("name", [*PINNED, _LATE, _SCOPE])
@@ -80,7 +70,7 @@ def test_the_mutant_names_a_rule_of_its_requirement(name):
 @pytest.mark.parametrize("name", list(PINNED))
 def test_the_pin_of_the_kind_kills_its_mutant_and_passes_the_reference(name):
     """The committed pin fails the mutant naming its rule; the reference passes it."""
-    fixture = _pin(PINNED[name])
+    fixture = pinned_fixture(PINNED[name])
     reference = InProcessAdapter("reference_harness.iut:create")
     mutant = InProcessAdapter(f"reference_harness.mutants:{name}")
     try:
@@ -101,34 +91,19 @@ def test_drawn_fixtures_of_the_kind_kill_its_mutant_and_pass_the_reference(name)
     recipe = DRAWN[name]
 
     def judged(iut: str) -> tuple[str, str]:
-        adapter = InProcessAdapter(iut)
-
-        def body(fixture: dict[str, Any]) -> None:
-            _, results = judge_any_fixture(adapter, fixture, 1)
-            for result in results:
-                result.require()
-
-        try:
-            result = drive(
-                "kind",
-                scenario_fixtures(force=recipe),
-                body,
-                property_settings(_EXAMPLES, shrink=False),
-            )
-        finally:
-            adapter.close()
-        return result.outcome, result.message
+        outcome, _, message = judge_forced_draws(iut, recipe, _EXAMPLES)
+        return outcome, message
 
     outcome, message = judged(f"reference_harness.mutants:{name}")
     assert outcome == "failed", f"{name} survived {_EXAMPLES} drawn fixtures of its kind"
-    assert MUTANTS[name].rule_id in _RULE.findall(message), message
+    assert MUTANTS[name].rule_id in RULE_ID.findall(message), message
     outcome, message = judged("reference_harness.iut:create")
     assert outcome == "passed", message
 
 
 def test_the_greatest_seq_choice_reaches_the_bound():
     """The pin's session reaches the I-JSON bound: its new Run's seq is 2**53 - 1."""
-    fixture = _pin(PINNED["seq_from_low_word"])
+    fixture = pinned_fixture(PINNED["seq_from_low_word"])
     mine = [r["seq"] for r in fixture["prior_runs"] if r["session_id"] == fixture["session_id"]]
     assert max(mine) + 1 == 2**53 - 1
     assert PINS()["history:greatest-seq"]["greatest_seq"] == 2**53 - 2

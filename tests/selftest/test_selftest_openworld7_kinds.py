@@ -18,19 +18,15 @@ tests/examples/test_java_example.py).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
 
 from conformance.adapters import InProcessAdapter
-from conformance.anyfixture import drive, property_settings
-from conformance.anyfixture._property import PINS, judge_any_fixture, pinned_any_fixtures
-from conformance.hypothesis import scenario_fixtures
+from conformance.anyfixture._property import PINS, judge_any_fixture
 from conformance.vocabulary import reached_by
 from reference_harness.mutants import MUTANTS
-
-_RULE = re.compile(r"\[(R\d+\.[a-z0-9-]+)\]")
+from tests.selftest.conftest import RULE_ID, judge_forced_draws, pinned_fixture
 
 PINNED: dict[str, tuple[str, str]] = {
     "duplicate_after_failed_call_accepted": ("id:duplicate-of-failed-call", "id:"),
@@ -120,37 +116,12 @@ _EXAMPLES = 6
 """Fixtures drawn per mutant (derandomized; the first failing one stops the run)."""
 
 
-def _judged(iut: str, recipe: dict[str, Any], examples: int) -> tuple[str, set[str], str]:
-    adapter = InProcessAdapter(iut)
-
-    def body(fixture: dict[str, Any]) -> None:
-        _, results = judge_any_fixture(adapter, fixture, 1)
-        for result in results:
-            result.require()
-
-    try:
-        result = drive(
-            "kind",
-            scenario_fixtures(force=recipe),
-            body,
-            property_settings(examples, shrink=False),
-        )
-    finally:
-        adapter.close()
-    return result.outcome, set(_RULE.findall(result.message)), result.message
-
-
-def _pin(name: str) -> dict[str, Any]:
-    marker = f"pinned for {name}:"
-    return next(f for f in pinned_any_fixtures() if f["description"].startswith(marker))
-
-
 @pytest.mark.parametrize("name", list(PINNED))
 def test_the_pin_of_the_kind_kills_its_mutant_naming_its_rule(name):
     """The committed pin of the mutant's kind, judged alone by the any-fixture property, fails
     the mutant naming its catalogue rule; on the reference it reaches the kind's element."""
     pin, element = PINNED[name]
-    fixture = _pin(pin)
+    fixture = pinned_fixture(pin)
     reference = InProcessAdapter("reference_harness.iut:create")
     try:
         observations, results = judge_any_fixture(reference, fixture, 1)
@@ -164,7 +135,7 @@ def test_the_pin_of_the_kind_kills_its_mutant_naming_its_rule(name):
         _, results = judge_any_fixture(mutant, fixture, 1)
     finally:
         mutant.close()
-    named = {rule for r in results if not r.passed for rule in _RULE.findall(str(r))}
+    named = {rule for r in results if not r.passed for rule in RULE_ID.findall(str(r))}
     assert MUTANTS[name].rule_id in named, (named, [str(r) for r in results])
 
 
@@ -173,14 +144,16 @@ def test_drawn_fixtures_of_the_kind_kill_its_mutant_and_pass_the_reference(name)
     """Fixtures drawn with the kind's choices forced fail the mutant naming the rule; the same
     fixtures pass the reference (every check: the outcome comes from the kit's oracle)."""
     recipe, rule = DRAWN[name]
-    outcome, named, message = _judged(f"reference_harness.mutants:{name}", recipe, _EXAMPLES)
+    outcome, named, message = judge_forced_draws(
+        f"reference_harness.mutants:{name}", recipe, _EXAMPLES
+    )
     assert outcome == "failed", f"{name} survived {_EXAMPLES} drawn fixtures of its kind"
     assert rule in named, message
-    outcome, _, message = _judged("reference_harness.iut:create", recipe, _EXAMPLES)
+    outcome, _, message = judge_forced_draws("reference_harness.iut:create", recipe, _EXAMPLES)
     assert outcome == "passed", message
 
 
 def test_every_new_pin_is_in_the_corpus():
     """Each pin of PINNED is in the committed corpus (a test keeps it the strategy's)."""
     for pin, _ in PINNED.values():
-        assert _pin(pin)["fixture_id"].startswith("any-fixture-pin-")
+        assert pinned_fixture(pin)["fixture_id"].startswith("any-fixture-pin-")

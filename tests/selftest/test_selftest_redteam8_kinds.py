@@ -19,20 +19,17 @@ element.
 from __future__ import annotations
 
 import copy
-import re
 from typing import Any
 
 import pytest
 
 from conformance.adapters import AdapterError, InProcessAdapter
-from conformance.anyfixture import drive, property_settings
-from conformance.anyfixture._property import PINS, judge_any_fixture, pinned_any_fixtures
+from conformance.anyfixture._property import PINS, judge_any_fixture
 from conformance.checks import RULES
-from conformance.hypothesis import ALL_CAPABILITIES, scenario_fixtures
+from conformance.hypothesis import ALL_CAPABILITIES
 from conformance.vocabulary import reached_by
 from reference_harness.mutants import MUTANTS
-
-_RULE = re.compile(r"\[(R\d+\.[a-z0-9-]+)\]")
+from tests.selftest.conftest import RULE_ID, judge_forced_draws, pinned_fixture
 
 PINNED: dict[str, tuple[str, ...]] = {
     "total_matched_trusts_backend": ("count:under-reported",),
@@ -68,31 +65,6 @@ _EXAMPLES = 6
 """Fixtures drawn per recipe (derandomized; the first failing one stops the run)."""
 
 
-def _judged(iut: str, recipe: dict[str, Any], examples: int) -> tuple[str, set[str], str]:
-    adapter = InProcessAdapter(iut)
-
-    def body(fixture: dict[str, Any]) -> None:
-        _, results = judge_any_fixture(adapter, fixture, 1)
-        for result in results:
-            result.require()
-
-    try:
-        result = drive(
-            "kind",
-            scenario_fixtures(force=recipe),
-            body,
-            property_settings(examples, shrink=False),
-        )
-    finally:
-        adapter.close()
-    return result.outcome, set(_RULE.findall(result.message)), result.message
-
-
-def _pin(name: str) -> dict[str, Any]:
-    marker = f"pinned for {name}:"
-    return next(f for f in pinned_any_fixtures() if f["description"].startswith(marker))
-
-
 @pytest.mark.parametrize("name", list(PINNED))
 def test_redteam8_mutant_declares_a_registered_rule(name):
     """Each mutant is in the catalogue and names a registered rule of its own requirement."""
@@ -106,7 +78,7 @@ def test_redteam8_mutant_declares_a_registered_rule(name):
 def test_the_pin_of_the_kind_kills_its_mutant_naming_its_rule(name, pin):
     """The committed pin of the mutant's kind, judged alone by the any-fixture property, fails
     the mutant naming its catalogue rule; on the reference it passes and reaches its element."""
-    fixture = _pin(pin)
+    fixture = pinned_fixture(pin)
     reference = InProcessAdapter("reference_harness.iut:create")
     try:
         observations, results = judge_any_fixture(reference, fixture, 1)
@@ -117,9 +89,9 @@ def test_the_pin_of_the_kind_kills_its_mutant_naming_its_rule(name, pin):
     mutant = InProcessAdapter(f"reference_harness.mutants:{name}")
     try:
         _, results = judge_any_fixture(mutant, fixture, 1)
-        named = {rule for r in results if not r.passed for rule in _RULE.findall(str(r))}
+        named = {rule for r in results if not r.passed for rule in RULE_ID.findall(str(r))}
     except AssertionError as failure:  # a broken observation, or a Run the IUT could not run
-        named = set(_RULE.findall(str(failure)))
+        named = set(RULE_ID.findall(str(failure)))
     finally:
         mutant.close()
     assert MUTANTS[name].rule_id in named, named
@@ -132,10 +104,12 @@ def test_drawn_fixtures_of_the_kind_kill_its_mutant_and_pass_the_reference(name,
     """Fixtures drawn with the kind's choices forced fail the mutant naming the rule; the same
     fixtures pass the reference (every check: the outcome comes from the kit's oracle)."""
     recipe = DRAWN[name][number]
-    outcome, named, message = _judged(f"reference_harness.mutants:{name}", recipe, _EXAMPLES)
+    outcome, named, message = judge_forced_draws(
+        f"reference_harness.mutants:{name}", recipe, _EXAMPLES
+    )
     assert outcome == "failed", f"{name} survived {_EXAMPLES} drawn fixtures of its kind"
     assert MUTANTS[name].rule_id in named, message
-    outcome, _, message = _judged("reference_harness.iut:create", recipe, _EXAMPLES)
+    outcome, _, message = judge_forced_draws("reference_harness.iut:create", recipe, _EXAMPLES)
     assert outcome == "passed", message
 
 
@@ -146,7 +120,7 @@ def test_earlier_runs_in_other_id_schemes_leave_a_sequence_named_run_alone(schem
     Harness whose Run id collides), and the reference passes them."""
     recipe = {**_ROUTED, "history": "drawn", "run_id_scheme": scheme}
     for iut in ("reference_harness.mutants:run_id_from_seq", "reference_harness.iut:create"):
-        outcome, _, message = _judged(iut, recipe, 3)
+        outcome, _, message = judge_forced_draws(iut, recipe, 3)
         assert outcome == "passed", message
 
 
@@ -154,7 +128,7 @@ def test_every_pin_of_the_kinds_is_in_the_corpus():
     """Each pin of PINNED is in the committed corpus (a test keeps it the strategy's)."""
     for pins in PINNED.values():
         for pin in pins:
-            assert _pin(pin)["fixture_id"].startswith("any-fixture-pin-")
+            assert pinned_fixture(pin)["fixture_id"].startswith("any-fixture-pin-")
             assert pin in PINS()
 
 
@@ -176,7 +150,7 @@ class _Stub:
 
 
 def _history_fixture() -> dict[str, Any]:
-    return copy.deepcopy(_pin("history:next-seq-run-id"))
+    return copy.deepcopy(pinned_fixture("history:next-seq-run-id"))
 
 
 def test_a_failure_only_with_the_earlier_runs_ids_names_the_durable_row_rule():
