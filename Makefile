@@ -9,10 +9,13 @@ export OPENSPEC_TELEMETRY := 0
 
 setup: $(VENV)/.installed node_modules/.installed
 
+## --no-compile: pip would compile every module of every dependency to bytecode (about 60 % of the
+## install's CPU); Python compiles the ones the kit imports on first use instead (tests/conftest.py
+## lets the test run write those caches). docs/decisions/test-speed.md, "Session 9".
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --no-compile -e '.[dev]'
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
