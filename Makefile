@@ -4,6 +4,10 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 export OPENSPEC_TELEMETRY := 0
+# The kit's commands write bytecode caches (into .venv and the checkout's __pycache__/, both
+# ignored by git) even where the environment says not to: `make setup` installs without compiling,
+# and without caches every `srdh` process would compile what it imports again.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: setup verify test pytest checks lint typecheck typescript openspec-validate codegen bench clean java-example
 
