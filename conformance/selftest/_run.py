@@ -155,19 +155,22 @@ def judge_iut_probes(  # noqa: PLR0913 - judge_iut's arguments
     return judged
 
 
-def judge_many_probes(
+def judge_many_probes(  # noqa: PLR0913 - judge_iut's knobs and a result hook
     judges: Sequence[Judge],
     *,
     suite: bool = True,
     examples: int = 5,
     invariants: bool = True,
     fast: bool = False,
+    on_result: Callable[[int, MutantVerdict, tuple[ProbeResult, ...]], None] | None = None,
 ) -> list[tuple[MutantVerdict, tuple[ProbeResult, ...]]]:
     """:func:`judge_iut_probes` for each of ``judges``, one after the other in one nested session.
 
     Each judge gets its own unit on a fresh adapter, as :func:`run_selftest` judges the mutants
     of one process (in one session); the verdicts and probe results are those
     :func:`judge_iut_probes` gives each judge alone. Results in the order of ``judges``.
+    ``on_result(index, verdict, probe results)`` is called as soon as ``judges[index]`` is
+    judged (before the next judge's unit starts), with what the returned list holds for it.
     """
     scenarios = _scenarios()
     killers = order(None) if fast else None
@@ -175,7 +178,12 @@ def judge_many_probes(
         mutant_probes, suite=suite, examples=examples, invariants=invariants, killers=killers
     )
     units = [Unit(judge, tuple(plan(judge, scenarios)), fast) for judge in judges]
-    results = execute_units(units, examples=examples, jobs=1)
+
+    def report(result: UnitResult) -> None:
+        if on_result is not None:
+            on_result(result.index, _verdict(judges[result.index], result), result.results)
+
+    results = execute_units(units, examples=examples, jobs=1, on_result=report)
     return [
         (_verdict(judge, result), result.results)
         for judge, result in zip(judges, results, strict=True)

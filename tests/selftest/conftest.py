@@ -42,6 +42,7 @@ import os
 import re
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -66,7 +67,7 @@ from conformance.suite._session import suite_session
 from reference_harness.mutants import MUTANTS
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Iterable
 
     from conformance.suite._session import SuiteSession
 
@@ -197,14 +198,18 @@ def _run_alone(pairs: list[tuple[str, Probe]]) -> tuple[ProbeResult, ...]:
 
 
 def _fast_paths(
-    names: list[str], *, suite_only: bool
+    names: list[str],
+    *,
+    suite_only: bool,
+    on_result: Callable[[int, MutantVerdict, tuple[ProbeResult, ...]], None] | None = None,
 ) -> list[tuple[MutantVerdict, tuple[ProbeResult, ...]]]:
     """The fast path of ``judge_iut_probes`` for each mutant, one after the other in one session
-    (as the self-test judges the mutants of a process)."""
+    (as the self-test judges the mutants of a process); ``on_result`` as each one is judged."""
     return judge_many_probes(
         [judge(name) for name in names],
         examples=0 if suite_only else PATH_EXAMPLES,
         fast=True,
+        on_result=on_result,
     )
 
 
@@ -228,27 +233,43 @@ def _kills_alone(found: dict[str, tuple[ProbeResult, ...]]) -> dict[str, tuple[P
     return alone
 
 
-def _judge(names: list[str]) -> dict[str, Judged]:
-    """``Judged`` of each mutant: every phase of every mutant runs in one session per phase."""
-    fast = dict(zip(names, _fast_paths(names, suite_only=False), strict=True))
+def _judge(names: list[str], publish: Callable[[str, str], None]) -> None:
+    """``Judged`` of each mutant, handed to ``publish(name, JSON text)``: every phase of every
+    mutant runs in one session per phase. A mutant whose fast path needs no later phase (its
+    kill is a Gherkin scenario and its first probe: nothing to run again alone, no Gherkin-only
+    path) is published as soon as its fast path ends, so that a worker waiting for it does not
+    wait for the rest of the batch; its record is the one the later phases would have given it."""
+    done: set[str] = set()
+
+    def complete(index: int, verdict: MutantVerdict, probes: tuple[ProbeResult, ...]) -> None:
+        name = names[index]
+        if verdict.killing_scenarios and not _needs_alone(name, probes):
+            killed = bool(probes) and probes[-1].kills(judge(name))
+            publish(name, Judged(verdict, probes, verdict, probes[-1:] if killed else ()).to_json())
+            done.add(name)
+
+    judged = _fast_paths(names, suite_only=False, on_result=complete)
+    fast = {name: paths for name, paths in zip(names, judged, strict=True) if name not in done}
     alone = _kills_alone({name: probes for name, (_, probes) in fast.items()})
     # killed by a property first: find the Gherkin kill too
     gherkin_only = [name for name, (verdict, _) in fast.items() if not verdict.killing_scenarios]
     gherkin = dict(zip(gherkin_only, _fast_paths(gherkin_only, suite_only=True), strict=True))
     gherkin_alone = _kills_alone({name: probes for name, (_, probes) in gherkin.items()})
-    return {
-        name: Judged(
+    for name, (verdict, probes) in fast.items():
+        paths = Judged(
             verdict,
             probes,
             gherkin[name][0] if name in gherkin else verdict,
             alone[name] + gherkin_alone.get(name, ()),
         )
-        for name, (verdict, probes) in fast.items()
-    }
+        publish(name, paths.to_json())
 
 
 BATCH = 16
 """Keys computed together (one nested session), by the worker that first needs one of them."""
+
+Publish = Callable[[str, str], None]
+"""``publish(key, JSON text)``: a computed record, written and its key's lock released at once."""
 
 
 class _Shared:
@@ -256,12 +277,14 @@ class _Shared:
 
     One JSON file per key in the run's common temporary folder, written under a file lock: the
     first worker to need a key computes it with the next ``BATCH - 1`` keys of ``order`` that no
-    worker has computed or is computing (``compute(keys)`` -> key -> JSON text, in one nested
-    session); a worker needing a key another worker is computing waits for its lock.
+    worker has computed or is computing (``compute(keys, publish)`` calls ``publish(key, JSON
+    text)`` for each key as soon as its record is complete, in one nested session); a worker
+    needing a key another worker is computing waits for that key's lock, which is released as
+    soon as its record is written (not at the end of the batch).
     """
 
     def __init__(
-        self, folder: Path, order: list[str], compute: Callable[[list[str]], dict[str, str]]
+        self, folder: Path, order: list[str], compute: Callable[[list[str], Publish], None]
     ) -> None:
         folder.mkdir(exist_ok=True)
         self.folder, self.order, self.compute = folder, order, compute
@@ -300,12 +323,16 @@ class _Shared:
             if not claimed:  # another worker is computing it: wait for its record
                 with FileLock(self._path(key, ".lock")):
                     continue
+
+            def publish(other: str, text: str, claimed: dict[str, FileLock] = claimed) -> None:
+                partial = self._path(other, ".part")
+                partial.write_text(text, encoding="utf-8")
+                partial.replace(self._path(other, ".json"))
+                claimed.pop(other).release()
+
             try:
-                for other, text in self.compute(list(claimed)).items():
-                    partial = self._path(other, ".part")
-                    partial.write_text(text, encoding="utf-8")
-                    partial.replace(self._path(other, ".json"))
-            finally:
+                self.compute(list(claimed), publish)
+            finally:  # a key left unwritten is computed again by whoever needs it
                 for lock in claimed.values():
                     lock.release()
         return self.seen[key]
@@ -322,10 +349,7 @@ def judged(tmp_path_factory):
     """``judged(name)`` -> :class:`Judged` of mutant ``name``, run once per test run (shared by
     the workers, judged ``BATCH`` mutants of the catalogue at a time)."""
 
-    def compute(names: list[str]) -> dict[str, str]:
-        return {name: paths.to_json() for name, paths in _judge(names).items()}
-
-    shared = _Shared(_shared_folder(tmp_path_factory, "selftest-judged"), list(MUTANTS), compute)
+    shared = _Shared(_shared_folder(tmp_path_factory, "selftest-judged"), list(MUTANTS), _judge)
     return lambda name: Judged.from_json(shared.get(name))
 
 
@@ -364,37 +388,40 @@ def _whole(scenario_id: str, session: SuiteSession) -> str:
     return split_example_ids([scenario_id], set(session.items))[0][0]
 
 
-def _scenario_runs(keys: list[str]) -> dict[str, str]:
+def _scenario_runs(keys: list[str], publish: Publish) -> None:
     """Each declared run of ``keys``: every item's (example id, outcome, message, rules), or the
-    error that kept the IUT from running; one nested session, a fresh adapter per run."""
-    records: dict[str, str] = {}
+    error that kept the IUT from running, published as soon as it ran; one nested session, a
+    fresh adapter per run. Two keys asking for rows of one outline on one IUT and transport read
+    one run of that outline (each key's run was that whole outline on a fresh adapter)."""
 
     def work(session: SuiteSession) -> None:
+        ran: dict[tuple[str, str, str], list[tuple[str, str, str, tuple[str, ...]]]] = {}
         for key in keys:
             iut, scenario_id, transport = SCENARIO_RUNS[key]
-            adapter = None
-            try:
-                adapter = _adapter(iut, transport)
-                adapter.hello()
-                outcomes = session.run_scenario(adapter, _whole(scenario_id, session))
-            except AdapterError as error:
-                records[key] = json.dumps({"error": f"{type(error).__name__}: {error}"})
-                continue
-            finally:
-                if adapter is not None:
-                    with contextlib.suppress(AdapterError):
-                        adapter.close()
-            items = session.items[_whole(scenario_id, session)]
-            rows = [
-                (scenario_identity(item)[2], o.outcome, o.message, o.rules)
-                for item, o in zip(items, outcomes, strict=True)
-            ]
+            whole = _whole(scenario_id, session)
+            if (iut, whole, transport) not in ran:
+                adapter = None
+                try:
+                    adapter = _adapter(iut, transport)
+                    adapter.hello()
+                    outcomes = session.run_scenario(adapter, whole)
+                except AdapterError as error:
+                    publish(key, json.dumps({"error": f"{type(error).__name__}: {error}"}))
+                    continue
+                finally:
+                    if adapter is not None:
+                        with contextlib.suppress(AdapterError):
+                            adapter.close()
+                ran[iut, whole, transport] = [
+                    (scenario_identity(item)[2], o.outcome, o.message, o.rules)
+                    for item, o in zip(session.items[whole], outcomes, strict=True)
+                ]
+            rows = ran[iut, whole, transport]
             if scenario_id not in session.items:  # one row asked for: the others are not read
                 rows = [row for row in rows if row[0] == scenario_id]
-            records[key] = json.dumps({"error": "", "rows": rows})
+            publish(key, json.dumps({"error": "", "rows": rows}))
 
     suite_session(work, property_examples=PATH_EXAMPLES)
-    return records
 
 
 @dataclass(frozen=True)

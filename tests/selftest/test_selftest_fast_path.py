@@ -27,6 +27,7 @@ from conformance.selftest._seed import order, read_seed, write_seed
 from conformance.suite import run_suite
 from conformance.suite._session import suite_session
 from reference_harness.mutants import MUTANTS
+from tests.selftest.conftest import _Shared, _shared_folder
 
 IUTS = Path(__file__).resolve().parent / "iuts"
 SCENARIOS = [("s-own", "req-a"), ("s-other", "req-b"), ("s-own-2", "req-a")]
@@ -190,10 +191,27 @@ def _verdicts(result):
     )
 
 
-def test_order_cache_never_changes_a_verdict(tmp_path):
+ORDER_MUTANTS = ["negative_scope_unbounded", "fallback_as_previous_turn"]
+"""The mutants on which a cache or a seed is shown to change no verdict."""
+
+
+@pytest.fixture(scope="session")
+def seeded_kills(tmp_path_factory):
+    """Whether each of :data:`ORDER_MUTANTS` is killed by the self-test with the kit's seed and
+    no cache (``run_selftest(mutants=ORDER_MUTANTS, reference=False, examples=1, jobs=1)``, the
+    run both order tests compare with): run once per test run, shared by the workers."""
+
+    def compute(keys, publish):
+        result = run_selftest(mutants=ORDER_MUTANTS, reference=False, examples=1, jobs=1)
+        publish(keys[0], json.dumps([m.killed for m in result.mutants]))
+
+    folder = _shared_folder(tmp_path_factory, "selftest-seeded-kills")
+    return json.loads(_Shared(folder, ["seeded"], compute).get("seeded"))
+
+
+def test_order_cache_never_changes_a_verdict(tmp_path, seeded_kills):
     """A corrupt cache, a cache naming unknown probes, or last run's killers: same verdicts."""
-    names = ["negative_scope_unbounded", "fallback_as_previous_turn"]
-    plain = run_selftest(mutants=names, reference=False, examples=1, jobs=1)
+    names = ORDER_MUTANTS
     corrupt = tmp_path / "corrupt.json"
     corrupt.write_text("{not json", encoding="utf-8")
     odd = tmp_path / "odd.json"
@@ -201,7 +219,7 @@ def test_order_cache_never_changes_a_verdict(tmp_path):
     write_killers(odd, passing_first)
     for cache in (corrupt, odd, odd):  # the second run on ``odd`` reads what the first wrote
         cached = run_selftest(mutants=names, reference=False, examples=1, jobs=1, cache=cache)
-        assert [m.killed for m in cached.mutants] == [m.killed for m in plain.mutants]
+        assert [m.killed for m in cached.mutants] == seeded_kills
         assert all(m.killed for m in cached.mutants)
     learnt = read_killers(odd)
     assert set(learnt) == set(names)
@@ -304,15 +322,14 @@ def test_refreshing_named_mutants_replaces_their_entries_and_keeps_the_others(mo
     assert asked == [[first]]
 
 
-def test_a_wrong_seed_never_changes_a_verdict(tmp_path, monkeypatch):
+def test_a_wrong_seed_never_changes_a_verdict(tmp_path, monkeypatch, seeded_kills):
     """A seed naming passing or unknown probes first gives the verdicts of the kit's seed."""
-    names = ["negative_scope_unbounded", "fallback_as_previous_turn"]
-    seeded = run_selftest(mutants=names, reference=False, examples=1, jobs=1)
+    names = ORDER_MUTANTS
     wrong = tmp_path / "killers.json"
     write_seed({n: ["scenario:the-router-is-unavailable", "scenario:nope"] for n in names}, wrong)
     monkeypatch.setattr(_seed, "SEED_FILE", wrong)
     unseeded = run_selftest(mutants=names, reference=False, examples=1, jobs=1)
-    assert [m.killed for m in unseeded.mutants] == [m.killed for m in seeded.mutants]
+    assert [m.killed for m in unseeded.mutants] == seeded_kills
     assert all(m.killed for m in unseeded.mutants)
 
 
