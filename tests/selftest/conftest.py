@@ -13,8 +13,10 @@
   per mutant in the run's common temporary folder, written under a file lock: the first worker
   to need a mutant judges it together with the next ``BATCH - 1`` mutants of the catalogue nobody
   has judged yet, one unit (fresh adapter) per mutant in one nested session, as ``srdh verify``
-  judges the mutants of a process (a nested session costs ~0.2 CPU s, a mutant's kill ~0.1;
-  nothing leaks between IUTs of a session: test_selftest_fast_path.py); the others read it.
+  judges the mutants of a process (a nested session costs ~0.1-0.2 CPU s, a mutant's kill ~0.1;
+  nothing leaks between IUTs of a session: test_selftest_fast_path.py); the others read it. Each
+  record is written, and its lock released, as soon as it is complete: a worker waiting for one
+  waits for that mutant, not for the rest of the batch.
 * ``scenario_run(key)``: one scenario (every example) alone on a fresh adapter, on a mutant or
   the reference, as a test module declared it at import (``declare_runs``): the slow path's unit
   for that probe. The declared runs are computed like ``judged``'s records, ``BATCH`` at a time in

@@ -11,7 +11,7 @@ import pytest
 
 from conformance.adapters import InProcessAdapter
 from conformance.anyfixture import pinned_any_fixtures
-from conformance.selftest import REFERENCE, _refresh, _run, _seed, run_selftest
+from conformance.selftest import REFERENCE, _execute, _refresh, _run, _seed, run_selftest
 from conformance.selftest._cache import read_killers, write_killers
 from conformance.selftest._execute import _Worker, execute_units
 from conformance.selftest._plan import (
@@ -363,3 +363,30 @@ def test_a_mutant_that_cannot_start_is_an_error_not_a_kill(monkeypatch, fast):
     )
     assert "schema-invalid hello" in result.error
     assert result.results == ()
+
+
+def test_judge_many_probes_reports_each_judge_as_soon_as_it_is_judged():
+    """``on_result`` gets each judge's verdict and probe results, in order, one call per judge,
+    each before the next judge's unit starts; they are what the returned list holds."""
+    names = ["negative_scope_unbounded", "fallback_as_previous_turn"]
+    calls: list[tuple[int, object, object]] = []
+    started: list[int] = []
+    real = _execute.run_unit
+
+    def spy(index, unit, session, examples):
+        started.append(len(calls))  # how many results were reported when this unit started
+        return real(index, unit, session, examples)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_execute, "run_unit", spy)
+        judged = _run.judge_many_probes(
+            [_run.mutant_judge(n) for n in names],
+            suite=False,
+            examples=1,
+            invariants=False,
+            fast=True,
+            on_result=lambda i, verdict, probes: calls.append((i, verdict, probes)),
+        )
+    assert calls == [(i, verdict, probes) for i, (verdict, probes) in enumerate(judged)]
+    assert started == [0, 1]
+    assert [verdict.name for verdict, _ in judged] == names
