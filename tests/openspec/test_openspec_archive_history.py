@@ -17,6 +17,7 @@ import subprocess
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from filelock import FileLock
 
 from conformance.cli import app
 from conformance.openspec import lint_items
@@ -180,25 +181,58 @@ def _verdicts(report: dict[str, Any]) -> dict[tuple[str, str], bool]:
     return {(item["type"], item["id"]): item["valid"] for item in report["items"]}
 
 
+def _run_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The temporary folder every pytest-xdist worker of this test run shares."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
 @pytest.fixture(scope="module")
 def histories(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Each history built once by the official CLI."""
+    """Each history built once per test run by the official CLI, whichever worker needs it.
+
+    ``make test`` (``--dist worksteal``) hands this module's tests to several workers, and a
+    module fixture ran once per worker: every history archived again (a Node process per
+    ``openspec archive``, ~0.7 CPU s each). The first worker builds the trees under a file lock
+    in the run's common temporary folder and marks them built; the others read the same trees.
+    No test writes into them. A failed build leaves no mark, so the next worker builds again.
+    """
     if shutil.which("node") is None or not CLI.exists():
         pytest.fail("node and node_modules/.bin/openspec are needed (make setup): the referee")
-    base = tmp_path_factory.mktemp("history")
-    return {name: _build(base / name, changes) for name, changes in HISTORIES.items()}
+    shared = _run_root(tmp_path_factory)
+    base, built = shared / "openspec-histories", shared / "openspec-histories.built"
+    with FileLock(str(shared / "openspec-histories.lock")):
+        if not built.exists():
+            shutil.rmtree(base, ignore_errors=True)  # a build that failed half-way
+            for name, changes in HISTORIES.items():
+                _build(base / name, changes)
+            built.touch()
+    return {name: base / name for name in HISTORIES}
 
 
 @pytest.fixture(scope="module")
-def official(histories, openspec_validate_many) -> dict[str, dict[str, dict[str, Any]]]:
+def official(
+    histories, openspec_validate_many, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, dict[str, dict[str, Any]]]:
     """``openspec validate --all --strict`` and ``--archived`` (JSON) of each history: "all" and
-    "archived" -> history name -> report, from one Node process (``openspec_validate_many``)."""
-    names = sorted(histories)
-    folders = [histories[n] for n in names]
-    return {
-        key: dict(zip(names, openspec_validate_many(folders, options), strict=True))
-        for key, options in (("all", VALIDATE_ALL), ("archived", VALIDATE_ARCHIVED))
-    }
+    "archived" -> history name -> report, from one Node process (``openspec_validate_many``),
+    once per test run like the trees they judge (``histories``)."""
+    shared = _run_root(tmp_path_factory)
+    record = shared / "openspec-histories-official.json"
+    with FileLock(str(shared / "openspec-histories.lock")):
+        if record.exists():
+            reports: dict[str, dict[str, dict[str, Any]]] = json.loads(record.read_text("utf-8"))
+            return reports
+        names = sorted(histories)
+        folders = [histories[n] for n in names]
+        reports = {
+            key: dict(zip(names, openspec_validate_many(folders, options), strict=True))
+            for key, options in (("all", VALIDATE_ALL), ("archived", VALIDATE_ARCHIVED))
+        }
+        partial = record.with_suffix(".part")
+        partial.write_text(json.dumps(reports), encoding="utf-8")
+        partial.replace(record)
+        return reports
 
 
 def test_the_batched_archived_referee_reports_what_the_cli_prints(histories, official) -> None:
