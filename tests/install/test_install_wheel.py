@@ -49,6 +49,10 @@ def _clean_env(tmp: Path) -> dict[str, str]:
     )
     env["HOME"] = env.get("HOME", str(tmp))
     env.pop("CI", None)  # a summary table, not CI-specific behaviour, is what is checked here
+    # pip installs without compiling every dependency's modules to bytecode (the template's
+    # ``pip install`` line is unchanged; Python compiles what the run imports, once, into the
+    # venv). Spelled PIP_COMPILE=0: pip reads PIP_NO_COMPILE=1 as ``compile = 1`` and compiles.
+    env["PIP_COMPILE"] = "0"
     return env
 
 
