@@ -168,13 +168,15 @@ Feature: Diagnosis Draft SHALL expose typed report structure
     And every global invariant holds
 
     Examples:
-      | draft                                                                      |
-      | a draft observing "call_1" whose analysis kind is written "observation"   |
-      | a draft observing "call_1" whose analysis kind is written " OBSERVATION"  |
-      | a draft observing "call_1" whose confidence is written "high"             |
-      | a draft observing "call_1" whose action plan has an entry naming no analysis |
-      | a draft observing "call_1" whose analysis kind is written "Inference"     |
-      | a draft observing "call_1" whose confidence is written "Medium"           |
+      | draft                                                                                         |
+      | a draft observing "call_1" whose analysis kind is written "observation"                       |
+      | a draft observing "call_1" whose analysis kind is written " OBSERVATION"                      |
+      | a draft observing "call_1" whose confidence is written "high"                                 |
+      | a draft observing "call_1" whose action plan has an entry naming no analysis                  |
+      | a draft observing "call_1" whose analysis kind is written "Inference"                         |
+      | a draft observing "call_1" whose confidence is written "Medium"                               |
+      | a draft observing "call_1" beside an analysis named by nothing whose ID is "a 2"              |
+      | a draft observing "call_1" beside an analysis named by nothing whose ID is a 129-character ID |
 
   @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure
   Scenario Outline: A backend result exactly at the projection limits is kept whole

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from conformance.builders import ABSENT, FixtureBuilder, knowledge_answer
+from conformance.builders import ABSENT, FixtureBuilder, analysis, knowledge_answer
 from conformance.keywordbreaks import base_documents, break_at
 from contracts import StrictJSONError, loads_strict
 
@@ -64,6 +64,35 @@ def presented_id(text: str) -> object:
     except StrictJSONError as error:
         message = f"a Tool Call ID must be 'absent', 'a N-character ID' or JSON, got {text!r}"
         raise StepVocabularyError(message) from error
+
+
+def _analysis_id(text: str) -> str:
+    """The analysis ID written as ``text``: a JSON string or ``a N-character ID`` (red team 9).
+
+    Raises:
+        StepVocabularyError: ``text`` is neither.
+    """
+    value = presented_id(text)
+    if not isinstance(value, str):
+        message = f"an analysis ID must be a JSON string or 'a N-character ID', got {text!r}"
+        raise StepVocabularyError(message)
+    return value
+
+
+def _with_unnamed_analysis(
+    builder: FixtureBuilder, call_id: str, analysis_id: str
+) -> dict[str, object]:
+    """A draft observing ``call_id`` plus an OBSERVATION ``analysis_id`` no other member names.
+
+    Only the analysis ID's own grammar can reject it: no conclusion, plan or recommendation
+    refers to it (red team 9: a Harness checking the id's type only, whose references' grammar
+    check hid the fault when the id was named).
+    """
+    draft = builder.observing_draft([call_id])
+    analyses = draft["analyses"]
+    assert isinstance(analyses, list)  # noqa: S101 - the builder's own shape
+    analyses.append(analysis(analysis_id, "OBSERVATION", [call_id]))
+    return draft
 
 
 _WIDENINGS = {
@@ -197,6 +226,13 @@ def _items_citing(
 _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
     (re.compile(r'a full draft on (".+") and (".+") breaking (\w+) at (".*")'), _broken_draft),
     (re.compile(r'a full answer on (".+") breaking (\w+) at (".*")'), _broken_answer),
+    (
+        re.compile(
+            r'a draft observing (".+") beside an analysis named by nothing whose ID is '
+            r'(".*"|a \d+-character ID)'
+        ),
+        lambda b, g: _with_unnamed_analysis(b, quoted(g[0])[0], _analysis_id(g[1])),
+    ),
     (
         re.compile(r'a draft with one analysis observing each of (".+")'),
         lambda b, g: b.per_call_draft(quoted(g[0])),

@@ -34,12 +34,18 @@ _FALLBACK_RULE: Final = "R6.fallback-fixed-schema"
 """A Safe Fallback's own contract (``safe-fallback``, its verified sources' ``query-scope``):
 "Safe fallback SHALL use a fixed schema" (red-team-8.md, S15: a source's query scope carrying the
 call's extra argument members)."""
+_DRAFT: Final = re.compile(r"/published_result/diagnosis_draft(?:/|$)")
+_DRAFT_RULE: Final = "R4.rejected-then-repaired"
+"""A released Diagnosis Draft breaking its own contract: a draft the EvidenceGuard must reject is
+never released (red-team-9.md: an analysis ID breaking its grammar, released)."""
 _OTHER_RULE: Final = "R0.valid-observation"
 
 
 def _rule_of(violation: ContractViolation) -> str:
     if _INVOCATION.match(violation.pointer):
         return _INVOCATION_RULE
+    if _DRAFT.search(violation.pointer):
+        return _DRAFT_RULE
     return _FALLBACK_RULE if _FALLBACK.search(violation.pointer) else _OTHER_RULE
 
 
@@ -48,7 +54,8 @@ def check_observation_contract(violations: Iterable[ContractViolation]) -> Check
 
     ``violations`` point into the RunObservation (``/invocations/0/evidence_status`` …); at
     most five are listed. A violation inside an invocation record names
-    ``R3.invocation-outcome``, one inside a Safe Fallback ``R6.fallback-fixed-schema``; any other
+    ``R3.invocation-outcome``, one inside a Safe Fallback ``R6.fallback-fixed-schema``, one inside
+    a released Diagnosis Draft ``R4.rejected-then-repaired``; any other
     ``R0.valid-observation``. Each line says the pointer,
     the contract rule and what it expects. Passes only for no violations.
     """

@@ -22,6 +22,7 @@ __all__ = [
     "Patch",
     "accepted_sequence_counts_rejected",
     "agent_call_retried",
+    "analysis_id_type_only",
     "analysis_ids_case_folded",
     "analysis_kind_case_folded",
     "answer_references_first_three",
@@ -1297,3 +1298,8 @@ def invocations_resolved_process_wide() -> MutantIUT:
 def empty_answer_excused_by_limitation() -> MutantIUT:
     """IUT factory of mutant ``empty_answer_excused_by_limitation`` (see :data:`MUTANTS`)."""
     return create("empty_answer_excused_by_limitation")
+
+
+def analysis_id_type_only() -> MutantIUT:
+    """IUT factory of mutant ``analysis_id_type_only`` (see :data:`MUTANTS`)."""
+    return create("analysis_id_type_only")

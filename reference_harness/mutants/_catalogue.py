@@ -110,6 +110,7 @@ from reference_harness.mutants._reach_parts import (
 from reference_harness.mutants._redteam2_specs import REDTEAM2_SPECS
 from reference_harness.mutants._redteam6_idrag_specs import REDTEAM6_IDRAG_SPECS
 from reference_harness.mutants._redteam6_specs import REDTEAM6_SPECS
+from reference_harness.mutants._redteam9_specs import REDTEAM9_SPECS
 from reference_harness.mutants._redteam_specs import REDTEAM_SPECS
 from reference_harness.mutants._round3_specs import ROUND3_SPECS
 from reference_harness.mutants._runtime_specs import RUNTIME_SPECS
@@ -868,6 +869,7 @@ MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
             *REACH8_SPECS,
             *MISC8_SPECS,
             *SCALE8_SPECS,
+            *REDTEAM9_SPECS,
         )
     }
 )

@@ -1,0 +1,75 @@
+"""Red team 9's survivor kind: an analysis ID checked for its type only.
+
+The Java example copy ``r4_analysis_id_unchecked`` (red team 8's workspace, run in session 9)
+required an analysis's ``analysis_id`` to be a string and nothing more. The keyword-break rows
+broke the id of an analysis the conclusion names, so the orphaned reference rejected the draft
+anyway; an analysis no other member names was never given a broken id. Added to
+:data:`reference_harness.mutants.MUTANTS` by the catalogue (docs/decisions/red-team-9.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING, Any, Final
+
+from reference_harness.mutants._iut import MutantSpec, Patch
+from reference_harness.mutants._keyword_specs import _lenient, _skipping
+
+if TYPE_CHECKING:
+    from jsonschema import ValidationError
+
+__all__ = ["REDTEAM9_SPECS"]
+
+_R4 = "diagnosis-draft-shall-expose-typed-report-structure"
+_GRAMMAR: Final = frozenset({"pattern", "minLength", "maxLength"})
+
+
+def _analysis_id_grammar(error: ValidationError, _document: object) -> bool:
+    path = tuple(error.absolute_path)
+    return (
+        error.validator in _GRAMMAR
+        and len(path) == 3  # noqa: PLR2004 - ("analyses", n, "analysis_id")
+        and path[0] == "analyses"
+        and path[2] == "analysis_id"
+    )
+
+
+def _stand_in(value: str) -> str:
+    return "rt9-" + hashlib.sha256(value.encode()).hexdigest()[:16]
+
+
+def _ids_stood_in(document: Any) -> Any:  # noqa: ANN401
+    for analysis in document.get("analyses", []):
+        if isinstance(analysis, dict) and isinstance(analysis.get("analysis_id"), str):
+            analysis["analysis_id"] = _stand_in(analysis["analysis_id"])
+    return document
+
+
+def _ids_back(model: Any, document: Any) -> Any:  # noqa: ANN401
+    given = [a["analysis_id"] for a in document["analyses"]]
+    analyses = [
+        a.model_copy(update={"analysis_id": g}) for a, g in zip(model.analyses, given, strict=True)
+    ]
+    return model.model_copy(update={"analyses": analyses})
+
+
+REDTEAM9_SPECS: Final = (
+    MutantSpec(
+        "analysis_id_type_only",
+        _R4,
+        "an analysis's analysis_id is only required to be a string: its grammar (1-128 "
+        "characters of the id pattern) is not checked, so an analysis no other member names "
+        "may carry 'a 2' or a 129-character id and is released",
+        rule_id="R4.rejected-then-repaired",
+        patches=(
+            Patch(
+                "reference_harness.guards._schema",
+                "_schema_errors",
+                _skipping("diagnosis-draft", _analysis_id_grammar),
+            ),
+            Patch(
+                "reference_harness.guards._draft", "build_model", _lenient(_ids_stood_in, _ids_back)
+            ),
+        ),
+    ),
+)
