@@ -177,6 +177,11 @@ Feature: Diagnosis Draft SHALL expose typed report structure
       | a draft observing "call_1" whose confidence is written "Medium"                               |
       | a draft observing "call_1" beside an analysis named by nothing whose ID is "a 2"              |
       | a draft observing "call_1" beside an analysis named by nothing whose ID is a 129-character ID |
+      | a draft observing "call_1" whose analysis list is written as its one ID                       |
+      | a draft observing "call_1" whose conclusion list is written as its one ID                     |
+      | a draft observing "call_1" whose action list is written as its one ID                         |
+      | a draft observing "call_1" whose recommendation list is written as its one ID                 |
+      | a draft observing "call_1" whose limitation list is written as its one ID                     |
 
   @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure
   Scenario Outline: A backend result exactly at the projection limits is kept whole

@@ -66,6 +66,32 @@ def presented_id(text: str) -> object:
         raise StepVocabularyError(message) from error
 
 
+_LISTS: dict[str, tuple[str, str]] = {
+    "conclusion": ("conclusion", "analysis_ids"),
+    "analysis": ("analyses", "tool_call_ids"),
+    "action": ("action_plan", "analysis_ids"),
+    "recommendation": ("recommendations", "analysis_ids"),
+    "limitation": ("limitations", "tool_call_ids"),
+}
+"""The id lists of a draft by the word a row names them with: the member, its id list."""
+
+
+def _lone_id_list(builder: FixtureBuilder, call_id: str, where: str) -> dict[str, object]:
+    """A draft observing ``call_id`` whose ``where`` id list is its one id, bare.
+
+    The draft is also limited by ``call_id``; the list is written as a string instead of an array
+    (red team 9: a Harness wrapping it into a one-element list).
+    """
+    draft = builder.observing_draft([call_id], limited=[call_id])
+    member, ids = _LISTS[where]
+    holder = draft[member]
+    entry = holder if isinstance(holder, dict) else holder[0]  # type: ignore[index]
+    assert isinstance(entry, dict)  # noqa: S101 - the builder's own shape
+    (only,) = entry[ids]
+    entry[ids] = only
+    return draft
+
+
 def _analysis_id(text: str) -> str:
     """The analysis ID written as ``text``: a JSON string or ``a N-character ID`` (red team 9).
 
@@ -226,6 +252,13 @@ def _items_citing(
 _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
     (re.compile(r'a full draft on (".+") and (".+") breaking (\w+) at (".*")'), _broken_draft),
     (re.compile(r'a full answer on (".+") breaking (\w+) at (".*")'), _broken_answer),
+    (
+        re.compile(
+            r'a draft observing (".+") whose '
+            r"(conclusion|analysis|action|recommendation|limitation) list is written as its one ID"
+        ),
+        lambda b, g: _lone_id_list(b, quoted(g[0])[0], g[1]),
+    ),
     (
         re.compile(
             r'a draft observing (".+") beside an analysis named by nothing whose ID is '

@@ -106,6 +106,7 @@ __all__ = [
     "late_tool_answer_classified",
     "limitation_bindings_unchecked",
     "limitation_error_citation_rejected",
+    "lone_id_wrapped_in_list",
     "long_id_cut",
     "lookalike_id_normalised",
     "lookup_id_matched_loosely",
@@ -1303,3 +1304,8 @@ def empty_answer_excused_by_limitation() -> MutantIUT:
 def analysis_id_type_only() -> MutantIUT:
     """IUT factory of mutant ``analysis_id_type_only`` (see :data:`MUTANTS`)."""
     return create("analysis_id_type_only")
+
+
+def lone_id_wrapped_in_list() -> MutantIUT:
+    """IUT factory of mutant ``lone_id_wrapped_in_list`` (see :data:`MUTANTS`)."""
+    return create("lone_id_wrapped_in_list")
