@@ -164,6 +164,24 @@ Feature: Knowledge answers SHALL use exact RAG bindings
     And every global invariant holds
 
   @extension @requirement:knowledge-answers-shall-use-exact-rag-bindings @capability:KNOWLEDGE_QUERY @capability:STRUCTURAL_REPAIR
+  Scenario Outline: A knowledge answer writes one of its lists as its one entry
+    Given a user asks the knowledge question "How do I rotate the checkout API key?"
+    And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"
+    And lookup_documents returns the documents "d1" and "d2"
+    And the agent then submits <answer>
+    And the structural repair submits an answer citing the documents "d1" from "lookup_1"
+    And the SemanticGuard supports the answer
+    When the Run is executed
+    Then EvidenceGuard rejects the first answer with SCHEMA_INVALID and releases the repaired answer
+    And every global invariant holds
+
+    Examples:
+      | answer                                                                                                 |
+      | an answer citing the documents "d1" from "lookup_1" whose items list is written as its one entry       |
+      | an answer citing the documents "d1" from "lookup_1" whose references list is written as its one entry  |
+      | an answer citing the documents "d1" from "lookup_1" whose limitations list is written as its one entry |
+
+  @extension @requirement:knowledge-answers-shall-use-exact-rag-bindings @capability:KNOWLEDGE_QUERY @capability:STRUCTURAL_REPAIR
   Scenario: A knowledge answer repeats an item ID
     Given a user asks the knowledge question "How do I rotate the checkout API key?"
     And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"

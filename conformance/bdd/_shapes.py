@@ -92,6 +92,26 @@ def _lone_id_list(builder: FixtureBuilder, call_id: str, where: str) -> dict[str
     return draft
 
 
+def _lone_entry_answer(
+    builder: FixtureBuilder, lookup_id: str, document_ids: list[str], where: str
+) -> dict[str, object]:
+    """An answer citing ``document_ids`` whose ``where`` list is its one entry, bare.
+
+    ``items`` (the answer's one item), ``references`` (its item's one reference) or
+    ``limitations`` (one limitation) is written as that object instead of an array (red team 9:
+    a Harness wrapping a lone entry into a list).
+    """
+    answer = builder.answer(lookup_id, document_ids[:1])
+    answer["limitations"] = [{"text": "The documents cover the current API version only."}]
+    holder = answer["items"][0] if where == "references" else answer  # type: ignore[index]
+    assert isinstance(holder, dict)  # noqa: S101 - the builder's own shape
+    entries = holder[where]
+    assert isinstance(entries, list)  # noqa: S101 - the builder's own shape
+    (only,) = entries
+    holder[where] = only
+    return answer
+
+
 def _analysis_id(text: str) -> str:
     """The analysis ID written as ``text``: a JSON string or ``a N-character ID`` (red team 9).
 
@@ -252,6 +272,13 @@ def _items_citing(
 _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
     (re.compile(r'a full draft on (".+") and (".+") breaking (\w+) at (".*")'), _broken_draft),
     (re.compile(r'a full answer on (".+") breaking (\w+) at (".*")'), _broken_answer),
+    (
+        re.compile(
+            r'an answer citing the documents (".+") from (".+") whose '
+            r"(items|references|limitations) list is written as its one entry"
+        ),
+        lambda b, g: _lone_entry_answer(b, quoted(g[1])[0], quoted(g[0]), g[2]),
+    ),
     (
         re.compile(
             r'a draft observing (".+") whose '

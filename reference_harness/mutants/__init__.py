@@ -106,6 +106,7 @@ __all__ = [
     "late_tool_answer_classified",
     "limitation_bindings_unchecked",
     "limitation_error_citation_rejected",
+    "lone_entry_wrapped_in_list",
     "lone_id_wrapped_in_list",
     "long_id_cut",
     "lookalike_id_normalised",
@@ -1309,3 +1310,8 @@ def analysis_id_type_only() -> MutantIUT:
 def lone_id_wrapped_in_list() -> MutantIUT:
     """IUT factory of mutant ``lone_id_wrapped_in_list`` (see :data:`MUTANTS`)."""
     return create("lone_id_wrapped_in_list")
+
+
+def lone_entry_wrapped_in_list() -> MutantIUT:
+    """IUT factory of mutant ``lone_entry_wrapped_in_list`` (see :data:`MUTANTS`)."""
+    return create("lone_entry_wrapped_in_list")

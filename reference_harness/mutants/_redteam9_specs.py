@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["REDTEAM9_SPECS"]
 
 _R4 = "diagnosis-draft-shall-expose-typed-report-structure"
+_R5 = "knowledge-answers-shall-use-exact-rag-bindings"
 _GRAMMAR: Final = frozenset({"pattern", "minLength", "maxLength"})
 
 
@@ -91,6 +92,30 @@ def _lone_ids_wrapped(original: Callable[..., Any]) -> Callable[..., Any]:
     return check_draft
 
 
+def _entries_wrapped(document: Any) -> Any:  # noqa: ANN401
+    """A Knowledge Answer with a bare ``items``, ``references`` or ``limitations`` entry listed."""
+    if not isinstance(document, dict):
+        return document
+    edited = copy.deepcopy(document)
+    for member in ("items", "limitations"):
+        if isinstance(edited.get(member), dict):
+            edited[member] = [edited[member]]
+    items = edited.get("items")
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, dict) and isinstance(item.get("references"), dict):
+            item["references"] = [item["references"]]
+    return edited
+
+
+def _lone_entries_wrapped(original: Callable[..., Any]) -> Callable[..., Any]:
+    """``_release.check_knowledge_answer``: a bare entry is wrapped before the EvidenceGuard."""
+
+    def check_knowledge_answer(document: object, **kwargs: Any) -> Any:  # noqa: ANN401
+        return original(_entries_wrapped(document), **kwargs)
+
+    return check_knowledge_answer
+
+
 REDTEAM9_SPECS: Final = (
     MutantSpec(
         "analysis_id_type_only",
@@ -118,5 +143,16 @@ REDTEAM9_SPECS: Final = (
         "is wrapped into a one-element list and the edited draft is validated and released",
         rule_id="R4.rejected-then-repaired",
         patches=(Patch("reference_harness._release", "check_draft", _lone_ids_wrapped),),
+    ),
+    MutantSpec(
+        "lone_entry_wrapped_in_list",
+        _R5,
+        "a list of a Knowledge Answer (its items, an item's references, its limitations) written "
+        "as its one entry, a bare object, is wrapped into a one-element list and the edited "
+        "answer is validated and published",
+        rule_id="R5.exact-rag-bindings",
+        patches=(
+            Patch("reference_harness._release", "check_knowledge_answer", _lone_entries_wrapped),
+        ),
     ),
 )

@@ -11,7 +11,8 @@ length (129 characters), fail the mutant; the reference passes every row
 The copy ``r4_cite_string`` wrapped an analysis's bare string ``tool_call_ids`` into a list and
 released the edited draft. The rows writing each id list of a draft (an analysis's, the
 conclusion's, an action's, a recommendation's, a limitation's) as its one id, bare, fail the
-mutant wrapping any of them.
+mutant wrapping any of them; the rows of "A knowledge answer writes one of its lists as its one
+entry" (its items, an item's references, its limitations) fail the mutant doing so in an answer.
 """
 
 from __future__ import annotations
@@ -32,7 +33,13 @@ KILLING_ROWS: dict[str, set[int]] = {
 """Mutant -> the outline's examples (1-based) that fail it: an unnamed analysis with a broken ID;
 each id list of a draft written as one bare id."""
 
-RUNS = {name: declare_runs(name, _OUTLINE, "in-process") for name in KILLING_ROWS}
+_ANSWER_OUTLINE = "a-knowledge-answer-writes-one-of-its-lists-as-its-one-entry"
+_OUTLINES = {"lone_entry_wrapped_in_list": _ANSWER_OUTLINE}
+KILLING_ROWS["lone_entry_wrapped_in_list"] = {1, 2, 3}
+
+RUNS = {
+    name: declare_runs(name, _OUTLINES.get(name, _OUTLINE), "in-process") for name in KILLING_ROWS
+}
 
 
 @pytest.mark.parametrize("name", list(KILLING_ROWS))
