@@ -49,7 +49,7 @@ from conformance.checks._view import (
 from contracts import ToolName
 
 if TYPE_CHECKING:
-    from collections.abc import Collection
+    from collections.abc import Callable, Collection
 
 __all__ = ["ATTEMPT_POLICY", "check_global_invariants", "check_internal_error_excluded"]
 
@@ -391,33 +391,53 @@ def _fallback_is_clean(
 ) -> None:
     published = observation.get("published_result") or {}
     users = _users_words(fixture)
-    explained = explained_text(observation, fixture)  # coincidences prove nothing (F1)
+    explained = _Lazy(lambda: explained_text(observation, fixture))  # coincidences: no leak (F1)
     if published.get("kind") not in {"DIAGNOSIS_DRAFT", "KNOWLEDGE_ANSWER"}:
-        row = dict(current_run(observation) or {})
-        row.pop("user_message", None)  # the user's own words, stored as the contract says
-        text = json.dumps([published, row, observation.get("client_frames")], ensure_ascii=False)
-        leaked = [
-            t for t in _draft_texts(fixture) if t in text and t not in users and t not in explained
-        ]
+        drafts = _draft_texts(fixture)
+        leaked: list[str] = []
+        if drafts:
+            row = dict(current_run(observation) or {})
+            row.pop("user_message", None)  # the user's own words, stored as the contract says
+            text = json.dumps(
+                [published, row, observation.get("client_frames")], ensure_ascii=False
+            )
+            leaked = [t for t in drafts if t in text and t not in users and t not in explained()]
         found.expect(
             not leaked,
             f"unreleased draft text reached the fallback, run row or client: {leaked}",
             rule="R6.fallback-fixed-schema",
         )
-    output = json.dumps(
-        [observation.get("client_frames"), observation.get("runs"), observation.get("trace")],
-        ensure_ascii=False,
-    )
-    leaked = [
-        m
-        for m in _failure_messages(fixture)
-        if m.strip() and m in output and m not in users and m not in explained
-    ]
+    messages = [m for m in _failure_messages(fixture) if m.strip()]
+    leaked = []
+    if messages:
+        output = json.dumps(
+            [observation.get("client_frames"), observation.get("runs"), observation.get("trace")],
+            ensure_ascii=False,
+        )
+        leaked = [m for m in messages if m in output and m not in users and m not in explained()]
     found.expect(
         not leaked,
         f"internal tool failure text reached the output: {leaked}",
         rule="R6.fallback-fixed-schema",
     )
+
+
+class _Lazy:
+    """A text computed on its first call, then remembered (the leak checks' explained text).
+
+    Most Runs script no draft text that reaches a fallback and no raised or in-band backend
+    text, so they never need the explained text (a walk of every record of the observation).
+    """
+
+    def __init__(self, compute: Callable[[], str]) -> None:
+        self._compute: Callable[[], str] | None = compute
+        self._text = ""
+
+    def __call__(self) -> str:
+        if self._compute is not None:
+            self._text = self._compute()
+            self._compute = None
+        return self._text
 
 
 _TOOL_NAMES = tuple(str(name.value) for name in ToolName)
@@ -455,9 +475,9 @@ def _blank_code(response: Any) -> Any:  # noqa: ANN401 - a scripted ToolResponse
 def _tool_texts_excluded(  # noqa: PLR0913 - the two kinds of backend text share one search
     found: Findings,
     observation: dict[str, Any],
-    fixture: dict[str, Any],
     texts: list[str],
     *,
+    allowed: _Lazy,
     what: str,
     rule: str,
     folded: bool = False,
@@ -472,31 +492,15 @@ def _tool_texts_excluded(  # noqa: PLR0913 - the two kinds of backend text share
         needles.append(message)
         if len(message) > _PREFIX:
             needles.extend((message[:_PREFIX], message[-_PREFIX:]))
-    # Text the Run legitimately carries is no leak, even when a backend's text begins with it
-    # (e.g. "lookup_documents backend exploded": its opening is the tool's name): the tool names,
-    # whatever the fixture scripts for the model side, and the contracts' vocabulary and the
-    # observation's ids and numbers ("TOOL_FAILED" raised is the code a conforming Harness
-    # records: F1, docs/decisions/false-kills-8.md). The backends' in-band codes are the needles'
-    # own place, not scripted text a Harness may carry.
-    scripted = {key: value for key, value in fixture.items() if key != "tools"}
-    allowed = "\n".join(
-        [
-            *_TOOL_NAMES,
-            *fixture.get("tools", {}),
-            json.dumps(scripted, ensure_ascii=False),
-            explained_text(observation, _without_in_band_codes(fixture)),
-        ]
-    )
 
     def fold(text: str) -> str:
         return text.casefold() if folded else text
 
-    allowed = fold(allowed)
-    needles = [
-        fold(n)
-        for n in dict.fromkeys(needles)
-        if n.strip() and len(n) >= _PREFIX // 2 and fold(n.strip()) not in allowed
-    ]
+    candidates = [n for n in dict.fromkeys(needles) if n.strip() and len(n) >= _PREFIX // 2]
+    if not candidates:
+        return
+    carried = fold(allowed())
+    needles = [fold(n) for n in candidates if fold(n.strip()) not in carried]
     if not needles:
         return
     places = {
@@ -522,22 +526,43 @@ def _internal_errors_excluded(
     found: Findings, observation: dict[str, Any], fixture: dict[str, Any]
 ) -> None:
     """No raised tool error text, and no error a backend answered in band, in any record."""
+    allowed = _Lazy(lambda: _carried_text(observation, fixture))
     _tool_texts_excluded(
         found,
         observation,
-        fixture,
         _failure_messages(fixture),
+        allowed=allowed,
         what="the text a tool raised",
         rule="R6.internal-error-excluded",
     )
     _tool_texts_excluded(
         found,
         observation,
-        fixture,
         in_band_codes(fixture),
+        allowed=allowed,
         what="the error a tool backend answered in band",
         rule="R6.in-band-error-excluded",
         folded=True,
+    )
+
+
+def _carried_text(observation: dict[str, Any], fixture: dict[str, Any]) -> str:
+    """Text the Run legitimately carries: no leak, even when a backend's text begins with it.
+
+    E.g. "lookup_documents backend exploded": its opening is the tool's name. The tool names,
+    whatever the fixture scripts for the model side, and the contracts' vocabulary and the
+    observation's ids and numbers ("TOOL_FAILED" raised is the code a conforming Harness
+    records: F1, docs/decisions/false-kills-8.md). The backends' in-band codes are the needles'
+    own place, not scripted text a Harness may carry.
+    """
+    scripted = {key: value for key, value in fixture.items() if key != "tools"}
+    return "\n".join(
+        [
+            *_TOOL_NAMES,
+            *fixture.get("tools", {}),
+            json.dumps(scripted, ensure_ascii=False),
+            explained_text(observation, _without_in_band_codes(fixture)),
+        ]
     )
 
 
