@@ -499,10 +499,9 @@ def _tool_texts_excluded(  # noqa: PLR0913 - the two kinds of backend text share
     candidates = [n for n in dict.fromkeys(needles) if n.strip() and len(n) >= _PREFIX // 2]
     if not candidates:
         return
-    carried = fold(allowed())
-    needles = [fold(n) for n in candidates if fold(n.strip()) not in carried]
-    if not needles:
-        return
+    carried = _Lazy(lambda: fold(allowed()))
+    # A needle is looked for unless the Run legitimately carries it; that text is needed only
+    # for a needle found in a record (the same needles, in the same order, as filtering first).
     places = {
         "invocations": observation.get("invocations"),
         "runs": observation.get("runs"),
@@ -512,8 +511,12 @@ def _tool_texts_excluded(  # noqa: PLR0913 - the two kinds of backend text share
     }
     for place, value in places.items():
         text = fold(json.dumps(value, ensure_ascii=False))
-        for needle in needles:
-            if needle in text or fold(json.dumps(needle, ensure_ascii=False)[1:-1]) in text:
+        for candidate in candidates:
+            needle = fold(candidate)
+            found_here = (
+                needle in text or fold(json.dumps(needle, ensure_ascii=False)[1:-1]) in text
+            )
+            if found_here and fold(candidate.strip()) not in carried():
                 found.add(
                     f"{what} ({needle[:60]!r}) reached the Run's {place}: an invocation's error "
                     "carries the Harness's own safe message, never the backend's text",
