@@ -258,18 +258,22 @@ CHOICES: Final[Mapping[str, str]] = {
 
 
 @functools.cache
+def _fixture_defs() -> dict[str, Any]:
+    """The bundled ``scenario-fixture`` schema's ``$defs``, built once per process (read only)."""
+    from contracts import bundle_schema  # noqa: PLC0415 - loads the schema files
+
+    defs: dict[str, Any] = bundle_schema("scenario-fixture")["$defs"]
+    return defs
+
+
+@functools.cache
 def _enum(definition: str) -> tuple[Any, ...]:
-    from contracts import bundle_schema  # noqa: PLC0415 - loads the schema files
-
-    defs = bundle_schema("scenario-fixture")["$defs"]
-    node = defs[definition]
-    return tuple(node["enum"])
+    return tuple(_fixture_defs()[definition]["enum"])
 
 
+@functools.cache
 def _http_statuses() -> tuple[int, ...]:
-    from contracts import bundle_schema  # noqa: PLC0415 - loads the schema files
-
-    defs = bundle_schema("scenario-fixture")["$defs"]
+    defs = _fixture_defs()
     return tuple(defs["scenario-fixture.RouterErrorTurn"]["properties"]["http_status"]["enum"])
 
 
