@@ -66,6 +66,7 @@ from conformance.selftest._plan import Probe, ProbeResult, Unit
 from conformance.selftest._run import judge_many_probes, mutant_judge
 from conformance.suite import split_example_ids
 from conformance.suite._session import suite_session
+from conformance.vocabulary import reached_by
 from reference_harness.mutants import MUTANTS
 
 if TYPE_CHECKING:
@@ -111,6 +112,35 @@ def pinned_fixture(name: str) -> dict[str, Any]:
     """The committed any-fixture pin named ``name`` (description ``pinned for NAME: ...``)."""
     marker = f"pinned for {name}:"
     return next(f for f in pinned_any_fixtures() if f["description"].startswith(marker))
+
+
+def judge_pin(name: str, pin: str, *, broken_run_kills: bool = False) -> tuple[set[str], set[str]]:
+    """The committed pin ``pin`` judged alone by the any-fixture property on the reference, then
+    on mutant ``name``: ``(elements the reference's Run reached, rules the mutant's failures
+    name)``. Asserts that the reference passes every check.
+
+    ``broken_run_kills``: a Run the mutant cannot run, or whose observation is broken (the
+    property raises), counts as its failure, naming the rules of the error's message; otherwise
+    the error propagates.
+    """
+    fixture = pinned_fixture(pin)
+    reference = InProcessAdapter(REFERENCE)
+    try:
+        observations, results = judge_any_fixture(reference, fixture, 1)
+    finally:
+        reference.close()
+    assert all(r.passed for r in results), [str(r) for r in results if not r.passed]
+    reached = reached_by(fixture, observations[0])
+    mutant = InProcessAdapter(f"reference_harness.mutants:{name}")
+    try:
+        _, results = judge_any_fixture(mutant, fixture, 1)
+    except AssertionError as failure:
+        if not broken_run_kills:
+            raise
+        return reached, set(RULE_ID.findall(str(failure)))
+    finally:
+        mutant.close()
+    return reached, {rule for r in results if not r.passed for rule in RULE_ID.findall(str(r))}
 
 
 PATH_EXAMPLES = 5

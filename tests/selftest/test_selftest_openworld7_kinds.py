@@ -22,11 +22,9 @@ from typing import Any
 
 import pytest
 
-from conformance.adapters import InProcessAdapter
-from conformance.anyfixture._property import PINS, judge_any_fixture
-from conformance.vocabulary import reached_by
+from conformance.anyfixture._property import PINS
 from reference_harness.mutants import MUTANTS
-from tests.selftest.conftest import RULE_ID, judge_forced_draws, pinned_fixture
+from tests.selftest.conftest import judge_forced_draws, judge_pin, pinned_fixture
 
 PINNED: dict[str, tuple[str, str]] = {
     "duplicate_after_failed_call_accepted": ("id:duplicate-of-failed-call", "id:"),
@@ -121,22 +119,9 @@ def test_the_pin_of_the_kind_kills_its_mutant_naming_its_rule(name):
     """The committed pin of the mutant's kind, judged alone by the any-fixture property, fails
     the mutant naming its catalogue rule; on the reference it reaches the kind's element."""
     pin, element = PINNED[name]
-    fixture = pinned_fixture(pin)
-    reference = InProcessAdapter("reference_harness.iut:create")
-    try:
-        observations, results = judge_any_fixture(reference, fixture, 1)
-    finally:
-        reference.close()
-    assert all(r.passed for r in results), [str(r) for r in results if not r.passed]
-    reached = reached_by(fixture, observations[0])
+    reached, named = judge_pin(name, pin)
     assert any(e.startswith(element) for e in reached), sorted(reached)
-    mutant = InProcessAdapter(f"reference_harness.mutants:{name}")
-    try:
-        _, results = judge_any_fixture(mutant, fixture, 1)
-    finally:
-        mutant.close()
-    named = {rule for r in results if not r.passed for rule in RULE_ID.findall(str(r))}
-    assert MUTANTS[name].rule_id in named, (named, [str(r) for r in results])
+    assert MUTANTS[name].rule_id in named, named
 
 
 @pytest.mark.parametrize("name", list(DRAWN))

@@ -23,13 +23,12 @@ from typing import Any
 
 import pytest
 
-from conformance.adapters import AdapterError, InProcessAdapter
+from conformance.adapters import AdapterError
 from conformance.anyfixture._property import PINS, judge_any_fixture
 from conformance.checks import RULES
 from conformance.hypothesis import ALL_CAPABILITIES
-from conformance.vocabulary import reached_by
 from reference_harness.mutants import MUTANTS
-from tests.selftest.conftest import RULE_ID, judge_forced_draws, pinned_fixture
+from tests.selftest.conftest import judge_forced_draws, judge_pin, pinned_fixture
 
 PINNED: dict[str, tuple[str, ...]] = {
     "total_matched_trusts_backend": ("count:under-reported",),
@@ -78,22 +77,9 @@ def test_redteam8_mutant_declares_a_registered_rule(name):
 def test_the_pin_of_the_kind_kills_its_mutant_naming_its_rule(name, pin):
     """The committed pin of the mutant's kind, judged alone by the any-fixture property, fails
     the mutant naming its catalogue rule; on the reference it passes and reaches its element."""
-    fixture = pinned_fixture(pin)
-    reference = InProcessAdapter("reference_harness.iut:create")
-    try:
-        observations, results = judge_any_fixture(reference, fixture, 1)
-    finally:
-        reference.close()
-    assert all(r.passed for r in results), [str(r) for r in results if not r.passed]
-    assert pin in reached_by(fixture, observations[0])
-    mutant = InProcessAdapter(f"reference_harness.mutants:{name}")
-    try:
-        _, results = judge_any_fixture(mutant, fixture, 1)
-        named = {rule for r in results if not r.passed for rule in RULE_ID.findall(str(r))}
-    except AssertionError as failure:  # a broken observation, or a Run the IUT could not run
-        named = set(RULE_ID.findall(str(failure)))
-    finally:
-        mutant.close()
+    # a broken observation, or a Run the IUT could not run, is a kill too
+    reached, named = judge_pin(name, pin, broken_run_kills=True)
+    assert pin in reached
     assert MUTANTS[name].rule_id in named, named
 
 
