@@ -1,13 +1,13 @@
 """report.html reads well at 1,024 and 1,400 pixels: nothing overflows, no column is squeezed.
 
-A headless Chromium (Debian's ``chromium`` package) loads a real failing report, and a report
-with every level and status, at both widths. It measures the right edge of every element, the
-width of each column of the requirements table and how many lines each short cell (level,
-status, examples) and each header takes (one: never "S H A L L" down a column), and takes a
-screenshot of that table. Without Chromium this module is ONE skip naming the install line
-outside CI, and fails in CI (``CI=true``; ``.ci/run`` installs it; ``tests/conftest.py``:
-``require_system_package``). The structural test, which always runs, is
-``test_cli_report_stylesheet.py``.
+A headless Chromium (Debian's ``chromium`` package) loads a real failing report, a report with
+every level and status, and the spec-sentence table of the kit's own spec, at both widths. It
+measures the right edge of every element, the width of each column of both tables and how many
+lines each short cell (level, status, examples) and each header takes (one: never "S H A L L"
+down a column), and takes a screenshot of the requirements table. Without Chromium this module
+is ONE skip naming the install line outside CI, and fails in CI (``CI=true``; ``.ci/run``
+installs it; ``tests/conftest.py``: ``require_system_package``); no other module imports from it.
+The structural test, which always runs, is ``test_cli_report_stylesheet.py``.
 """
 
 from __future__ import annotations
@@ -39,6 +39,11 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 from ..conftest import require_system_package  # noqa: TID252 - importlib mode: no absolute name
+from .test_cli_report_sentences import (
+    SENTENCE_HEADERS,
+    kit_sentences,
+    sentence_report,
+)
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 require_system_package(
@@ -237,3 +242,36 @@ def test_a_screenshot_of_the_requirements_table_is_taken(
     shot = tmp_path / f"requirements-{width}.png"
     _chromium(f"--screenshot={shot}", page.as_uri(), cwd=tmp_path, width=width)
     assert _png_size(shot) == (width, HEIGHT)
+
+
+def _sentence_layout(page: Path, tmp_path: Path, width: int) -> dict[str, Any]:
+    script = _TABLE.replace("MOVE", "false").replace(
+        'getElementById("results")', 'getElementById("spec-sentences")'
+    )
+    measured = tmp_path / f"sentences-{width}.html"
+    measured.write_text(page.read_text("utf-8").replace("</body>", script), "utf-8")
+    dom = _chromium("--dump-dom", measured.as_uri(), cwd=tmp_path, width=width)
+    found = re.search(r'data-layout="([^"]*)"', dom)
+    assert found is not None, "the measuring script did not run"
+    layout: dict[str, Any] = json.loads(html.unescape(found.group(1)))
+    return layout
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_sentence_table_is_readable(tmp_path: Path, width: int) -> None:
+    """Headers and short cells on one line, nothing spills, the text gets the most room."""
+    page = tmp_path / "report.html"
+    page.write_text(render_html(sentence_report(kit_sentences()), kit_schemas_dir()), "utf-8")
+    layout = _sentence_layout(page, tmp_path, width)
+    heads = {h["text"]: h for h in layout["heads"]}
+    assert list(heads) == SENTENCE_HEADERS
+    assert layout["table"] <= layout["viewport"] <= width
+    for head in heads.values():
+        assert head["lines"] == 1, head
+    for cell in layout["cells"]:
+        assert cell["fits"], cell
+        if cell["column"] in ("level", "status"):
+            assert cell["lines"] == 1, cell
+    assert heads["text"]["width"] >= layout["table"] / 4
+    assert heads["rules"]["width"] >= 150
+    assert heads["mutants"]["width"] >= 150

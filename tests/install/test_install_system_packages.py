@@ -12,6 +12,8 @@ pytest costs about a CPU second, and the modules are judged one by one from the 
 
 from __future__ import annotations
 
+import ast
+import functools
 import os
 import subprocess
 import sys
@@ -26,6 +28,63 @@ MODULES = {
     "tests/contracts/test_contracts_java.py": "default-jdk-headless libjackson2-databind-java",
     "tests/cli/test_cli_report_layout.py": "apt-get install -y chromium",
 }
+
+
+def _needs_a_package(tree: ast.Module) -> bool:
+    """Whether a module calls ``require_system_package`` at its top level."""
+    return any(
+        isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Name)
+        and node.value.func.id == "require_system_package"
+        for node in tree.body
+    )
+
+
+def _imported_modules(path: Path, tree: ast.Module) -> set[str]:
+    """The repository paths (``tests/.../x.py``) of the modules ``path`` imports from."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
+            package = path.parent.relative_to(REPO).parts  # ("tests", "cli") for tests/cli/x.py
+            base = package[: len(package) - node.level + 1]
+            parts = [*base, *node.module.split(".")] if node.module else list(base)
+        else:
+            parts = (node.module or "").split(".")
+        names = [[*parts, alias.name] for alias in node.names] + [parts]
+        found.update("/".join(name) + ".py" for name in names)
+    return found
+
+
+@functools.cache
+def _test_modules() -> dict[str, ast.Module]:
+    """Every Python module under tests/, parsed, by repository path."""
+    return {
+        path.relative_to(REPO).as_posix(): ast.parse(path.read_text("utf-8"), str(path))
+        for path in sorted((REPO / "tests").rglob("*.py"))
+    }
+
+
+def test_the_modules_run_without_packages_are_every_module_needing_one():
+    """Every module that calls ``require_system_package`` is in the run below (and no other)."""
+    needing = {name for name, tree in _test_modules().items() if _needs_a_package(tree)}
+    assert needing == set(MODULES)
+
+
+def test_no_module_imports_from_a_module_needing_a_package():
+    """A module that imports names from one needing a package would not be collected without
+    that package (the import meets the skip), so its own tests would error on a fresh machine:
+    shared parts live in a module of their own, or the importer needs the package too."""
+    modules = _test_modules()
+    needing = {name for name, tree in modules.items() if _needs_a_package(tree)}
+    importers = {
+        name: sorted(_imported_modules(REPO / name, tree) & needing)
+        for name, tree in modules.items()
+        if name not in needing
+    }
+    assert {name: found for name, found in importers.items() if found} == {}
 
 
 def _pytest(tmp_path: Path, *, ci: str | None) -> subprocess.CompletedProcess[str]:
