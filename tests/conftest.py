@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.selftest._execute import default_jobs
+from conformance._cores import default_jobs
 
 WORKERS_PER_CORE = 2
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,7 +43,8 @@ os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(ROOT / ".hypothesis"))
 
 def pytest_xdist_auto_num_workers(config) -> int:  # noqa: ARG001 - pytest-xdist's hook signature
     """The worker count for ``-n auto``: :data:`WORKERS_PER_CORE` per core this process may use
-    (the self-test's own count, :func:`conformance.selftest._execute.default_jobs`)."""
+    (the self-test's own count, :func:`conformance._cores.default_jobs`; importing it loads none
+    of the kit, so the controller process starts the workers sooner)."""
     return WORKERS_PER_CORE * default_jobs()
 
 

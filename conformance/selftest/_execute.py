@@ -13,10 +13,10 @@ from __future__ import annotations
 import contextlib
 import gc
 import multiprocessing
-import os
 import time
 from typing import TYPE_CHECKING, Any
 
+from conformance._cores import default_jobs
 from conformance.adapters import AdapterError, InProcessAdapter, StdioAdapter
 from conformance.bdd import ThenRegistryError
 from conformance.checks import rule_ids_in
@@ -46,12 +46,6 @@ WORKER_SILENCE_S = 300.0
 """A worker that reports nothing for this many seconds is ended; its units run here instead."""
 
 _JOIN_S = 10.0
-
-
-def default_jobs() -> int:
-    """The cores this process may use (``os.sched_getaffinity`` where it exists)."""
-    getter = getattr(os, "sched_getaffinity", None)
-    return max(1, len(getter(0)) if getter is not None else (os.cpu_count() or 1))
 
 
 def _scenario(

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from conformance._gherkin import parse_gherkin
+
 __all__ = [
     "LEVEL_STRENGTH",
     "CatalogueError",
@@ -123,15 +125,14 @@ def duplicate_scenarios(feature: dict[str, Any]) -> list[tuple[str, int, int]]:
 
 @functools.lru_cache(maxsize=64)
 def _parsed(path: Path, mtime_ns: int, size: int) -> Any:  # noqa: ANN401 - a Gherkin document
-    """The gherkin-official document of ``path``, parsed once per version of the file.
+    """The gherkin-official document of ``path``, read once per version of the file.
 
-    ``mtime_ns`` and ``size`` key the cache, so an edited file is parsed again. Callers only
-    read the document.
+    ``mtime_ns`` and ``size`` key the cache, so an edited file is read again; the text is parsed
+    by :func:`conformance._gherkin.parse_gherkin`, which the traceability matrix shares (one
+    parse per text in a process). Callers only read the document.
     """
     del mtime_ns, size  # the cache key only
-    from gherkin.parser import Parser  # noqa: PLC0415 - only the catalogue parses Gherkin
-
-    return Parser().parse(path.read_text(encoding="utf-8"))
+    return parse_gherkin(path.read_text(encoding="utf-8"))
 
 
 def load_catalogue(directory: Path | None = None) -> list[ScenarioEntry]:

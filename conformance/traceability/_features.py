@@ -12,18 +12,17 @@ import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gherkin.parser import Parser as GherkinParser
+from gherkin.errors import CompositeParserException
 from gherkin.pickles.compiler import Compiler as PickleCompiler
 from pytest_bdd.exceptions import GherkinParseError
-from pytest_bdd.gherkin_parser import get_gherkin_document
+from pytest_bdd.gherkin_parser import GherkinDocument, get_gherkin_document
 from pytest_bdd.parser import FeatureParser, ScenarioTemplate
 
+from conformance._gherkin import parse_gherkin
 from conformance.traceability._issues import TraceIssue
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-    from pytest_bdd.gherkin_parser import GherkinDocument
 
 __all__ = ["FeatureScenario", "GherkinStep", "read_features"]
 
@@ -78,6 +77,24 @@ class FeatureScenario:
         return tuple(t[len(prefix) :] for t in self.tags if t.startswith(prefix))
 
 
+class _ParsedFeature(FeatureParser):
+    """pytest-bdd's :class:`~pytest_bdd.parser.FeatureParser` over a document already parsed.
+
+    pytest-bdd builds its ``Feature`` (scenarios, the step types it resolves, outline examples)
+    from the document ``_parse_feature_file`` returns; this one returns ``document`` instead of
+    reading and parsing the file again. Should a pytest-bdd release stop calling that method,
+    the parser reads the file itself: the same ``Feature``, one parse more.
+    """
+
+    def __init__(self, file: Path, document: GherkinDocument) -> None:
+        """Parse ``document``, the Gherkin document of ``file``."""
+        super().__init__(str(file.parent), file.name, "utf-8")
+        self._document = document
+
+    def _parse_feature_file(self) -> GherkinDocument:
+        return self._document
+
+
 def _steps(template: ScenarioTemplate) -> tuple[GherkinStep, ...]:
     return tuple(GherkinStep(s.type, s.name, s.line_number) for s in template.steps)
 
@@ -121,16 +138,16 @@ def _duplicates(document: GherkinDocument, relative: str) -> list[TraceIssue]:
     return issues
 
 
-def _inherited_tags(file: Path) -> dict[int, frozenset[str]]:
+def _inherited_tags(name: str, parsed: Any) -> dict[int, frozenset[str]]:  # noqa: ANN401
     """Tags per scenario line as the official pickle compiler gives them (without ``@``).
 
-    ``gherkin-official``'s compiler gives each pickle the tags of its Feature, its Rule, the
-    scenario itself and (for an outline row) its Examples block; a scenario's tags are the union
-    over its pickles. An outline without rows has no pickle; its tags are then read from the
-    tree (Feature, Rule, scenario) the same way.
+    ``parsed`` is the ``gherkin-official`` document (plain dicts, shared: read only) of the file
+    called ``name``. ``gherkin-official``'s compiler gives each pickle the tags of its Feature,
+    its Rule, the scenario itself and (for an outline row) its Examples block; a scenario's tags
+    are the union over its pickles. An outline without rows has no pickle; its tags are then
+    read from the tree (Feature, Rule, scenario) the same way.
     """
-    document: Any = GherkinParser().parse(file.read_text(encoding="utf-8"))  # plain dicts
-    document["uri"] = file.name
+    document: Any = {**parsed, "uri": name}  # the compiler's input; the shared dict unchanged
     lines: dict[str, int] = {}
     tree_tags: dict[int, frozenset[str]] = {}
     feature = document.get("feature") or {}
@@ -207,10 +224,16 @@ def _read_feature(
     ``OSError``), and a raise is never cached: the next call tries again.
     """
     del digest  # the cache key only
-    document = get_gherkin_document(str(file), "utf-8")
-    feature = FeatureParser(str(file.parent), file.name).parse()
+    text = file.read_text(encoding="utf-8")
+    try:
+        parsed = parse_gherkin(text)  # shared with the suite's catalogue: one parse per text
+    except CompositeParserException:
+        get_gherkin_document(str(file), "utf-8")  # raises pytest-bdd's error (file, line)
+        raise
+    document = GherkinDocument.from_dict(parsed)
+    feature = _ParsedFeature(file, document).parse()
     issues = tuple(_duplicates(document, relative))
-    inherited = _inherited_tags(file)
+    inherited = _inherited_tags(file.name, parsed)
     scenarios = tuple(
         FeatureScenario(
             path=relative,

@@ -415,3 +415,31 @@ def test_g11_a_rule_without_the_tags_still_drifts(repo_copy):
     )
     codes = {i.code for i in build_matrix(repo_copy).issues}
     assert "TRACE_MISSING_SPEC_TAG" in codes or "TRACE_WRONG_IDS" in codes
+
+
+def test_trace_and_catalogue_parse_each_feature_text_once(repo_copy, monkeypatch):
+    """The suite's catalogue and the matrix share one Gherkin parse per text in a process (a
+    fresh ``srdh run`` reads the mirror in both): each file is parsed once, not four times."""
+    import gherkin.parser  # noqa: PLC0415
+
+    from conformance.suite import load_catalogue  # noqa: PLC0415
+    from conformance.traceability._features import read_features  # noqa: PLC0415
+
+    features = repo_copy / "features"
+    files = sorted(features.glob("*.feature"))
+    for path in files:  # a text no earlier test of this process has parsed
+        path.write_text(f"{path.read_text(encoding='utf-8')}# {repo_copy}\n", encoding="utf-8")
+    parsed: list[str] = []
+    parse = gherkin.parser.Parser.parse
+
+    def counted(self, token_scanner_or_str, *args, **kwargs):
+        parsed.append(token_scanner_or_str)
+        return parse(self, token_scanner_or_str, *args, **kwargs)
+
+    monkeypatch.setattr(gherkin.parser.Parser, "parse", counted)
+    catalogue = load_catalogue(features)
+    scenarios, issues = read_features(features, repo_copy)
+    assert len(parsed) == len(files)
+    assert sorted(parsed) == sorted(p.read_text(encoding="utf-8") for p in files)
+    assert {e.name for e in catalogue} == {s.name for s in scenarios}
+    assert issues == []
