@@ -24,6 +24,7 @@ from typer.testing import CliRunner
 
 from conformance.cli import EXIT_FAILED, EXIT_OK, app
 from conformance.schemadiff import Direction, Effect, diff_schemas
+from tests._profile import depth
 
 ROUND3 = Path(__file__).parents[1] / "field_inputs" / "round3"
 OVERLAP = ROUND3 / "diff-oneof-overlap"
@@ -98,8 +99,11 @@ def test_an_unclassified_change_fails_closed_and_names_the_keyword():
 
 # --- the witness check: a drawn instance proves a direction -----------------------------------
 
+# Depth is the profile's (tests/_profile.py): 300 draws under ci, 30 under dev. Every witness the
+# pairs below have is one of _CANDIDATES; the draws back the "no witness the other way" half.
 _SETTINGS = settings(
-    max_examples=300,
+    max_examples=depth(ci=300, dev=30),
+    deadline=None,  # a draw took 720 ms at load 10 (FlakyFailure under ci): no timed tests
     database=None,
     derandomize=True,
     phases=[Phase.generate],

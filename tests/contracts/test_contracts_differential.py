@@ -3,9 +3,11 @@
 Seeds: the contract's valid examples plus, where hypothesis-jsonschema is fast enough, instances
 it generates from the schema bundled with its references as local ``$defs`` (narrowed to small
 sizes and without the if/then rules, see ``_narrow``). From the seeds, mutants are derived until
-at least 1,000 instances per contract were checked: wrong type, ``1.0``/``true`` for an integer,
-out-of-vocabulary string, dropped key, extra property, and a conditional field (an if/then
-trigger) flipped to another value of its vocabulary. Schema-valid mutants become seeds in turn.
+at least :data:`MIN_INSTANCES` instances per contract were checked (1,000 under the ``ci``
+profile, 100 under ``dev``: depth is the profile's, ``tests/_profile.py``): wrong type,
+``1.0``/``true`` for an integer, out-of-vocabulary string, dropped key, extra property, and a
+conditional field (an if/then trigger) flipped to another value of its vocabulary. Schema-valid
+mutants become seeds in turn.
 """
 
 from __future__ import annotations
@@ -24,9 +26,11 @@ import contracts
 from contracts._bundle import bundle_schema
 from contracts._examples import iter_examples
 from contracts._validator import fast_is_valid
+from tests._profile import depth
 
 MUTANTS_PER_VALID = 12
-MIN_INSTANCES = 1000
+MIN_INSTANCES = depth(ci=1000, dev=100)
+"""Instances checked per contract at least (every mutant kind is made from every drawn seed)."""
 _ANY_JSON = {"type": ["string", "integer", "boolean", "null"], "maxLength": 8}
 _WRONG_TYPE = {str: 7, int: "7", bool: 0, float: "x", type(None): "null", list: {}, dict: []}
 
@@ -168,7 +172,8 @@ HYPOTHESIS_SEEDED = frozenset(contracts.CONTRACTS) - {
     "published-result", "verified-snapshot", "diagnosis-run", "run-trace-event", "phase-plan",
     "scenario-fixture", "run-observation", "adapter-message",
 }  # fmt: skip
-HYPOTHESIS_SEEDS = 10
+HYPOTHESIS_SEEDS = depth(ci=10, dev=3)
+"""Instances hypothesis-jsonschema generates per contract of :data:`HYPOTHESIS_SEEDED`."""
 
 
 def _hypothesis_seeds(contract: str) -> list[Any]:
@@ -193,7 +198,8 @@ def _hypothesis_seeds(contract: str) -> list[Any]:
 
 @pytest.mark.parametrize("contract", list(contracts.CONTRACTS))
 def test_contracts_schema_and_model_agree_on_generated_instances(contract):
-    """On >= 1,000 generated instances per contract, schema verdict == model verdict.
+    """On >= :data:`MIN_INSTANCES` generated instances per contract, schema verdict == model
+    verdict.
 
     The kit's jsonschema-rs first pass (``fast_is_valid``) must give the same verdict too, since
     ``validate_document`` trusts it when it accepts.

@@ -8,7 +8,8 @@ Profiles (derandomized, no deadline, no example database):
   (:data:`conformance._examples.DEFAULT_EXAMPLES`).
 
 ``SRDH_PROPERTY_PROFILE`` picks one; otherwise ``ci`` when the ``CI`` environment variable is set
-(as CI services set it) and ``dev`` elsewhere. The run store's SQLite files go to a RAM-backed
+(as CI services set it) and ``dev`` elsewhere (:data:`tests._profile.PROFILE`, the profile the
+whole suite's depth follows). The run store's SQLite files go to a RAM-backed
 temporary folder when one exists (``/dev/shm``): still a real SQLite file, without disk syncs.
 """
 
@@ -23,6 +24,7 @@ from hypothesis import HealthCheck, Phase, settings
 
 from conformance._examples import CI_EXAMPLES, DEFAULT_EXAMPLES
 from conformance.adapters import InProcessAdapter
+from tests._profile import PROFILE
 
 _COMMON = {
     "derandomize": True,
@@ -35,7 +37,6 @@ _COMMON = {
 settings.register_profile("ci", max_examples=CI_EXAMPLES, **_COMMON)
 settings.register_profile("dev", max_examples=DEFAULT_EXAMPLES, **_COMMON)
 
-PROFILE = os.environ.get("SRDH_PROPERTY_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
 _RAM = Path("/dev/shm")  # noqa: S108 - RAM-backed; each Run still gets its own SQLite file
 
 
