@@ -17,8 +17,8 @@ from conformance.fixtures import (
     supported_turn,
     tool_call,
 )
-from conformance.suite import export_fixtures
-from contracts import validate_document
+from conformance.suite import FixtureRecorder, export_fixtures
+from contracts import Capability, validate_document
 
 FIXTURE_DIR = Path(__file__).resolve().parents[2] / "conformance" / "fixtures"
 COMMITTED = sorted(FIXTURE_DIR.glob("*.json"))
@@ -131,3 +131,12 @@ def test_unknown_draft_words_list_the_vocabulary():
     """An unknown draft description names the shapes the steps know."""
     with pytest.raises(StepVocabularyError, match=r"known shapes: .*a draft observing"):
         document_for(FixtureBuilder(), "a poem")
+
+
+def test_the_fixture_recorder_claims_the_contract_capability_vocabulary_in_order():
+    """The exporter's recorder claims every capability of adapter-message's vocabulary (read from
+    the schema, the generated enum's source), in the contract's order, so no scenario is skipped."""
+    recorder = FixtureRecorder()
+    assert recorder.hello()["capabilities"] == [c.value for c in Capability]
+    assert recorder.capabilities == frozenset(c.value for c in Capability)
+    assert validate_document(recorder.hello(), "adapter-message") == []
