@@ -29,6 +29,7 @@ from conformance.adapters import InProcessAdapter
 from conformance.anyfixture._property import PINS, judge_any_fixture
 from conformance.checks import RULES
 from reference_harness.mutants import MUTANTS
+from tests._profile import depth
 from tests.selftest.conftest import RULE_ID, declare_runs, judge_forced_draws, pinned_fixture
 
 PINNED: dict[str, str] = {"seq_from_low_word": "history:greatest-seq"}
@@ -39,7 +40,9 @@ DRAWN: dict[str, dict[str, Any]] = {
 }
 """Mutant -> the forced choices of its kind (other shapes than the pin's)."""
 
-_EXAMPLES = 4
+_EXAMPLES = depth(ci=4, dev=2)
+"""Fixtures drawn (derandomized; the first failing one stops the run), and the same fixtures on
+the reference. Depth: the mutant is killed by the first draw; ``dev`` keeps one more."""
 
 _LATE = "late_result_never_discarded"
 _LATE_ROW = "client-disconnects-during-a-model-call"

@@ -22,6 +22,7 @@ from conformance.selftest._plan import mutant_probes
 from conformance.selftest._run import _scenarios
 from conformance.selftest._seed import read_seed
 from reference_harness.mutants import CONTRACT_MUTANTS, MUTANTS
+from tests._profile import depth
 from tests.selftest.conftest import PATH_EXAMPLES, judge
 
 REPO = Path(__file__).resolve().parents[2]
@@ -202,7 +203,7 @@ def test_selftest_reports_a_surviving_mutant():
         requirement_id="retry-attempts-shall-be-owned-by-harness",
         rule="none",
         suite=False,
-        examples=3,
+        examples=depth(ci=3, dev=1),  # depth: a count above 0 plans the same properties
         invariants=False,  # its requirement's properties are enough to judge it
     )
     assert verdict.error == ""

@@ -24,6 +24,7 @@ import pytest
 
 from conformance.anyfixture._property import PINS
 from reference_harness.mutants import MUTANTS
+from tests._profile import depth
 from tests.selftest.conftest import judge_forced_draws, judge_pin, pinned_fixture
 
 PINNED: dict[str, tuple[str, str]] = {
@@ -110,8 +111,11 @@ DRAWN: dict[str, tuple[dict[str, Any], str]] = {
 }
 """Mutant -> the forced choices of its kind and the rule the property's failure names."""
 
-_EXAMPLES = 6
-"""Fixtures drawn per mutant (derandomized; the first failing one stops the run)."""
+_EXAMPLES = depth(ci=6, dev=4)
+"""Fixtures drawn per mutant (derandomized; the first failing one stops the run), and the same
+fixtures on the reference. Depth: every mutant here is killed by its kind's first draw but
+``verdict_repeated_ids_accepted``, killed by its third (the draws are the same prefix at any
+count); ``dev`` keeps one draw beyond it."""
 
 
 @pytest.mark.parametrize("name", list(PINNED))

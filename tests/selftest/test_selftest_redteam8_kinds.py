@@ -28,6 +28,7 @@ from conformance.anyfixture._property import PINS, judge_any_fixture
 from conformance.checks import RULES
 from conformance.hypothesis import ALL_CAPABILITIES
 from reference_harness.mutants import MUTANTS
+from tests._profile import depth
 from tests.selftest.conftest import judge_forced_draws, judge_pin, pinned_fixture
 
 PINNED: dict[str, tuple[str, ...]] = {
@@ -60,8 +61,11 @@ DRAWN: dict[str, list[dict[str, Any]]] = {
 }
 """Mutant -> the forced choices of its kind (each recipe drawn ``_EXAMPLES`` times)."""
 
-_EXAMPLES = 6
-"""Fixtures drawn per recipe (derandomized; the first failing one stops the run)."""
+_EXAMPLES = depth(ci=6, dev=3)
+"""Fixtures drawn per recipe (derandomized; the first failing one stops the run), and the same
+fixtures on the reference. Depth: ``run_id_from_seq`` is killed by its recipe's second draw, the
+others by their first (the draws are the same prefix at any count); ``dev`` keeps one draw beyond
+the latest kill."""
 
 
 @pytest.mark.parametrize("name", list(PINNED))

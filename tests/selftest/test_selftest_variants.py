@@ -24,7 +24,10 @@ from unittest import mock
 import pytest
 
 from conformance.adapters import InProcessAdapter
+from conformance.properties import INVARIANTS
 from conformance.selftest import run_selftest
+from conformance.selftest._plan import Probe, reference_probes
+from conformance.selftest._run import _scenarios
 from reference_harness.openai._client import ChatClient
 from reference_harness.variants import (
     COMPOSITE_MEMBERS,
@@ -33,6 +36,7 @@ from reference_harness.variants import (
     CompositionError,
     compose,
 )
+from tests._profile import depth
 
 FIXTURES = Path(__file__).resolve().parents[2] / "conformance" / "fixtures"
 DAY_MS = 86_400_000
@@ -466,6 +470,26 @@ def test_selftest_judges_a_composite_by_name_like_a_variant():
         run_selftest(mutants=["no_such_composite"], suite=False, examples=0, jobs=1)
 
 
+_COMPOSITE_DEPTH = {"ci": 2, "dev": 1}
+COMPOSITE_EXAMPLES = depth(**_COMPOSITE_DEPTH)
+"""Generated examples per property (and any-fixture draws) after the pins, in a composite's
+self-test: depth only. Any count above 0 plans every probe (``reference_probes``: 0 would drop
+the properties and the invariants); the pins are the same at 1 and 2."""
+
+
+def test_a_composite_faces_every_probe_at_either_depth():
+    """Both profiles' counts plan the same probes for a composite: every scenario, every ``run``
+    property and the invariants (the count changes only how many examples each property draws)."""
+    scenarios = _scenarios()
+    plans = [
+        reference_probes(scenarios, suite=True, examples=n, invariants=True)
+        for n in (depth(**_COMPOSITE_DEPTH, profile=profile) for profile in ("ci", "dev"))
+    ]
+    assert plans[0] == plans[1]
+    assert {p.kind for p in plans[0]} == {"scenario", "property"}
+    assert Probe("property", INVARIANTS) in plans[0]
+
+
 @pytest.mark.parametrize("name", list(COMPOSITES))
 def test_selftest_passes_composite(name):
     """The self-test judges the composite on every scenario, property and the invariants: it passes.
@@ -473,7 +497,7 @@ def test_selftest_passes_composite(name):
     Judged once: a Run the machine's load decided (a timely answer ended by the variant's 300 ms
     timeout) is run again by the adapter itself (``docs/decisions/races.md``).
     """
-    result = run_selftest(mutants=[name], examples=2, reference=False, jobs=1)
+    result = run_selftest(mutants=[name], examples=COMPOSITE_EXAMPLES, reference=False, jobs=1)
     (verdict,) = result.mutants
     assert verdict.kind == "variant"
     assert verdict.error == ""
