@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from conformance.cli import EXIT_FAILED, EXIT_OK, EXIT_SETUP, app
 from conformance.cli._validate import iter_documents
+from tests._profile import depth
 
 if TYPE_CHECKING:
     from typer.testing import CliRunner
@@ -46,7 +47,10 @@ def test_f4_a_raw_u2028_inside_a_record_is_data(runner: CliRunner) -> None:
     assert "1 document(s), 0 invalid" in result.stdout
 
 
-@settings(max_examples=30, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=depth(ci=30, dev=10),  # depth is the profile's: tests/_profile.py
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(
     queries=st.lists(
         st.text(st.sampled_from([*_NOT_RECORD_ENDS, "a", " ", "\u00e9"]), max_size=12),

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 import rfc8785
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from contracts import (
@@ -32,6 +32,7 @@ from contracts import (
     parse_document,
 )
 from contracts._errors import json_pointer
+from tests._profile import depth
 
 INPUTS = Path(__file__).parents[1] / "field_inputs"
 
@@ -49,6 +50,14 @@ json_values = st.recursive(
     max_leaves=20,
 )
 """Any I-JSON value within the kit's limits (depth <= 21 here)."""
+EXAMPLES = settings(
+    max_examples=depth(ci=100, dev=20),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+"""Examples per property: Hypothesis's default 100 under ``ci``; depth is the profile's
+(``tests/_profile.py``). No timing checks (the kit's tests make none): Hypothesis's deadline and
+its "input generation is slow" check failed runs at load 10-13 on 2 shared cores."""
 
 
 def _containers(value: Any, path: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
@@ -105,6 +114,7 @@ hostile_members = st.sampled_from(
 )
 
 
+@EXAMPLES
 @given(json_values)
 def test_clean_documents_read_as_the_standard_library_reads_them(value: Any) -> None:
     """Every I-JSON value round-trips: compact, pretty, and as UTF-8 bytes."""
@@ -113,6 +123,7 @@ def test_clean_documents_read_as_the_standard_library_reads_them(value: Any) -> 
         assert loads_strict(text.encode("utf-8"), canonical=True) == json.loads(text)
 
 
+@EXAMPLES
 @given(
     st.dictionaries(_keys, json_values, max_size=4),
     st.data(),
@@ -136,6 +147,7 @@ def test_a_hostile_member_is_refused_with_its_rule_line_and_pointer(
     assert str(error).startswith(f"doc.json:{error.line}: ")
 
 
+@EXAMPLES
 @given(
     st.dictionaries(_keys, json_values, min_size=1, max_size=4),
     st.data(),
@@ -156,6 +168,7 @@ def test_a_duplicate_member_name_is_refused_at_the_second_occurrence(
     assert caught.value.pointer == json_pointer([*path, name])
 
 
+@EXAMPLES
 @given(
     st.integers(min_value=MAX_SAFE_INTEGER + 1) | st.integers(max_value=-MAX_SAFE_INTEGER - 1),
     st.sampled_from([None, 2]),
@@ -205,6 +218,7 @@ def _outcome(text: str | bytes) -> tuple[str, int | None]:
     return "ok", None
 
 
+@EXAMPLES
 @given(st.text(max_size=40) | st.binary(max_size=40))
 def test_any_text_is_read_or_refused_with_a_strict_json_error(text: str | bytes) -> None:
     """Garbage never escapes as another exception type."""
@@ -212,6 +226,7 @@ def test_any_text_is_read_or_refused_with_a_strict_json_error(text: str | bytes)
     assert rule == "ok" or rule.startswith("json-")
 
 
+@EXAMPLES
 @given(st.text(st.sampled_from('[]{}:,"\\ud83d 0123456789.eE+-NaInfityrulsx\n'), max_size=60))
 def test_the_locator_finds_every_refusal_the_parser_makes(text: str) -> None:
     """Every I-JSON refusal of the fast parser is located (a line) by the position scanner."""

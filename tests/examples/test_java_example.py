@@ -3,7 +3,8 @@
 The example is a second, independent implementation of the spec, written from
 ``docs/implementers.md``, ``docs/contracts.md`` and the schemas (issue 20). These tests build it
 with ``javac`` (no build tool, no third-party jar) and run ``srdh run --iut`` against it over
-stdio, properties included (``--examples 10``): a conforming harness the kit fails is a false kill.
+stdio, properties included (``--examples 10`` under the ``ci`` profile, 3 under ``dev``: depth is
+the profile's, ``tests/_profile.py``): a conforming harness the kit fails is a false kill.
 Skipped, with the install line, only where no JDK exists and ``CI`` is not set; in CI a missing
 JDK fails (``.ci/run`` installs ``default-jdk-headless``).
 """
@@ -22,6 +23,7 @@ import pytest
 
 from conformance.adapters import StdioAdapter
 from contracts import StrictJSONError, canonical_json, loads_strict
+from tests._profile import depth
 
 pytestmark = pytest.mark.slow
 
@@ -72,7 +74,7 @@ def classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize(
     ("stream", "examples"),
-    [(False, ["--examples", "10"]), (True, ["--examples", "0"])],
+    [(False, ["--examples", str(depth(ci=10, dev=3))]), (True, ["--examples", "0"])],
     ids=["json-with-properties", "streamed"],
 )
 def test_the_java_example_passes_the_whole_suite(
@@ -80,9 +82,9 @@ def test_the_java_example_passes_the_whole_suite(
 ) -> None:
     """`srdh run --iut "java … StdioMain"`: exit 0, every scenario passed.
 
-    With JSON answers the properties run too (``--examples 10``); with streamed answers
-    (``SRDH_JAVA_STREAM=1``: server-sent events, tool call ids in later chunks) every Gherkin
-    scenario (``--examples 0``: the properties add nothing the JSON run does not judge).
+    With JSON answers the properties run too (``--examples 10``, 3 under ``dev``); with streamed
+    answers (``SRDH_JAVA_STREAM=1``: server-sent events, tool call ids in later chunks) every
+    Gherkin scenario (``--examples 0``: the properties add nothing the JSON run does not judge).
     """
     _, java = _jdk()
     report = tmp_path / "report"

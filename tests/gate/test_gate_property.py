@@ -22,6 +22,7 @@ from conformance.gate import (
     planned_changes,
     read_repo_state,
 )
+from tests._profile import depth
 
 PLAN = load_phase_plan()
 CHANGES = planned_changes(PLAN)
@@ -105,7 +106,7 @@ def _decision_summary(decision) -> tuple[bool, set[tuple[str, str]], str]:
     return (decision.allowed, codes, decision.public_entry)
 
 
-@settings(max_examples=500)
+@settings(max_examples=depth(ci=500, dev=100))  # depth is the profile's: tests/_profile.py
 @given(layout=specs, stage=st.sampled_from(STAGES))
 def test_gate_decision_matches_reference_on_states(layout, stage) -> None:
     """On any in-memory repository state the decision equals the reference predicate."""
@@ -141,7 +142,7 @@ def _build(make_git_repo, root: Path, layout: list[Spec]):
 
 
 @settings(
-    max_examples=25,
+    max_examples=depth(ci=25, dev=8),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from contracts import MAX_DEPTH, MAX_SAFE_INTEGER, canonical_json, json_value_problem
 from reference_harness._tools import TOOL_SPECS, valid_arguments
+from tests._profile import depth
 
 FIELD_FIXTURE = (
     Path(__file__).parents[1] / "field_inputs" / "unsafe-integer-tool-arguments.fixture.json"
@@ -119,7 +120,9 @@ def test_valid_arguments_are_always_canonicalizable(arguments: object) -> None:
 
 
 @settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=depth(ci=25, dev=8),  # depth is the profile's: tests/_profile.py
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(tool_arguments)
 def test_no_generated_tool_argument_ends_a_run_internal_error(h: Any, arguments: object) -> None:

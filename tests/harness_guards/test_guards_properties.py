@@ -16,8 +16,11 @@ from reference_harness.guards import (
     check_draft,
     check_knowledge_answer,
 )
+from tests._profile import depth
 
 RUN = "run-1"
+EXAMPLES = depth(ci=300, dev=50)
+"""Examples per property (depth is the profile's: tests/_profile.py)."""
 CODES = {code.value for code in ViolationCode}
 
 json_scalars = st.one_of(
@@ -110,7 +113,7 @@ evidence_lists = st.lists(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(document=json_values)
 def test_check_draft_never_raises_on_any_json_value(document):
     """Any JSON value gets a verdict, never an exception; invalid verdicts carry known codes."""
@@ -123,7 +126,7 @@ def test_check_draft_never_raises_on_any_json_value(document):
     assert not answer.valid or answer.document is not None
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(document=draft_like, evidence=evidence_lists)
 def test_draft_shaped_values_get_a_verdict_and_valid_ones_a_sound_snapshot(
     build, document, evidence
@@ -152,7 +155,7 @@ STRUCTURAL = {
 }
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(document=draft_like)
 def test_structural_verdict_agrees_with_the_contracts_validation(document):
     """The guard finds a structural fault iff `contracts.validate_document` finds one."""

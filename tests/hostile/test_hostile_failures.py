@@ -28,6 +28,7 @@ from conformance.reports import (
     render_junit,
     render_markdown,
 )
+from tests._profile import depth
 from tests.hostile.hostile_reports import start_tags
 from tests.hostile.test_hostile_text import (
     _SUMMARY_TAGS,
@@ -91,7 +92,7 @@ def test_failure_junit_is_well_formed_and_carries_every_field(text):
     assert "rules: R2.tool-call-identity" in body
 
 
-@settings(PROPERTY, max_examples=40)
+@settings(PROPERTY, max_examples=depth(ci=40, dev=10))
 @given(HOSTILE)
 def test_failure_markdown_and_html_add_no_markup(text):
     """summary.md and report.html render the failure with only the kit's own tags."""

@@ -35,10 +35,14 @@ from conformance.reports import (
     render_junit,
     render_markdown,
 )
+from tests._profile import depth
 from tests.hostile.hostile_reports import hostile_report, start_tags
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
-PROPERTY = settings(max_examples=100, derandomize=True, deadline=None, database=None)
+PROPERTY = settings(
+    max_examples=depth(ci=100, dev=25), derandomize=True, deadline=None, database=None
+)
+"""Settings of every property here (depth is the profile's: tests/_profile.py)."""
 
 SNIPPETS = [
     "\x1b[31mERROR\x1b[0m",
@@ -204,7 +208,7 @@ def test_the_markdown_summary_has_no_raw_html_and_intact_tables(text):
     assert len(rows) == 4 + 2 + 2
 
 
-@settings(PROPERTY, max_examples=30)
+@settings(PROPERTY, max_examples=depth(ci=30, dev=10))
 @given(HOSTILE)
 def test_the_html_report_has_only_its_ownstart_tags(text):
     """report.html parses with html.parser; IUT text adds no element (script, img, …)."""

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance.openspec import lint_items
+from tests._profile import depth
 
 # Every fragment list starts with its canonical form; a "broken" block draws from the whole list.
 NAMES = ["Alpha SHALL work", "Beta", "Gamma works", "Delta", "Epsilon", "Alpha SHALL work ##"]
@@ -114,7 +115,7 @@ def project(draw: st.DrawFn) -> dict[str, str]:
 
 
 @settings(
-    max_examples=6,
+    max_examples=depth(ci=6, dev=3),  # depth is the profile's: tests/_profile.py
     derandomize=True,
     database=None,
     deadline=None,

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reference_harness.openai import OpenAIConfig
@@ -25,11 +25,20 @@ from reference_harness.openai._completion import (
     from_body,
     from_chunks,
 )
+from tests._profile import depth
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
 CASES = Path(__file__).parents[1] / "field_inputs" / "stream-tool-call-chunks.json"
+EXAMPLES = settings(
+    max_examples=depth(ci=100, dev=20),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+"""Examples per property: Hypothesis's default 100 under ``ci``; depth is the profile's
+(``tests/_profile.py``). No timing checks (the kit's tests make none): Hypothesis's deadline and
+its "input generation is slow" check failed runs at load 10-13 on 2 shared cores."""
 
 
 def _calls(completion: Completion) -> list[tuple[object, object, object]]:
@@ -180,6 +189,7 @@ def _streams(draw: st.DrawFn, calls: list[dict[str, Any]]) -> list[dict[str, obj
     return chunks
 
 
+@EXAMPLES
 @given(st.data(), _message)
 def test_streamed_calls_equal_the_non_streamed_ones(
     data: st.DataObject, calls: list[dict[str, Any]]
@@ -215,6 +225,7 @@ def _sse_body(chunks: list[dict[str, object]], endings: list[str]) -> bytes:
     return "".join(out).encode()
 
 
+@EXAMPLES
 @given(st.data(), _message)
 def test_sse_lines_end_only_at_cr_lf_or_crlf(
     data: st.DataObject, calls: list[dict[str, Any]]

@@ -9,6 +9,7 @@ from sqlalchemy import text
 
 from contracts import DiagnosisRun
 from reference_harness.store import RunStore, SkippedRun
+from tests._profile import depth
 
 REASON = {
     "DIAGNOSIS_SUCCESS": None,
@@ -147,7 +148,7 @@ def _reference(history: list[str], before_seq: int) -> tuple[int | None, list[tu
     return None, skipped
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=depth(ci=60, dev=15), deadline=None)  # tests/_profile.py
 @given(
     history=st.lists(st.sampled_from(sorted(REASON)), max_size=12),
     before=st.integers(min_value=1, max_value=14),
