@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from conformance.adapters import StdioAdapter
+from conformance.properties import PROPERTIES
 from contracts import StrictJSONError, canonical_json, loads_strict
 from tests._profile import depth
 
@@ -32,8 +33,6 @@ SOURCES = REPO / "examples" / "java" / "src"
 FIXTURES = REPO / "conformance" / "fixtures"
 MAIN = "dev.srdh.harness.StdioMain"
 INSTALL = "apt-get install -y default-jdk-headless"
-SPEC_SCENARIOS_WITH_PROPERTIES = 9
-"""Spec scenarios whose property runs against an IUT (the two contract-data ones judge data)."""
 JVM_FLAGS = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
 """HotSpot tuning for short-lived JVMs: the C1 compiler only (the C2 compiler's work never pays
 off in a process that lives seconds) and one GC thread. They change no Java semantics, only how
@@ -121,8 +120,15 @@ def test_the_java_example_passes_the_whole_suite(
     assert all(s["status"] == "PASSED" for s in scenarios), [
         s["name"] for s in scenarios if s["status"] != "PASSED"
     ]
-    with_properties = [s for s in scenarios if s["examples"] > 1]
-    assert len(with_properties) >= (SPEC_SCENARIOS_WITH_PROPERTIES if examples else 0)
+    # Each property's spec scenario is a plain scenario (one Gherkin example), and its property
+    # adds exactly ``--examples`` examples to its count: the properties ran, at that depth.
+    ran = int(examples[1])
+    counts = {
+        scenario_id: scenario["examples"]
+        for requirement in result["requirements"].values()
+        for scenario_id, scenario in requirement["scenarios"].items()
+    }
+    assert {s: counts.get(s) for s in PROPERTIES} == dict.fromkeys(PROPERTIES, 1 + ran)
 
 
 CANONICAL_SAMPLES = [
