@@ -58,6 +58,7 @@ from contracts._strict_json import (
     loads_strict,
 )
 from contracts._validator import check_schema_refs, fast_is_valid, validator_for
+from contracts._vocabulary import capability_vocabulary
 
 if TYPE_CHECKING:
     from contracts._data import load_component_registry, load_phase_plan
@@ -618,6 +619,7 @@ __all__ = [
     "ViolationCode",
     "bundle_schema",
     "canonical_json",
+    "capability_vocabulary",
     "check_document",
     "check_invariants",
     "check_schema_refs",

@@ -23,9 +23,8 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 from contracts import (
     ContractError,
     DiagnosisRun,
+    capability_vocabulary,
     check_document,
-    load_json_file,
-    schema_path,
     validate_document,
 )
 from reference_harness._client import SimulatedClient
@@ -57,22 +56,10 @@ PROTOCOL_VERSION: Final = "2.0"
 IMPLEMENTATION_NAME: Final = "srdh-reference-harness"
 
 
-def _capability_vocabulary() -> tuple[str, ...]:
-    """The adapter protocol's Capability vocabulary, in the contract's order.
-
-    Read from ``adapter-message.schema.json`` (``$defs/Capability``), the source of the generated
-    ``contracts.Capability`` enum: importing that enum builds the adapter message models, and with
-    them the Run Observation and trace event models, which a Harness serving runs never uses (a
-    stdio IUT's start-up).
-    """
-    schema = load_json_file(schema_path("adapter-message"))
-    return tuple(schema["$defs"]["Capability"]["enum"])
-
-
 MODEL_ENDPOINT: Final = "MODEL_ENDPOINT"
 """The capability of taking the kit's model endpoint from the ``run`` message."""
 CAPABILITIES: Final = tuple(
-    capability for capability in _capability_vocabulary() if capability != MODEL_ENDPOINT
+    capability for capability in capability_vocabulary() if capability != MODEL_ENDPOINT
 )
 """The reference Harness's behavioural capabilities: every one of the protocol's vocabulary.
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Literal
 
+from hypothesis import HealthCheck, settings
+
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
@@ -62,3 +64,16 @@ def depth(ci: int, dev: int, *, profile: str | None = None) -> int:
         return dev
     msg = f"profile {chosen!r}: expected one of {', '.join(PROFILES)}"
     raise ValueError(msg)
+
+
+def untimed_settings(ci: int, dev: int) -> settings:
+    """Hypothesis settings with :func:`depth` ``(ci, dev)`` examples and no timing checks.
+
+    No deadline and no "input generation is slow" health check: the kit's tests make no timing
+    checks, and those two failed runs at load 10-13 on 2 shared cores.
+    """
+    return settings(
+        max_examples=depth(ci=ci, dev=dev),
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from contracts import json_copy, loads_strict
+from contracts import capability_vocabulary, json_copy, loads_strict
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Mapping
@@ -271,12 +271,7 @@ def fit_to_run(
     if not declined:
         same = fixture if isinstance(fixture, dict) else dict(fixture)
         return same, None if capabilities is None else frozenset(capabilities)
-    if capabilities is None:
-        from contracts import Capability  # noqa: PLC0415 - builds the adapter message models
-
-        declared = {c.value for c in Capability}
-    else:
-        declared = set(capabilities)
+    declared = set(capability_vocabulary() if capabilities is None else capabilities)
     taken = frozenset(declared - set(declined))
     return fit_to_capabilities(fixture, taken), taken
 

@@ -13,18 +13,13 @@ from typing import Any
 import pytest
 
 from conformance.suite._run import run_suite
-from contracts import load_json_file, schema_path
+from contracts import capability_vocabulary
 
 __all__ = ["CAPABILITIES", "FixtureRecorder", "export_fixtures", "fixture_json"]
 
-CAPABILITIES: tuple[str, ...] = tuple(
-    load_json_file(schema_path("adapter-message"))["$defs"]["Capability"]["enum"]
-)
+CAPABILITIES: tuple[str, ...] = capability_vocabulary()
 """Every capability, in the contract's order: the recorder claims them all so that no scenario is
-skipped. Read from ``adapter-message.schema.json`` (``$defs/Capability``), the source of the
-generated ``contracts.Capability`` enum: importing that enum builds the adapter message, Run
-Observation and Scenario Fixture models, which a ``srdh run`` never uses (~0.1 CPU s per process;
-docs/decisions/test-speed.md, Session 10)."""
+skipped (read from the schema: :func:`contracts.capability_vocabulary`)."""
 
 
 class FixtureRecorder:

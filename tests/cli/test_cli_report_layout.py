@@ -189,8 +189,13 @@ def test_nothing_sticks_out_of_the_window(report_html: Path, tmp_path: Path, wid
     assert found["bad"] == ""
 
 
-def _layout(page: Path, tmp_path: Path, width: int, *, move: bool = False) -> dict[str, Any]:
-    script = _TABLE.replace("MOVE", "true" if move else "false")
+def _layout(
+    page: Path, tmp_path: Path, width: int, *, move: bool = False, table: str = "results"
+) -> dict[str, Any]:
+    """The measured layout of the table with id ``table`` (the measuring page: ``table-WIDTH``)."""
+    script = _TABLE.replace("MOVE", "true" if move else "false").replace(
+        'getElementById("results")', f'getElementById("{table}")'
+    )
     measured = tmp_path / f"table-{width}.html"
     measured.write_text(page.read_text("utf-8").replace("</body>", script), "utf-8")
     dom = _chromium("--dump-dom", measured.as_uri(), cwd=tmp_path, width=width)
@@ -244,25 +249,12 @@ def test_a_screenshot_of_the_requirements_table_is_taken(
     assert _png_size(shot) == (width, HEIGHT)
 
 
-def _sentence_layout(page: Path, tmp_path: Path, width: int) -> dict[str, Any]:
-    script = _TABLE.replace("MOVE", "false").replace(
-        'getElementById("results")', 'getElementById("spec-sentences")'
-    )
-    measured = tmp_path / f"sentences-{width}.html"
-    measured.write_text(page.read_text("utf-8").replace("</body>", script), "utf-8")
-    dom = _chromium("--dump-dom", measured.as_uri(), cwd=tmp_path, width=width)
-    found = re.search(r'data-layout="([^"]*)"', dom)
-    assert found is not None, "the measuring script did not run"
-    layout: dict[str, Any] = json.loads(html.unescape(found.group(1)))
-    return layout
-
-
 @pytest.mark.parametrize("width", WIDTHS)
 def test_the_sentence_table_is_readable(tmp_path: Path, width: int) -> None:
     """Headers and short cells on one line, nothing spills, the text gets the most room."""
     page = tmp_path / "report.html"
     page.write_text(render_html(sentence_report(kit_sentences()), kit_schemas_dir()), "utf-8")
-    layout = _sentence_layout(page, tmp_path, width)
+    layout = _layout(page, tmp_path, width, table="spec-sentences")
     heads = {h["text"]: h for h in layout["heads"]}
     assert list(heads) == SENTENCE_HEADERS
     assert layout["table"] <= layout["viewport"] <= width

@@ -18,7 +18,7 @@ from conformance.fixtures import (
     tool_call,
 )
 from conformance.suite import FixtureRecorder, export_fixtures
-from contracts import Capability, validate_document
+from contracts import Capability, capability_vocabulary, validate_document
 
 FIXTURE_DIR = Path(__file__).resolve().parents[2] / "conformance" / "fixtures"
 COMMITTED = sorted(FIXTURE_DIR.glob("*.json"))
@@ -140,3 +140,10 @@ def test_the_fixture_recorder_claims_the_contract_capability_vocabulary_in_order
     assert recorder.hello()["capabilities"] == [c.value for c in Capability]
     assert recorder.capabilities == frozenset(c.value for c in Capability)
     assert validate_document(recorder.hello(), "adapter-message") == []
+
+
+def test_the_capability_vocabulary_read_from_the_schema_is_the_generated_enum():
+    """``contracts.capability_vocabulary`` (the schema's ``$defs/Capability``, read without the
+    models) is the generated enum's values, in order: the exporter, the runtime oracle and the
+    reference Harness's hello all use it."""
+    assert capability_vocabulary() == tuple(c.value for c in Capability)

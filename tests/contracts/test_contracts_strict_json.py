@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 import rfc8785
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from contracts import (
@@ -32,7 +32,7 @@ from contracts import (
     parse_document,
 )
 from contracts._errors import json_pointer
-from tests._profile import depth
+from tests._profile import untimed_settings
 
 INPUTS = Path(__file__).parents[1] / "field_inputs"
 
@@ -50,14 +50,8 @@ json_values = st.recursive(
     max_leaves=20,
 )
 """Any I-JSON value within the kit's limits (depth <= 21 here)."""
-EXAMPLES = settings(
-    max_examples=depth(ci=100, dev=20),
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-"""Examples per property: Hypothesis's default 100 under ``ci``; depth is the profile's
-(``tests/_profile.py``). No timing checks (the kit's tests make none): Hypothesis's deadline and
-its "input generation is slow" check failed runs at load 10-13 on 2 shared cores."""
+EXAMPLES = untimed_settings(ci=100, dev=20)
+"""Examples per property: Hypothesis's default 100 under ``ci``; depth is the profile's."""
 
 
 def _containers(value: Any, path: tuple[object, ...] = ()) -> list[tuple[object, ...]]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from reference_harness.openai import OpenAIConfig
@@ -25,20 +25,14 @@ from reference_harness.openai._completion import (
     from_body,
     from_chunks,
 )
-from tests._profile import depth
+from tests._profile import untimed_settings
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
 CASES = Path(__file__).parents[1] / "field_inputs" / "stream-tool-call-chunks.json"
-EXAMPLES = settings(
-    max_examples=depth(ci=100, dev=20),
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-"""Examples per property: Hypothesis's default 100 under ``ci``; depth is the profile's
-(``tests/_profile.py``). No timing checks (the kit's tests make none): Hypothesis's deadline and
-its "input generation is slow" check failed runs at load 10-13 on 2 shared cores."""
+EXAMPLES = untimed_settings(ci=100, dev=20)
+"""Examples per property: Hypothesis's default 100 under ``ci``; depth is the profile's."""
 
 
 def _calls(completion: Completion) -> list[tuple[object, object, object]]:
