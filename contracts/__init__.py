@@ -41,6 +41,7 @@ from contracts._loading import (
     is_valid_document,
     load_document,
     parse_document,
+    schema_violations,
     validate_document,
 )
 from contracts._paths import schema_dir, schema_path
@@ -640,6 +641,7 @@ __all__ = [
     "parse_document",
     "schema_dir",
     "schema_path",
+    "schema_violations",
     "unresolved_refs",
     "validate_document",
     "validator_for",

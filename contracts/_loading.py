@@ -14,7 +14,7 @@ from contracts._errors import ContractError, ContractViolation, json_pointer
 from contracts._paths import stem_of_id
 from contracts._registry import CONTRACTS
 from contracts._strict_json import load_json_file, loads_strict
-from contracts._validator import fast_is_valid, validator_for
+from contracts._validator import _ecma_validator_class, fast_is_valid, validator_for
 
 if TYPE_CHECKING:
     import jsonschema
@@ -25,6 +25,7 @@ __all__ = [
     "is_valid_document",
     "load_document",
     "parse_document",
+    "schema_violations",
     "validate_document",
 ]
 
@@ -152,6 +153,25 @@ def validate_document(doc: Any, contract: str) -> list[ContractViolation]:  # no
             # all of them: identical violations collapse to one (order kept).
             return list(dict.fromkeys(_schema_violation(error) for error in errors))
     return list(info.invariants(body, ""))
+
+
+def schema_violations(schema: dict[str, Any], doc: Any) -> list[ContractViolation]:  # noqa: ANN401
+    """Return every violation of ``doc`` against ``schema``, a JSON Schema 2020-12 of the kit.
+
+    For the kit's own file formats beside the contract set (a recording's ``run.json`` and
+    exchange records): the same validator class as :func:`validate_document` (ECMA
+    ``pattern``, ``format`` ignored) and the same explanations (``expected ...``, rule
+    ``schema:<keyword>``, RFC 6901 pointer), sorted by pointer. ``schema`` must be
+    self-contained (local ``$ref`` only); it is checked against the 2020-12 meta-schema.
+
+    Raises:
+        jsonschema.SchemaError: ``schema`` is not a valid JSON Schema (a kit bug).
+    """
+    validator_class = _ecma_validator_class()
+    body = {key: value for key, value in schema.items() if key != _SCHEMA_KEY}
+    validator_class.check_schema(body)
+    errors = sorted(validator_class(body).iter_errors(doc), key=lambda e: list(e.absolute_path))
+    return list(dict.fromkeys(_schema_violation(error) for error in errors))
 
 
 def is_valid_document(doc: Any, contract: str) -> bool:  # noqa: ANN401
