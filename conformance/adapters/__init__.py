@@ -26,6 +26,7 @@ from conformance.adapters._exchange import (
     ExchangeRecorder,
     RecordingError,
     ReplayAdapter,
+    check_recording,
     read_run_options,
 )
 from conformance.adapters._inprocess import InProcessAdapter
@@ -66,6 +67,7 @@ __all__ = [
     "RunInterrupted",
     "StdioAdapter",
     "adapter_from_options",
+    "check_recording",
     "interrupt",
     "interruption",
     "kill_all_children",

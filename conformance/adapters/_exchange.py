@@ -10,14 +10,19 @@ A recording is a folder:
   that line as ``"answer": <observation message as sent>``, and the replay judges it again.
   Messages are adapter messages (``schemas/adapter-message.schema.json``); request ids are the
   recording's own (``r1``, ``r2`` …). A run stopped by a signal ends with ``{"seq", "from": "kit",
-  "interrupted": "SIGTERM"}``: its last request may have no answer.
-* ``run.json`` — what was asked: ``{"kit": {name, version}, "iut_args", "scenarios", "level",
-  "examples", "fixture"}``, so ``srdh replay`` runs the same selection.
+  "interrupted": "SIGTERM"}``: its last request may have no answer. The kit's ``bye`` ends the
+  recording (``{"seq", "from": "kit", "message": {"type": "bye"}}``; a recording of an older
+  kit may end without it).
+* ``run.json`` — what was asked: ``{"kit": {name, version}, "iut", "iut_module", "scenarios",
+  "level", "examples", "fixture"}``, so ``srdh replay`` runs the same selection.
 
 :class:`ReplayAdapter` answers each ``run`` with the recorded answer of the identical fixture
 (canonical JSON; a fixture run twice gets its answers in recorded order), so the suite re-judges
 a recording without the IUT. A recording of an interrupted run is replayed up to the same point:
 its first request without an answer raises the recorded interruption (the same partial report).
+Both files are checked against their format first (:mod:`conformance.adapters._recording_check`:
+JSON Schemas, the adapter-message contract, the order of the records); every problem is one
+line naming the file, line and JSON pointer.
 Serves issue 13 item 3 (record and replay).
 """
 
@@ -30,7 +35,14 @@ from typing import TYPE_CHECKING, Any
 
 from conformance._inert import shown_path
 from conformance.adapters._errors import AdapterError, ObservationContractError
-from conformance.adapters._protocol import check_observation, message_problems
+from conformance.adapters._protocol import check_observation
+from conformance.adapters._recording_check import (
+    MAX_PROBLEMS,
+    RecordedLine,
+    RecordingError,
+    exchange_problems,
+    run_options_problems,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -43,6 +55,7 @@ __all__ = [
     "ExchangeRecorder",
     "RecordingError",
     "ReplayAdapter",
+    "check_recording",
     "read_run_options",
 ]
 
@@ -50,10 +63,6 @@ EXCHANGE_FILE = "exchange.ndjson"
 """The NDJSON exchange in a recording folder."""
 RUN_FILE = "run.json"
 """The options of the recorded run in a recording folder."""
-
-
-class RecordingError(ValueError):
-    """A recording folder cannot be written or read; the message names the file, line, problem."""
 
 
 def _key(fixture: dict[str, Any]) -> str:
@@ -146,137 +155,103 @@ class ExchangeRecorder:
         self._write({"from": "kit", "interrupted": signal_name})
 
     def close(self) -> None:
-        """Close the wrapped IUT and the recording file."""
+        """Close the wrapped IUT; record the kit's ``bye`` (the end) and close the file."""
         try:
             self._inner.close()
         finally:
-            self._file.close()
+            try:
+                self._write({"from": "kit", "message": {"type": "bye"}})
+            finally:
+                self._file.close()
+
+
+def _refuse(problems: list[str]) -> RecordingError:
+    shown = problems[:MAX_PROBLEMS]
+    if len(problems) > MAX_PROBLEMS:
+        shown.append(f"... and {len(problems) - MAX_PROBLEMS} more problems of the recording")
+    return RecordingError(*shown)
 
 
 def read_run_options(directory: Path) -> dict[str, Any]:
-    """The ``run.json`` of a recording folder.
+    """The ``run.json`` of a recording folder, checked against its schema as a whole.
 
     Raises:
-        RecordingError: missing, unreadable or not a JSON object.
+        RecordingError: missing, unreadable, not strict JSON or not a valid ``run.json`` (every
+            problem, one line each: file, line, JSON pointer, what was expected).
     """
-    from contracts import ContractError, load_json_file  # noqa: PLC0415 - strict reader
-
-    path = directory / RUN_FILE
-    if not path.is_file():
-        msg = (
-            f"{shown_path(path)}: no such file; expected a recording folder written by "
-            "srdh run --record"
-        )
-        raise RecordingError(msg)
-    try:
-        options = load_json_file(path)
-    except ContractError as error:
-        raise RecordingError(str(error)) from None
-    if not isinstance(options, dict):
-        msg = f"{shown_path(path)}: expected a JSON object"
-        raise RecordingError(msg)
+    options, problems = run_options_problems(directory / RUN_FILE)
+    if problems or options is None:
+        raise _refuse(problems)
     return options
+
+
+def check_recording(directory: Path) -> tuple[dict[str, Any], ReplayAdapter]:
+    """Check both files of the recording in ``directory``; its options and a replay adapter.
+
+    Raises:
+        RecordingError: every problem of ``run.json`` and ``exchange.ndjson`` (one line each),
+            found before anything is replayed.
+    """
+    options, problems = run_options_problems(directory / RUN_FILE)
+    records, more = exchange_problems(directory / EXCHANGE_FILE)
+    problems += more
+    if problems or options is None:
+        raise _refuse(problems)
+    return options, ReplayAdapter(directory, records)
 
 
 class ReplayAdapter:
     """An adapter that answers from a recording instead of an IUT.
 
-    Every line of ``exchange.ndjson`` is read with the strict reader and every message is
-    validated against the adapter-message contract before anything is replayed.
+    Built from the records :func:`check_recording` checked, or (``records`` omitted) it reads
+    and checks ``exchange.ndjson`` itself: every line with the strict reader, against the
+    record schema and the adapter-message contract, then the order of the records.
 
     Raises:
-        RecordingError: (at construction) a missing file, a malformed line, an invalid message,
-            a recording without hello, or an answer to an unknown request (file and line named).
+        RecordingError: (at construction, ``records`` omitted) every problem of the exchange,
+            one line each naming the file, line and JSON pointer.
     """
 
-    def __init__(self, directory: Path) -> None:
-        """Read and check the recording in ``directory``."""
-        from contracts import ContractError, loads_strict  # noqa: PLC0415 - strict reader
-
-        path = directory / EXCHANGE_FILE
-        if not path.is_file():  # a FIFO or device could block: only a regular file is read
-            msg = (
-                f"{shown_path(path)}: no such regular file; expected a recording of "
-                "srdh run --record"
-            )
-            raise RecordingError(msg)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            msg = f"{shown_path(path)}: cannot read ({exc.strerror or exc})"
-            raise RecordingError(msg) from None
-        except UnicodeDecodeError:
-            msg = f"{shown_path(path)}: not UTF-8"
-            raise RecordingError(msg) from None
+    def __init__(self, directory: Path, records: list[RecordedLine] | None = None) -> None:
+        """Replay ``records`` (checked), or read and check the recording in ``directory``."""
+        if records is None:
+            records, problems = exchange_problems(directory / EXCHANGE_FILE)
+            if problems:
+                raise _refuse(problems)
         self.directory = directory
         self.interrupted: str | None = None
         """The signal that stopped the recorded run (``SIGTERM``), or ``None``."""
-        self._hello: dict[str, Any] | None = None
+        self._hello: dict[str, Any] = records[0].record["message"]
         requests: dict[str, dict[str, Any]] = {}
         self._answers: dict[str, list[dict[str, Any] | str | _Broken]] = {}
-        for number, line in enumerate(text.split("\n"), start=1):
-            if not line.strip():
-                continue
-            try:
-                record = loads_strict(line, source=str(path), first_line=number)
-            except ContractError as error:
-                raise RecordingError(str(error)) from None
-            self._take(record, requests, f"{shown_path(path)}:{number}")
-        if self._hello is None:
-            msg = f"{shown_path(path)}: the recording holds no hello message"
-            raise RecordingError(msg)
+        for item in records:
+            self._take(item.record, requests)
 
-    def _take(self, record: Any, requests: dict[str, dict[str, Any]], where: str) -> None:  # noqa: ANN401, C901 - one branch per record kind
-        if not isinstance(record, dict):
-            msg = f"{where}: expected an object with seq, from and message or failure"
-            raise RecordingError(msg)
+    def _take(self, record: dict[str, Any], requests: dict[str, dict[str, Any]]) -> None:
+        """Keep one checked record: a request's fixture, an answer under its fixture."""
         if "interrupted" in record:
-            name = record["interrupted"]
-            if name not in {"SIGINT", "SIGTERM", "SIGHUP"}:
-                msg = f"{where}: interrupted must name SIGINT, SIGTERM or SIGHUP"
-                raise RecordingError(msg)
-            self.interrupted = name
+            self.interrupted = record["interrupted"]
             return
         if "failure" in record:
-            fixture = requests.get(str(record.get("request_id")))
-            if fixture is None or not isinstance(record["failure"], str):
-                msg = f"{where}: a failure must name a recorded request_id and be a string"
-                raise RecordingError(msg)
+            fixture = requests[record["request_id"]]
             answer = record.get("answer")
-            if answer is not None and not isinstance(answer, dict):
-                msg = f"{where}: a failure's answer must be the observation message (an object)"
-                raise RecordingError(msg)
-            kept: str | _Broken = record["failure"]
-            if answer is not None:
-                kept = _Broken(str(record["request_id"]), answer)
+            kept = record["failure"] if answer is None else _Broken(record["request_id"], answer)
             self._answers.setdefault(_key(fixture), []).append(kept)
             return
-        message = record.get("message")
-        problems = message_problems(message)
-        if problems or not isinstance(message, dict):
-            msg = f"{where}: not a valid adapter message: {'; '.join(problems)}"
-            raise RecordingError(msg)
-        kind = message["type"]
-        if kind == "hello":
-            self._hello = message
-        elif kind == "run":
+        message = record["message"]
+        if message["type"] == "run":
             requests[message["request_id"]] = message["fixture"]
-        elif kind == "observation":
-            fixture = requests.get(message["request_id"])
-            if fixture is None:
-                msg = f"{where}: observation of unknown request {message['request_id']!r}"
-                raise RecordingError(msg)
+        elif message["type"] == "observation":
+            fixture = requests[message["request_id"]]
             self._answers.setdefault(_key(fixture), []).append(message["observation"])
 
     @property
     def capabilities(self) -> frozenset[str]:
         """The recorded IUT's capabilities (from its hello)."""
-        assert self._hello is not None  # noqa: S101 - checked at construction
         return frozenset(self._hello.get("capabilities", []))
 
     def hello(self) -> dict[str, Any]:
         """The recorded hello."""
-        assert self._hello is not None  # noqa: S101 - checked at construction
         return self._hello
 
     def run(self, fixture: dict[str, Any]) -> dict[str, Any]:

@@ -6,11 +6,11 @@ The work: the recorded options, a ReplayAdapter, then the usual ``srdh run``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from conformance.cli._errors import EXIT_FAILED
+from conformance.cli._errors import EXIT_FAILED, EXIT_SETUP
 from conformance.cli._output import Output, announce, kit_line, kit_spec_line
 
 __all__ = ["replay", "replay_recording"]
@@ -29,60 +29,48 @@ def replay(
     not hold fails its scenario (the kit's suite changed since the recording); a recording of an
     interrupted run stops where the run stopped (a partial report, exit 128 + the signal, as the
     run). Exit 0 when every MUST requirement passed, 1 when one failed, 2 for a missing or
-    malformed recording.
+    malformed recording: every problem of it, one line each naming the file, line and JSON
+    pointer, before anything is judged or written.
     """
+    from conformance.adapters import RecordingError  # noqa: PLC0415 - lazy: `srdh --help`
+
     out = Output()
     announce(out, (kit_line(), kit_spec_line()))
-    if not replay_recording(recording, report, out):
+    try:
+        passed = replay_recording(recording, report, out)
+    except RecordingError as error:
+        for problem in error.problems:  # every problem, one `srdh: error:` line each
+            out.error(problem)
+        raise typer.Exit(EXIT_SETUP) from None
+    if not passed:
         raise typer.Exit(EXIT_FAILED)
-
-
-def _text(options: dict[str, Any], key: str) -> str | None:
-    from conformance.adapters import RecordingError  # noqa: PLC0415 - lazy
-
-    value = options.get(key)
-    if value is not None and not isinstance(value, str):
-        msg = f"run.json: {key} must be a string or null, got {type(value).__name__}"
-        raise RecordingError(msg)
-    return value
 
 
 def replay_recording(recording: Path, report: Path | None, out: Output) -> bool:
     """Run the recorded selection against the recording; print and write reports as ``run``.
 
-    Returns True when the replayed run passed (every MUST requirement).
+    Both files of the recording are checked first, wholly (``run.json`` and every record of
+    ``exchange.ndjson`` against their formats, the records' order); nothing is judged and no
+    report folder is touched when a problem is found. Returns True when the replayed run passed
+    (every MUST requirement).
 
     Raises:
-        RecordingError: a missing or malformed recording. ReportDirError: unwritable report
+        RecordingError: a missing or malformed recording (every problem, one line each: file,
+            line, JSON pointer, what was expected). ReportDirError: unwritable report
             directory. SuiteSetupError: the recorded selection is unknown to this kit.
     """
-    from conformance.adapters import (  # noqa: PLC0415 - lazy: `srdh --help` stays fast
-        RecordingError,
-        ReplayAdapter,
-        read_run_options,
-    )
+    from conformance.adapters import check_recording  # noqa: PLC0415 - lazy: `srdh --help`
     from conformance.cli._run import RunOptions, run_against_iut  # noqa: PLC0415 - lazy
 
-    options = read_run_options(recording)
-    adapter = ReplayAdapter(recording)
-    scenarios = options.get("scenarios") or []
-    examples = options.get("examples")
-    if not isinstance(scenarios, list) or not all(isinstance(s, str) for s in scenarios):
-        msg = "run.json: scenarios must be a list of strings"
-        raise RecordingError(msg)
-    if examples is not None and (
-        not isinstance(examples, int) or isinstance(examples, bool) or examples < 0
-    ):
-        msg = "run.json: examples must be an integer >= 0 or null"
-        raise RecordingError(msg)
-    fixture = _text(options, "fixture")
+    options, adapter = check_recording(recording)
+    fixture, examples = options["fixture"], options["examples"]
     out.line(f"replaying {recording} (the IUT is not started)")
     run = RunOptions(
-        iut=_text(options, "iut"),
-        iut_module=_text(options, "iut_module"),
-        scenarios=tuple(scenarios),
-        level=_text(options, "level"),
-        examples=examples,
+        iut=options["iut"],
+        iut_module=options["iut_module"],
+        scenarios=tuple(options["scenarios"]),
+        level=options["level"],
+        examples=None if examples is None else int(examples),  # JSON Schema: 3.0 is an integer
         report=report,
         timeout_s=1.0,
         fixture=Path(fixture) if fixture else None,

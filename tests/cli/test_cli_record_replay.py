@@ -11,6 +11,7 @@ import json
 import shlex
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +69,7 @@ def test_the_recording_is_the_adapter_message_exchange(recording_copy: Path) -> 
     lines = _lines(recording)
     assert [line["seq"] for line in lines] == list(range(1, len(lines) + 1))
     kinds = [(line["from"], line["message"]["type"]) for line in lines]
-    assert kinds == [("iut", "hello"), ("kit", "run"), ("iut", "observation")]
+    assert kinds == [("iut", "hello"), ("kit", "run"), ("iut", "observation"), ("kit", "bye")]
     for line in lines:
         assert validate_document(line["message"], "adapter-message") == []
     assert json.loads((recording / RUN_FILE).read_text("utf-8"))["scenarios"] == [SCENARIO]
@@ -136,7 +137,7 @@ def test_a_malformed_recording_is_refused_with_its_line(
     path.write_text(path.read_text("utf-8") + '{"seq": NaN}\n', encoding="utf-8")
     result = runner.invoke(app, ["replay", str(recording)])
     assert result.exit_code == EXIT_SETUP
-    assert f"{path}:4: /seq: not JSON: NaN" in result.stderr
+    assert f"{path}:5: /seq: not JSON: NaN" in result.stderr
     assert "Traceback" not in result.output
 
 
@@ -242,3 +243,318 @@ def test_a_property_run_replays_to_the_same_failures(runner: CliRunner, tmp_path
 
     assert summary(again) == summary(first)
     assert [f[0] for f in summary(first)] == [SCENARIO, f"{SCENARIO}-property"]
+
+
+def test_a_recording_of_an_older_kit_without_bye_replays_the_same(
+    runner: CliRunner, tmp_path: Path, recording_copy: Path
+) -> None:
+    """A recording that ends without the kit's bye (older kits wrote none) still replays."""
+    recording = recording_copy
+    lines = _lines(recording)
+    assert lines[-1]["message"] == {"type": "bye"}
+    (recording / EXCHANGE_FILE).write_text(
+        "".join(json.dumps(line) + "\n" for line in lines[:-1]), encoding="utf-8"
+    )
+    result = runner.invoke(app, ["replay", str(recording), "--report", str(tmp_path / "r")])
+    assert result.exit_code == EXIT_OK, result.output
+    report = json.loads((tmp_path / "r" / "report.json").read_text("utf-8"))
+    (requirement,) = report["requirements"].values()
+    assert requirement["scenarios"][SCENARIO]["status"] == "PASSED"
+
+
+# --- A broken recording is refused before anything is judged --------------------------------
+#
+# Each corruption edits one file of a valid recording and names the problem it must cause:
+# (file, line, JSON pointer, rule). The line of a run.json value is found in the file's text
+# by its member name (the file is pretty-printed, one member per line), not by the kit.
+
+Corrupt = Callable[[Path], None]
+"""Edits a recording folder in place."""
+
+_RUN_MEMBERS = ("kit", "iut", "iut_module", "scenarios", "level", "examples", "fixture")
+_WRONG_TYPE: dict[str, object] = {
+    "kit": 1,
+    "iut": 5,
+    "iut_module": ["a:b"],
+    "scenarios": "zzz",
+    "level": 5,
+    "examples": "3",
+    "fixture": False,
+}
+
+
+def _edit_run(edit: Callable[[dict[str, Any]], object]) -> Corrupt:
+    def apply(recording: Path) -> None:
+        path = recording / RUN_FILE
+        options = json.loads(path.read_text("utf-8"))
+        edit(options)
+        path.write_text(json.dumps(options, indent=2) + "\n", encoding="utf-8")
+
+    return apply
+
+
+def _edit_lines(edit: Callable[[list[dict[str, Any]]], None]) -> Corrupt:
+    def apply(recording: Path) -> None:
+        path = recording / EXCHANGE_FILE
+        lines = _lines(recording)
+        edit(lines)
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+
+    return apply
+
+
+def _edit_text(edit: Callable[[str], str]) -> Corrupt:
+    def apply(recording: Path) -> None:
+        path = recording / EXCHANGE_FILE
+        path.write_text(edit(path.read_text("utf-8")), encoding="utf-8")
+
+    return apply
+
+
+def _set(index: int, pointer: str, value: object) -> Corrupt:
+    """Set the value at ``pointer`` of line ``index`` (0-based) of the exchange."""
+
+    def edit(lines: list[dict[str, Any]]) -> None:
+        *parents, last = pointer.strip("/").split("/")
+        target: Any = lines[index]
+        for part in parents:
+            target = target[int(part)] if isinstance(target, list) else target[part]
+        target[last] = value
+
+    return _edit_lines(edit)
+
+
+def _swap(lines: list[dict[str, Any]]) -> None:
+    lines[1], lines[2] = lines[2], lines[1]
+
+
+def _failure_record(lines: list[dict[str, Any]]) -> None:
+    """The observation replaced by the kit's record of a failed Run (valid as it is)."""
+    lines[2] = {"seq": 3, "from": "kit", "request_id": "r1", "failure": "IUT hung"}
+
+
+def _failure_then(pointer: str, value: object) -> Corrupt:
+    def edit(lines: list[dict[str, Any]]) -> None:
+        _failure_record(lines)
+        lines[2][pointer.strip("/")] = value
+
+    return _edit_lines(edit)
+
+
+def _drop_reply(lines: list[dict[str, Any]]) -> None:
+    del lines[2]
+    lines[2]["seq"] = 3
+
+
+def _after_bye(lines: list[dict[str, Any]]) -> None:
+    lines.append({**lines[2], "seq": 5})
+
+
+def _interrupted_then_request(lines: list[dict[str, Any]]) -> None:
+    bye = lines.pop()
+    lines.append({"seq": 4, "from": "kit", "interrupted": "SIGTERM"})
+    lines.append({**lines[1], "seq": 5})
+    lines.append({**bye, "seq": 6})
+
+
+_CORRUPTIONS: list[Any] = [
+    *(
+        pytest.param(
+            _edit_run(lambda o, m=member: o.pop(m)),
+            (RUN_FILE, 1, "/", "schema:required"),
+            id=f"run-{member}-removed",
+        )
+        for member in _RUN_MEMBERS
+    ),
+    *(
+        pytest.param(
+            _edit_run(lambda o, m=member: o.__setitem__(m, _WRONG_TYPE[m])),
+            (RUN_FILE, f'"{member}"', f"/{member}", "schema:type"),
+            id=f"run-{member}-wrong-type",
+        )
+        for member in _RUN_MEMBERS
+    ),
+    pytest.param(
+        _edit_run(lambda o: o.__setitem__("colour", "blue")),
+        (RUN_FILE, 1, "/", "schema:additionalProperties"),
+        id="run-unknown-member",
+    ),
+    pytest.param(
+        _edit_run(lambda o: o["kit"].__setitem__("colour", "blue")),
+        (RUN_FILE, '"kit"', "/kit", "schema:additionalProperties"),
+        id="run-kit-unknown-member",
+    ),
+    pytest.param(
+        _edit_run(lambda o: o["kit"].pop("version")),
+        (RUN_FILE, '"kit"', "/kit", "schema:required"),
+        id="run-kit-version-removed",
+    ),
+    pytest.param(
+        _edit_run(lambda o: o["kit"].__setitem__("version", "latest")),
+        (RUN_FILE, '"version"', "/kit/version", "schema:pattern"),
+        id="run-kit-version-not-a-version",
+    ),
+    pytest.param(
+        _edit_run(lambda o: o["kit"].__setitem__("name", "other-kit")),
+        (RUN_FILE, '"name"', "/kit/name", "schema:const"),
+        id="run-kit-name-another-kit",
+    ),
+    pytest.param(
+        _edit_run(lambda o: o.__setitem__("examples", -1)),
+        (RUN_FILE, '"examples"', "/examples", "schema:minimum"),
+        id="run-examples-negative",
+    ),
+    pytest.param(
+        _edit_run(lambda o: o.__setitem__("scenarios", [SCENARIO, 7])),
+        (RUN_FILE, "7", "/scenarios/1", "schema:type"),
+        id="run-scenario-not-a-string",
+    ),
+    pytest.param(
+        _edit_run(lambda o: o.__setitem__("iut_module", "pkg:factory")),
+        (RUN_FILE, '"iut_module"', "/iut_module", "schema:type"),
+        id="run-both-iut-and-iut-module",
+    ),
+    pytest.param(
+        _edit_text(lambda t: "[]\n" + t), (EXCHANGE_FILE, 1, "/", "schema:type"), id="record-array"
+    ),
+    pytest.param(_set(0, "/seq", "1"), (EXCHANGE_FILE, 1, "/seq", "schema:type"), id="seq-string"),
+    pytest.param(_set(2, "/from", 42), (EXCHANGE_FILE, 3, "/from", "schema:enum"), id="from-42"),
+    pytest.param(
+        _set(1, "/message", "run"), (EXCHANGE_FILE, 2, "/message", "schema:type"), id="message-str"
+    ),
+    pytest.param(
+        _set(1, "/message/type", 5),
+        (EXCHANGE_FILE, 2, "/message/type", "schema:enum"),
+        id="message-type-number",
+    ),
+    pytest.param(
+        _set(2, "/message/request_id", 1),
+        (EXCHANGE_FILE, 3, "/message/request_id", "schema:type"),
+        id="observation-request-id-number",
+    ),
+    pytest.param(
+        _set(2, "/message/observation/run_id", 1),
+        (EXCHANGE_FILE, 3, "/message/observation/run_id", "schema:type"),
+        id="observation-field-wrong-type",
+    ),
+    pytest.param(
+        _set(1, "/message/fixture/fixture_id", 1),
+        (EXCHANGE_FILE, 2, "/message/fixture/fixture_id", "schema:type"),
+        id="fixture-field-wrong-type",
+    ),
+    pytest.param(
+        _set(0, "/extra", True), (EXCHANGE_FILE, 1, "/", "schema:additionalProperties"), id="extra"
+    ),
+    pytest.param(
+        _failure_then("/request_id", 1),
+        (EXCHANGE_FILE, 3, "/request_id", "schema:type"),
+        id="failure-request-id-number",
+    ),
+    pytest.param(
+        _failure_then("/failure", ["IUT hung"]),
+        (EXCHANGE_FILE, 3, "/failure", "schema:type"),
+        id="failure-reason-list",
+    ),
+    pytest.param(
+        _failure_then("/from", "iut"), (EXCHANGE_FILE, 3, "/from", "schema:const"), id="failure-iut"
+    ),
+    pytest.param(
+        _failure_then("/request_id", "r2"),
+        (EXCHANGE_FILE, 3, "/request_id", "recording-request-id"),
+        id="failure-of-another-request",
+    ),
+    pytest.param(
+        _set(3, "/from", "iut"), (EXCHANGE_FILE, 4, "/from", "schema:const"), id="bye-from-iut"
+    ),
+    pytest.param(
+        _set(2, "/from", "kit"), (EXCHANGE_FILE, 3, "/from", "schema:const"), id="observation-kit"
+    ),
+    pytest.param(
+        _set(1, "/from", "iut"), (EXCHANGE_FILE, 2, "/from", "schema:const"), id="run-iut"
+    ),
+    pytest.param(
+        _edit_lines(_swap),
+        (EXCHANGE_FILE, 2, "/message/request_id", "recording-order"),
+        id="reply-before-request",
+    ),
+    pytest.param(
+        _set(2, "/message/request_id", "r2"),
+        (EXCHANGE_FILE, 3, "/message/request_id", "recording-request-id"),
+        id="reply-to-another-request",
+    ),
+    pytest.param(
+        _edit_lines(_drop_reply),
+        (EXCHANGE_FILE, 2, "/message", "recording-missing-reply"),
+        id="missing-reply",
+    ),
+    pytest.param(
+        _set(2, "/seq", 7), (EXCHANGE_FILE, 3, "/seq", "recording-seq"), id="seq-out-of-order"
+    ),
+    pytest.param(
+        _edit_lines(_after_bye), (EXCHANGE_FILE, 5, "/", "recording-after-bye"), id="after-bye"
+    ),
+    pytest.param(
+        _edit_lines(_interrupted_then_request),
+        (EXCHANGE_FILE, 5, "/message", "recording-order"),
+        id="request-after-interruption",
+    ),
+    pytest.param(
+        _edit_text(lambda t: t[: len(t) - 20]),
+        (EXCHANGE_FILE, 4, "/from", "json-syntax"),  # the bye cut after its "from"
+        id="truncated-last-line",
+    ),
+    pytest.param(
+        _edit_text(lambda t: t[:-1]),
+        (EXCHANGE_FILE, 4, "/", "recording-truncated"),
+        id="last-line-without-lf",
+    ),
+    pytest.param(
+        _edit_text(lambda t: t.replace("\n", "\n\n", 1)),
+        (EXCHANGE_FILE, 2, "/", "recording-blank-line"),
+        id="blank-line",
+    ),
+]
+
+
+@pytest.mark.parametrize(("corrupt", "expected"), _CORRUPTIONS)
+def test_a_broken_recording_is_refused_naming_file_line_and_pointer(
+    runner: CliRunner,
+    recording_copy: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    corrupt: Corrupt,
+    expected: tuple[str, int | str, str, str],
+) -> None:
+    """Exit 2 before anything is judged: one `srdh: error:` line per problem, the expected one
+    naming the file as given (relative here), its line, the JSON pointer and the rule; no
+    traceback, no report folder."""
+    corrupt(recording_copy)
+    monkeypatch.chdir(recording_copy.parent)
+    name, line, pointer, rule = expected
+    if isinstance(line, str):  # in run.json: the line the value at fault starts (its text)
+        text = (recording_copy / name).read_text("utf-8").splitlines()
+        line = next(n for n, t in enumerate(text, start=1) if t.strip().startswith(line))
+    result = runner.invoke(app, ["replay", "recording", "--report", "reports"])
+    assert result.exit_code == EXIT_SETUP, result.output
+    errors = result.stderr.splitlines()
+    assert errors
+    assert all(error.startswith("srdh: error: recording/") for error in errors), errors
+    wanted = f"srdh: error: recording/{name}:{line}: {pointer}: "
+    matching = [error for error in errors if error.startswith(wanted)]
+    assert any(error.endswith(f" [{rule}]") for error in matching), errors
+    assert all("expected" in error for error in matching), errors
+    assert "Traceback" not in result.output
+    assert "replaying" not in result.stdout  # nothing was judged
+    assert not Path("reports").exists()
+
+
+def test_every_problem_of_both_files_is_reported(runner: CliRunner, recording_copy: Path) -> None:
+    """run.json and exchange.ndjson both broken: each problem its own line, both files named."""
+    _edit_run(lambda o: o.pop("level"))(recording_copy)
+    _set(2, "/from", 42)(recording_copy)
+    result = runner.invoke(app, ["replay", str(recording_copy)])
+    assert result.exit_code == EXIT_SETUP
+    errors = result.stderr.splitlines()
+    run_json, exchange = recording_copy / RUN_FILE, recording_copy / EXCHANGE_FILE
+    assert errors[0].startswith(f"srdh: error: {run_json}:1: /: expected property 'level' ")
+    assert any(e.startswith(f"srdh: error: {exchange}:3: /from: expected ") for e in errors)
+    assert all(e.startswith("srdh: error: ") for e in errors)
