@@ -408,6 +408,34 @@ def _invocation_states(observation: dict[str, Any]) -> dict[str, list[tuple[int,
     return states
 
 
+def _behind_in_step(observation: dict[str, Any], cancelled_ids: Collection[str]) -> set[str]:
+    """Of ``cancelled_ids``, those behind an earlier one of the same agent step: never started.
+
+    docs/contracts.md, "Agent steps": "the Harness executes the accepted calls of a step in
+    order", so a call's work starts only once the step's earlier accepted calls have ended. Of a
+    step's calls still unfinished when the Run was cancelled, only the first (acceptance order)
+    can have had work running; the ones behind it were accepted but never run (implementers.md,
+    "Where two answers fit": they end ERROR ``CANCELLED``, "no work started after the
+    disconnect"), so no TOOL_WORK_CANCELLED is owed for them (row 15: "once per cancellable
+    in-flight tool call"); one recorded for them is not refused either (false-kills-8, F5).
+    """
+    first: dict[Any, str] = {}
+    behind: set[str] = set()
+    for event in observation.get("trace", []):
+        if event.get("type") != "TOOL_CALL_ACCEPTED":
+            continue
+        data = event.get("data") or {}
+        tool_call_id = str(data.get("tool_call_id"))
+        if tool_call_id not in cancelled_ids:
+            continue
+        step = data.get("step")
+        if step in first:
+            behind.add(tool_call_id)
+        else:
+            first[step] = tool_call_id
+    return behind
+
+
 def _check_tools_after(found: Findings, observation: dict[str, Any], start: int) -> None:
     trace = observation.get("trace", [])
     cancelled = {
@@ -415,6 +443,10 @@ def _check_tools_after(found: Findings, observation: dict[str, Any], start: int)
         for e in trace
         if e.get("type") == "TOOL_WORK_CANCELLED"
     }
+    noticed = next(
+        (i for i, e in enumerate(trace) if e.get("type") == "CANCEL_REQUESTED"), len(trace)
+    )
+    stopped: list[str] = []
     for tool_call_id, changes in _invocation_states(observation).items():
         before = [status for index, status in changes if index <= start]
         if before and before[-1] != "PROJECTING":
@@ -427,18 +459,21 @@ def _check_tools_after(found: Findings, observation: dict[str, Any], start: int)
             rule="R8.tool-work-cancelled",
         )
         ended = [index for index, status in changes if index > start and status != "PROJECTING"]
-        noticed = next(
-            (i for i, e in enumerate(trace) if e.get("type") == "CANCEL_REQUESTED"), len(trace)
-        )
         # ended (e.g. refused for its arguments) before the Harness noticed the disconnect at its
         # next wait: no tool work was in flight when the Run was cancelled
         if after and after[-1] == "ERROR" and not (ended and ended[0] < noticed):
-            found.expect(
-                tool_call_id in cancelled,
-                f"invocation {tool_call_id!r} was in flight when the Run was cancelled, but no "
-                "TOOL_WORK_CANCELLED records its cancellation",
-                rule="R8.tool-work-cancelled",
-            )
+            stopped.append(tool_call_id)
+    never_run = _behind_in_step(observation, stopped)
+    for tool_call_id in stopped:
+        if tool_call_id in never_run:
+            continue  # behind an unfinished call of its step: its work never started
+        found.expect(
+            tool_call_id in cancelled,
+            f"invocation {tool_call_id!r} was in flight when the Run was cancelled (the first of "
+            "its step's accepted calls still unfinished: the step's calls execute in order, and "
+            "accepting a call is no wait), but no TOOL_WORK_CANCELLED records its cancellation",
+            rule="R8.tool-work-cancelled",
+        )
     invocations = {i.get("tool_call_id"): i for i in observation.get("invocations", [])}
     for tool_call_id in cancelled:
         record = invocations.get(tool_call_id) or {}

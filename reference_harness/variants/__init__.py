@@ -30,6 +30,7 @@ __all__ = [
     "compose",
     "composite_endpoint",
     "composite_hang_up",
+    "composite_never_run",
     "composite_retry_sg_invalid_only",
     "composite_retry_sg_unavailable_only",
     "composite_scripted",
@@ -54,6 +55,7 @@ __all__ = [
     "retry_router_unavailable_sg_invalid",
     "single_lookup_call_strict",
     "step_accepted_first",
+    "step_accepted_first_unrecorded",
     "streams_flipped",
     "tool_work_cancelled_before_interrupt",
     "unknown_verdict_id_unsupported",
@@ -181,6 +183,11 @@ def composite_hang_up() -> VariantIUT:
     return create("composite_hang_up")
 
 
+def composite_never_run() -> VariantIUT:
+    """IUT factory of composite variant ``composite_never_run`` (see :data:`COMPOSITES`)."""
+    return create("composite_never_run")
+
+
 def composite_stricter() -> VariantIUT:
     """IUT factory of composite variant ``composite_stricter`` (see :data:`COMPOSITES`)."""
     return create("composite_stricter")
@@ -189,6 +196,11 @@ def composite_stricter() -> VariantIUT:
 def step_accepted_first() -> VariantIUT:
     """IUT factory of latitude variant ``step_accepted_first`` (see :data:`VARIANTS`)."""
     return create("step_accepted_first")
+
+
+def step_accepted_first_unrecorded() -> VariantIUT:
+    """IUT factory of latitude variant ``step_accepted_first_unrecorded`` (see :data:`VARIANTS`)."""
+    return create("step_accepted_first_unrecorded")
 
 
 def lookup_document_ids_sorted() -> VariantIUT:

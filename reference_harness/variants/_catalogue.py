@@ -19,6 +19,7 @@ from reference_harness.variants._parts import (
     PerStoreSeqStore,
     RandomIdHarness,
     StepFirstLoop,
+    StepFirstUnrecordedLoop,
     WallClockHarness,
     failed_repair_submits_nothing,
     hanging_up_agent,
@@ -115,6 +116,11 @@ def _developer_opening(original: Callable[..., Any]) -> Callable[..., Any]:
 def _step_first_loop(_original: Any) -> type[StepFirstLoop]:  # noqa: ANN401 - the replaced class
     """``AgentLoop``: each step's calls are accepted (or rejected) before the first executes."""
     return StepFirstLoop
+
+
+def _step_first_unrecorded_loop(_original: Any) -> type[StepFirstUnrecordedLoop]:  # noqa: ANN401 - the replaced class
+    """``AgentLoop``: as :func:`_step_first_loop`, the calls never run unrecorded."""
+    return StepFirstUnrecordedLoop
 
 
 def _every_intent(_original: Any) -> frozenset[str]:  # noqa: ANN401 - the replaced value
@@ -304,6 +310,15 @@ _SPECS: Final = (
         "the calls accepted but not run are recorded TOOL_WORK_CANCELLED ('executes the accepted "
         "calls of a step in order' orders the executions; accepting is no wait)",
         patches=(Patch("reference_harness._harness", "AgentLoop", _step_first_loop),),
+    ),
+    MutantSpec(
+        "step_accepted_first_unrecorded",
+        "",
+        "as step_accepted_first, but the calls accepted and never run get no TOOL_WORK_CANCELLED "
+        "(they end ERROR CANCELLED): only the call whose execution's wait noticed the disconnect "
+        "had work in flight ('once per cancellable in-flight tool call'; 'calls accepted but "
+        "never run end ERROR CANCELLED')",
+        patches=(Patch("reference_harness._harness", "AgentLoop", _step_first_unrecorded_loop),),
     ),
     MutantSpec(
         "failed_repair_submits_nothing",

@@ -108,6 +108,15 @@ COMPOSITE_MEMBERS: Final[Mapping[str, tuple[str, ...]]] = {
         "step_accepted_first",
         "lookup_document_ids_sorted",
     ),
+    # in process: the step's calls accepted first, those never run unrecorded (one AgentLoop
+    # each: apart from step_accepted_first), with the cancellation's other order and the ids and
+    # store of composite_scripted (false-kills-8, session 11)
+    "composite_never_run": (
+        "step_accepted_first_unrecorded",
+        "tool_work_cancelled_before_interrupt",
+        "random_run_ids",
+        "per_store_seq",
+    ),
     # over the kit's model endpoint: the wire latitudes that keep the reference's HTTP client
     "composite_endpoint": (
         "own_prompts",

@@ -15,7 +15,7 @@ import json
 import socket
 import threading
 import urllib.parse
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from sqlalchemy import Integer, String, bindparam, func, insert, literal, select
 
@@ -43,6 +43,7 @@ __all__ = [
     "PerStoreSeqStore",
     "RandomIdHarness",
     "StepFirstLoop",
+    "StepFirstUnrecordedLoop",
     "WallClockHarness",
     "failed_repair_submits_nothing",
     "hanging_up_agent",
@@ -453,6 +454,9 @@ class StepFirstLoop(AgentLoop):
     TOOL_WORK_CANCELLED and end ERROR/``CANCELLED`` (false-kills-8, F5).
     """
 
+    records_never_run: ClassVar[bool] = True
+    """Whether the calls accepted but never run are recorded TOOL_WORK_CANCELLED."""
+
     async def _step(self, step: int, calls: tuple[ProposedToolCall, ...]) -> None:
         ctx = self._ctx
         notices: list[dict[str, Any]] = []
@@ -501,11 +505,24 @@ class StepFirstLoop(AgentLoop):
                 done.append(await execute_tool(ctx, self._tools, record))
             except BaseException:
                 for pending, _, later_runnable in accepted[index + 1 :]:
-                    if later_runnable:
+                    if later_runnable and self.records_never_run:
                         ctx.trace.emit("TOOL_WORK_CANCELLED", {"tool_call_id": pending})
                 raise
         self._messages.extend(tool_step_messages(done))
         self._messages.extend(notices)
+
+
+class StepFirstUnrecordedLoop(StepFirstLoop):
+    """:class:`StepFirstLoop` whose calls accepted but never run get no TOOL_WORK_CANCELLED.
+
+    Latitude: TOOL_WORK_CANCELLED is recorded "once per cancellable in-flight tool call"
+    (docs/implementers.md, row 15); a call accepted but never run is no work in flight, and
+    "calls accepted but never run end ERROR ``CANCELLED``" ("Where two answers fit"). The call
+    whose execution's wait noticed the disconnect is recorded as before (false-kills-8,
+    session 11).
+    """
+
+    records_never_run: ClassVar[bool] = False
 
 
 # --------------------------------------------------------------------------- projection

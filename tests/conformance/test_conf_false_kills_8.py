@@ -171,6 +171,47 @@ def test_f5_calls_run_on_after_the_disconnect_still_fail():
     assert "R8.disconnect-noticed" in rules
 
 
+# -- Session 11: a step's calls accepted but never run owe no TOOL_WORK_CANCELLED -------------
+
+NEVER_RUN = "the-client-disconnects-at-any-event-of-the-run-example-4"
+"""Two calls in step 1, the client gone on the first TOOL_CALL_ACCEPTED."""
+
+
+def _never_run() -> tuple[dict[str, Any], dict[str, Any]]:
+    fixture = _fixture(NEVER_RUN)
+    observation = _run(fixture, "reference_harness.variants:step_accepted_first_unrecorded")
+    return fixture, observation
+
+
+def test_s11_a_call_accepted_but_never_run_needs_no_tool_work_cancelled():
+    """call_2, accepted before call_1 ran and never run, ends ERROR CANCELLED with no
+    TOOL_WORK_CANCELLED: none of its work was in flight ("once per cancellable in-flight tool
+    call")."""
+    fixture, observation = _never_run()
+    stopped = [
+        e["data"]["tool_call_id"]
+        for e in observation["trace"]
+        if e["type"] == "TOOL_WORK_CANCELLED"
+    ]
+    assert stopped == ["call_1"]
+    ends = {i["tool_call_id"]: i["error"]["code"] for i in observation["invocations"]}
+    assert ends == {"call_1": "CANCELLED", "call_2": "CANCELLED"}
+    checks.check_disconnect(observation, fixture).require()
+    checks.check_global_invariants(observation, fixture).require()
+
+
+def test_s11_the_call_whose_work_ran_still_owes_its_record():
+    """call_1, the first unfinished call of the step (its work started: executions go in order,
+    accepting is no wait), still needs its TOOL_WORK_CANCELLED: without it the kit fails the Run."""
+    fixture, observation = _never_run()
+    unrecorded = copy.deepcopy(observation)
+    unrecorded["trace"] = [e for e in unrecorded["trace"] if e["type"] != "TOOL_WORK_CANCELLED"]
+    result = checks.check_disconnect(unrecorded, fixture)
+    assert _failing_rules(result) == ("R8.tool-work-cancelled",)
+    assert "'call_1' was in flight" in str(result)
+    assert "'call_2'" not in str(result)
+
+
 # -- F6/F7: the reviewer's user message as content parts, instructions beside the snapshot -----
 
 REPAIRED_THEN_REVIEWED = "a-semantic-fallback-after-a-repair-lists-the-repaired-draft-s-sources"

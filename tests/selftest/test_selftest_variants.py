@@ -124,6 +124,14 @@ def _step_accepted_first(o: dict[str, Any]) -> bool:
     return len(accepted) > 1 and bool(ended) and accepted[-1] < ended[0]
 
 
+def _never_run_unrecorded(o: dict[str, Any]) -> bool:
+    """The step's second call, accepted before the first ran, ends ERROR CANCELLED unrecorded;
+    the first call's stopped work is recorded."""
+    ends = {i["tool_call_id"]: (i.get("error") or {}).get("code") for i in o["invocations"]}
+    stopped = [e["data"]["tool_call_id"] for e in o["trace"] if e["type"] == "TOOL_WORK_CANCELLED"]
+    return ends == {"call_1": "CANCELLED", "call_2": "CANCELLED"} and stopped == ["call_1"]
+
+
 def _no_marker(o: dict[str, Any]) -> bool:
     systems = [
         m["content"]
@@ -263,6 +271,10 @@ WITNESSES = {
     "step_accepted_first": (
         "four-parallel-calls-give-the-same-observation-in-every-fresh-process",
         _step_accepted_first,
+    ),
+    "step_accepted_first_unrecorded": (
+        "the-client-disconnects-at-any-event-of-the-run-example-4",
+        _never_run_unrecorded,
     ),
     "failed_repair_submits_nothing": (
         "the-structural-repair-answers-with-a-tool-call-example-1",
