@@ -50,6 +50,7 @@ from conformance.properties import (
 )
 from conformance.reports import (
     MatrixRow,
+    PartResult,
     Report,
     RequirementResult,
     ScenarioResult,
@@ -93,32 +94,71 @@ def _merge(scenario: ScenarioResult, prop: PropertyResult) -> ScenarioResult:
     message = scenario.message
     if prop.message:
         message = " | ".join(m for m in (message, f"property: {prop.message}") if m)
+    part = PartResult(
+        property_example_id(scenario.scenario_id),
+        "property",
+        status,
+        " ".join(prop.message.split()),
+    )
     return dataclasses.replace(
         scenario,
         status=worst,
         message=message,
         seconds=scenario.seconds + prop.seconds,
         examples=scenario.examples + prop.examples,
+        parts=(*scenario.parts, part),
     )
+
+
+_INTERRUPTED = "the run was interrupted"
+_PART_ORDER = (Status.PASSED, Status.FAILED, Status.ERROR, Status.NOT_TESTED, Status.NOT_RUN)
+
+
+def _tally(parts: tuple[PartResult, ...]) -> str:
+    """``Gherkin 2 PASSED, 1 NOT_RUN; property NOT_RUN``: the parts' statuses, by source."""
+    said = []
+    for source, label in (("scenario", "Gherkin"), ("property", "property")):
+        mine = [p.status for p in parts if p.source == source]
+        if len(mine) == 1:
+            said.append(f"{label} {mine[0].value}")
+        elif mine:
+            counts = ", ".join(f"{mine.count(s)} {s.value}" for s in _PART_ORDER if s in mine)
+            said.append(f"{label} {counts}")
+    return "; ".join(said)
 
 
 def _not_run(
     requirements: tuple[RequirementResult, ...], properties_not_run: set[str]
 ) -> tuple[RequirementResult, ...]:
-    """Mark what an interrupted run did not reach NOT_RUN (never NOT_TESTED).
+    """Judge each scenario of an interrupted run by the parts that ran (docs/cli.md).
 
-    The suite's result already says NOT_RUN for a scenario with an example it did not reach
-    (each gets a message); a scenario whose asked property did not run becomes NOT_RUN too.
+    A property the run did not reach is a NOT_RUN part. Then, per scenario: a part that FAILED
+    (or an ERROR) fails it, whatever did not run; every part ran and passed: PASSED (a scenario
+    without a property is judged by its Gherkin alone); some parts ran, none failed, some did
+    not: NOT_RUN, its message saying what ran (``partly run (the run was interrupted): Gherkin
+    PASSED; property NOT_RUN``); nothing ran: NOT_RUN, ``not run: the run was interrupted``.
+    Every part keeps its own status in ``parts``.
     """
 
     def marked(scenario: ScenarioResult) -> ScenarioResult:
-        if scenario.status is Status.NOT_RUN and not scenario.message:
-            return dataclasses.replace(scenario, message="not run: the run was interrupted")
-        if scenario.scenario_id in properties_not_run and scenario.status is Status.PASSED:
-            return dataclasses.replace(
-                scenario, status=Status.NOT_RUN, message="property not run: the run was interrupted"
+        parts = scenario.parts
+        if scenario.scenario_id in properties_not_run:
+            missing = PartResult(
+                property_example_id(scenario.scenario_id), "property", Status.NOT_RUN
             )
-        return scenario
+            parts = (*parts, missing)
+        judged = dataclasses.replace(scenario, parts=parts)
+        ran = [p for p in parts if p.status is not Status.NOT_RUN]
+        if len(ran) == len(parts) and scenario.status is not Status.NOT_RUN:
+            return judged  # every part ran (or none exists): the verdict stands
+        said = f"partly run ({_INTERRUPTED}): {_tally(parts)}"
+        if scenario.status in {Status.FAILED, Status.ERROR}:  # a failure stands, with what ran
+            message = " | ".join(m for m in (scenario.message, said) if m)
+            return dataclasses.replace(judged, message=message)
+        if not ran:
+            said = f"not run: {_INTERRUPTED}"
+        message = " | ".join(m for m in (said, scenario.message) if m)
+        return dataclasses.replace(judged, status=Status.NOT_RUN, message=message)
 
     return tuple(
         dataclasses.replace(req, scenarios=tuple(marked(s) for s in req.scenarios))
@@ -185,7 +225,9 @@ def run_conformance(  # noqa: PLR0913 - the options of `srdh run`
 
     A run stopped by a signal (inside :func:`~conformance.adapters.supervise_signals`) gives a
     partial report (``Report.partial``, the title ending ``(partial)``): what ran keeps its
-    verdict, the rest is NOT_RUN, and no property starts after the interruption.
+    verdict, the rest is NOT_RUN, and no property starts after the interruption. The Gherkin
+    items all run before the properties, so an interruption often leaves a scenario half run:
+    each scenario is judged by its parts (:func:`_not_run`), every part keeping its status.
 
     Raises:
         SuiteSetupError: an unknown scenario id or level, or pytest failed before the scenarios.
@@ -197,7 +239,8 @@ def run_conformance(  # noqa: PLR0913 - the options of `srdh run`
     )
     requirements = requirements_from_suite(result)
     selected = {s.scenario_id for s in result.scenarios}
-    to_run = set(selected) if examples else asked_properties & selected
+    # the spec scenarios whose property runs (most of the suite's scenarios have none)
+    to_run = (set(selected) if examples else asked_properties) & selected & PROPERTIES.keys()
     properties: dict[str, PropertyResult] = {}
     partial = f"interrupted by {result.interrupted}" if result.interrupted else ""
     if to_run and not partial:

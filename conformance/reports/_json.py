@@ -66,8 +66,9 @@ def report_to_dict(report: Report) -> dict[str, object]:
     Shape: ``{title, passed, partial (the reason, or null), kit{name,version}, iut{name,version},
     compliance{MUST|SHOULD|MAY: {requirements, passed, failed, not_tested, compliant}},
     requirements{<requirement id>: {name, level, status, scenarios{<scenario id>: {name, status,
-    seconds, message, examples, optional[]}}}}, steps[{name, status, detail, seconds}],
-    mutants[{name, kind, requirement_id, killed, killed_by}],
+    seconds, message, examples, optional[], parts[{id, source, status, message}]}}}},
+    steps[{name, status, detail, seconds}], mutants[{name, kind, requirement_id, killed,
+    killed_by}],
     matrix[{requirement_id, scenario_id, scenario_name, cells}], sentences[{id, requirement_id,
     scenario_id, kind, level, text, location, rules[], mutants[], status}], warnings[string],
     failures[...]}`` (see :func:`failure_to_dict`; nothing in it is truncated).
@@ -101,6 +102,15 @@ def report_to_dict(report: Report) -> dict[str, object]:
                         "message": s.message,
                         "examples": s.examples,
                         "optional": list(s.optional),
+                        "parts": [
+                            {
+                                "id": part.part_id,
+                                "source": part.source,
+                                "status": part.status.value,
+                                "message": part.message,
+                            }
+                            for part in s.parts
+                        ],
                     }
                     for s in r.scenarios
                 },

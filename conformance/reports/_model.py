@@ -17,6 +17,7 @@ __all__ = [
     "LevelCompliance",
     "MatrixRow",
     "MutantRow",
+    "PartResult",
     "Report",
     "RequirementResult",
     "ScenarioResult",
@@ -64,6 +65,30 @@ class Versions:
 
 
 @dataclass(frozen=True)
+class PartResult:
+    """One part of a scenario's verdict: a Gherkin scenario, one outline example, or its property.
+
+    A scenario's status is judged over its parts (``srdh run``: the Gherkin items first, then
+    the properties); a run cut short by a signal keeps the verdict of every part that ran and
+    says NOT_RUN for the others (docs/cli.md, "Interrupted runs").
+
+    Attributes:
+        part_id: the id ``srdh run --scenario`` takes for this part alone: the scenario id (a
+            Gherkin scenario), ``<scenario>-example-<n>`` (row ``n`` of a Scenario Outline) or
+            ``<scenario>-property`` (the spec scenario's Hypothesis property).
+        source: ``scenario`` (Gherkin) or ``property``, as in :attr:`Failure.source`.
+        status: PASSED, FAILED, NOT_TESTED (skipped, ``message`` says why) or NOT_RUN (an
+            interrupted run never reached it or stopped inside it).
+        message: the failure message or skip reason, ``""`` when it passed or did not run.
+    """
+
+    part_id: str
+    source: str
+    status: Status
+    message: str = ""
+
+
+@dataclass(frozen=True)
 class ScenarioResult:
     """One spec scenario's outcome.
 
@@ -76,6 +101,8 @@ class ScenarioResult:
         examples: how many fixtures or generated examples ran.
         optional: optional (RFC 2119 MAY) behaviours the IUT declares it does not implement;
             reported as "optional, not implemented", never a failure (MUST/SHALL stay binding).
+        parts: the verdict of each part it was judged on, in the order they ran (empty when
+            the scenario is not judged by parts, e.g. ``srdh run --fixture``).
     """
 
     scenario_id: str
@@ -85,6 +112,7 @@ class ScenarioResult:
     message: str = ""
     examples: int = 0
     optional: tuple[str, ...] = ()
+    parts: tuple[PartResult, ...] = ()
 
 
 @dataclass(frozen=True)

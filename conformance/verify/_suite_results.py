@@ -3,13 +3,15 @@
 Outcome mapping: ``passed`` → PASSED, ``failed`` → FAILED, ``skipped`` and ``not-run`` →
 NOT_TESTED (a MUST scenario that did not run is a failure of the report, never a skip); in a run
 stopped by a signal (``interrupted``), ``not-run`` → NOT_RUN. Examples count the items that ran.
+Each item is also one of the scenario's ``parts`` (its example id, its own status and message),
+so that a scenario an interruption cut short still shows what its examples found.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from conformance.reports import RequirementResult, ScenarioResult, Status
+from conformance.reports import PartResult, RequirementResult, ScenarioResult, Status
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -65,8 +67,26 @@ def _message(scenario: _ScenarioLike) -> str:
     return " | ".join(" ".join(m.split()) for m in [*scenario.messages, *notes])
 
 
+def _parts(scenario: _ScenarioLike, statuses: Mapping[str, Status]) -> tuple[PartResult, ...]:
+    """One part per executed or unreached item: its example id, status and message."""
+    return tuple(
+        PartResult(
+            part_id=str(getattr(e, "example_id", "") or getattr(e, "nodeid", "")),
+            source="scenario",
+            status=statuses.get(str(getattr(e, "outcome", "")), Status.NOT_TESTED),
+            message=" ".join(e.message.split()),
+        )
+        for e in scenario.examples
+    )
+
+
 def requirements_from_suite(result: SuiteResultLike) -> tuple[RequirementResult, ...]:
-    """The suite's outcomes as report requirements, keyed (in order) by requirement id."""
+    """The suite's outcomes as report requirements, keyed (in order) by requirement id.
+
+    Each scenario carries its items as ``parts`` (:class:`~conformance.reports.PartResult`,
+    source ``scenario``): ``passed`` → PASSED, ``failed`` → FAILED, ``skipped`` → NOT_TESTED,
+    ``not-run`` → NOT_RUN in an interrupted run (else NOT_TESTED).
+    """
     statuses = dict(_STATUS)
     if getattr(result, "interrupted", ""):
         statuses["not-run"] = Status.NOT_RUN
@@ -84,6 +104,7 @@ def requirements_from_suite(result: SuiteResultLike) -> tuple[RequirementResult,
                     message=_message(sc),
                     examples=sum(getattr(e, "outcome", "") != "not-run" for e in sc.examples),
                     optional=tuple(getattr(sc, "optional", ())),
+                    parts=_parts(sc, statuses),
                 )
                 for sc in req.scenarios.values()
             ),

@@ -135,6 +135,58 @@ def test_properties_fold_into_scenario_results() -> None:
     assert "property: AssertionError: no rejection" in by_id["a"].message
     assert by_id["b"].status is Status.NOT_TESTED
     assert by_id["c"] == scenarios[2]
+    # each property is a part of its scenario's verdict, named as --scenario takes it
+    assert [(p.part_id, p.source, p.status) for p in by_id["a"].parts] == [
+        ("a-property", "property", Status.FAILED)
+    ]
+    assert by_id["b"].parts[0].message == "IUT lacks capability CANCELLATION"
+
+
+def test_an_interrupted_run_judges_each_scenario_by_the_parts_that_ran() -> None:
+    """docs/cli.md "Interrupted runs": a part that failed fails its scenario whatever did not
+    run; all parts ran and passed: PASSED (a scenario without a property too); some ran, none
+    failed: NOT_RUN saying what ran; none ran: NOT_RUN. Each part keeps its own status."""
+    from conformance.cli._suite import _not_run  # noqa: PLC0415 - the unit under test
+    from conformance.reports import (  # noqa: PLC0415
+        PartResult,
+        RequirementResult,
+        ScenarioResult,
+        Status,
+    )
+
+    def scenario(sid: str, status: Status, *parts: Status, message: str = "") -> ScenarioResult:
+        made = tuple(PartResult(f"{sid}-example-{n}", "scenario", s) for n, s in enumerate(parts))
+        return ScenarioResult(sid, sid, status, message=message, examples=1, parts=made)
+
+    passed, failed, not_run = Status.PASSED, Status.FAILED, Status.NOT_RUN
+    given = (
+        scenario("failed", failed, passed, failed, not_run, message="Then x: failed"),
+        scenario("gherkin-only", passed, passed, passed),
+        scenario("property-left", passed, passed),
+        scenario("outline-cut", not_run, passed, not_run, not_run),
+        scenario("unreached", not_run, not_run),
+        scenario("none", not_run),
+    )
+    (judged,) = _not_run((RequirementResult("r", "R", "MUST", given),), {"property-left"})
+    by_id = {s.scenario_id: s for s in judged.scenarios}
+    partly = "partly run (the run was interrupted): "
+    assert by_id["failed"].status is failed
+    assert (
+        by_id["failed"].message == f"Then x: failed | {partly}Gherkin 1 PASSED, 1 FAILED, 1 NOT_RUN"
+    )
+    assert by_id["gherkin-only"] == given[1]  # no property to wait for: PASSED as it ran
+    assert by_id["property-left"].status is not_run
+    assert by_id["property-left"].message == f"{partly}Gherkin PASSED; property NOT_RUN"
+    assert [(p.part_id, p.source, p.status) for p in by_id["property-left"].parts] == [
+        ("property-left-example-0", "scenario", passed),
+        ("property-left-property", "property", not_run),
+    ]
+    assert by_id["outline-cut"].status is not_run
+    assert by_id["outline-cut"].message == f"{partly}Gherkin 1 PASSED, 2 NOT_RUN"
+    assert by_id["outline-cut"].parts == given[3].parts
+    for sid in ("unreached", "none"):
+        assert by_id[sid].status is not_run
+        assert by_id[sid].message == "not run: the run was interrupted"
 
 
 def test_run_with_examples_also_runs_the_property(runner: CliRunner, tmp_path: Path) -> None:

@@ -67,6 +67,14 @@ REPLAY = os.environ.get("HOSTILE_REPLAY")
 answering from it spares this process the Harness's import (the corpus stays fast)."""
 
 
+MUTANT = os.environ.get("HOSTILE_MUTANT")
+"""Answer as this mutant of the reference Harness (``reference_harness.mutants``), not as it."""
+
+SIGNAL_AT = os.environ.get("HOSTILE_SIGNAL_AT", "")
+"""Mode ``signal-kit``: ``FIXTURE_ID#N``, the run request on which the IUT signals ``srdh``."""
+_REQUESTS: dict[str, int] = {}
+
+
 def observe(message: dict, *, warm_up: bool = False) -> dict:
     global _IUT  # noqa: PLW0603 - created on first use only
     if REPLAY and not warm_up:
@@ -75,6 +83,10 @@ def observe(message: dict, *, warm_up: bool = False) -> dict:
         return {"type": "observation", "request_id": message["request_id"], "observation": recorded}
     if REPLAY:
         return {}
+    if _IUT is None and MUTANT:
+        from reference_harness import mutants  # noqa: PLC0415 - only when asked
+
+        _IUT = mutants.create(MUTANT)
     if _IUT is None:
         from reference_harness.iut import create  # noqa: PLC0415 - only modes that answer
 
@@ -91,6 +103,11 @@ def hello_with(**implementation: str) -> None:
 
 # -- misbehaviour before (or instead of) hello ----------------------------------------------------
 def before_hello() -> bool:  # noqa: C901, PLR0911, PLR0912, PLR0915 - one branch per mode
+    if MODE == "signal-kit":  # the reference Harness's capabilities: every scenario runs
+        from reference_harness.iut import CAPABILITIES  # noqa: PLC0415 - this mode only
+
+        send({**HELLO, "capabilities": list(CAPABILITIES)})
+        return False
     if MODE == "never-hello":
         sys.stdin.buffer.read()
         forever()
@@ -276,6 +293,15 @@ def on_run(message: dict) -> None:  # noqa: C901, PLR0912, PLR0915 - one branch 
                 handle.write("hanging\n")
             forever()
         send(observe(message))
+    elif MODE == "signal-kit":  # Ctrl-C: on request SIGNAL_AT, SIGINT to srdh (its parent)
+        fixture_id = message["fixture"]["fixture_id"]
+        _REQUESTS[fixture_id] = _REQUESTS.get(fixture_id, 0) + 1
+        if f"{fixture_id}#{_REQUESTS[fixture_id]}" == SIGNAL_AT:
+            with open(PIDFILE + ".signalled", "w") as handle:  # noqa: PTH123 - a tiny script
+                handle.write(f"{request_id}\n")
+            os.kill(os.getppid(), signal.SIGINT)
+            forever()  # this request is never answered: srdh kills the group
+        send(observe(message))
     elif MODE == "double-answer-late":  # D7: the previous answer again, before this one
         global _PREVIOUS  # noqa: PLW0603 - the answer to repeat
         if _PREVIOUS is not None:
@@ -326,6 +352,7 @@ def on_bye() -> None:
 
 ANSWERING = {
     "hang-on-third",
+    "signal-kit",
     "daemon-on-bye",
     "double-answer-late",
     "junk-after-hello",

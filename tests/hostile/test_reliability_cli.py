@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -21,6 +22,7 @@ import pytest
 from typer.testing import CliRunner
 
 from conformance.cli import app
+from tests.hostile.conftest import ROOT
 
 SRDH = str(Path(sys.executable).with_name("srdh"))
 SCENARIO = "contract-ownership-is-inspected"
@@ -174,4 +176,166 @@ def _statuses(document: dict) -> dict[str, str]:
         sid: scenario["status"]
         for requirement in document["requirements"].values()
         for sid, scenario in requirement["scenarios"].items()
+    }
+
+
+OUTLINE = "a-knowledge-answer-cites-documents-of-a-lookup-that-returned-none"
+"""A Scenario Outline of three rows, one Run each (its fixture ids are its example ids)."""
+DUPLICATE = "duplicate-tool-call-id-is-proposed"
+DISCONNECT = "client-disconnects-during-a-model-call"
+MUTANT = "disconnect_not_noticed"
+"""Fails :data:`DISCONNECT` (its Gherkin scenario and its property), and nothing else selected."""
+SELECTION = (
+    DISCONNECT,  # a spec scenario with a property; the mutant fails it
+    "the-router-is-unavailable",  # no property: judged by its Gherkin alone
+    DUPLICATE,  # with a property
+    "contract-ownership-is-inspected",  # its property (no Run) comes first among the properties
+    OUTLINE,  # an outline, no property
+)
+PARTLY = "partly run (the run was interrupted): "
+
+
+def _selection_args() -> list[str]:
+    return [arg for sid in SELECTION for arg in ("--scenario", sid)] + ["--examples", "2"]
+
+
+def _scenarios(document: dict) -> dict[str, dict]:
+    return {
+        sid: scenario
+        for requirement in document["requirements"].values()
+        for sid, scenario in requirement["scenarios"].items()
+    }
+
+
+def _parts(scenario: dict) -> dict[str, str]:
+    return {part["id"]: part["status"] for part in scenario["parts"]}
+
+
+@pytest.fixture(scope="module")
+def whole_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    """The selection run to its end by the same mutant (in process): each part's own verdict."""
+    report = tmp_path_factory.mktemp("whole") / "r"
+    iut = f"reference_harness.mutants:{MUTANT}"
+    done = CliRunner().invoke(
+        app, ["run", "--iut-module", iut, *_selection_args(), "--report", str(report)]
+    )
+    assert done.exit_code == 1, done.output
+    return _scenarios(json.loads((report / "report.json").read_text("utf-8")))
+
+
+def _sent_fixture_ids(record: Path) -> list[str]:
+    """The fixture id of every run request of a recording, in order."""
+    lines = [json.loads(line) for line in (record / "exchange.ndjson").read_text().splitlines()]
+    return [
+        line["message"]["fixture"]["fixture_id"]
+        for line in lines
+        if line["from"] == "kit" and line.get("message", {}).get("type") == "run"
+    ]
+
+
+def _row(stdout: str, scenario_id: str) -> str:
+    """The terminal row of ``scenario_id``: ``status  message``, its padding squeezed."""
+    (row,) = re.findall(rf"^\S+ +SHALL +{scenario_id} +(\S.*)$", stdout, re.MULTILINE)
+    return re.sub(r"^(\S+) +", r"\1  ", row.rstrip())
+
+
+def _check_parts(scenarios: dict[str, dict], whole_run: dict[str, dict], sent: list[str]) -> None:
+    """Each part keeps the whole run's verdict or is NOT_RUN; a scenario follows its parts."""
+    answered = set(sent[:-1]) - {sent[-1]}  # the last request was in flight
+    assert scenarios.keys() == whole_run.keys()
+    for sid, scenario in scenarios.items():
+        parts, whole = _parts(scenario), _parts(whole_run[sid])
+        assert parts.keys() == whole.keys(), sid  # no part lost, none invented
+        for part_id, status in parts.items():
+            assert status in {whole[part_id], "NOT_RUN"}, (sid, part_id)  # its own verdict
+            if part_id in answered and not part_id.endswith("-property"):
+                assert status == whole[part_id], (sid, part_id)  # its Run was answered
+        statuses = set(parts.values())
+        if "FAILED" in statuses:
+            assert scenario["status"] == "FAILED", sid
+        elif statuses == {"PASSED"}:
+            assert scenario["status"] == "PASSED", sid
+        else:
+            assert scenario["status"] == "NOT_RUN", sid
+        partly = bool(statuses - {"NOT_RUN"}) and "NOT_RUN" in statuses
+        assert (PARTLY in scenario["message"]) == partly, sid
+
+
+def _check_stopped_in_the_outline(scenarios: dict[str, dict], stdout: str) -> None:
+    outline = scenarios[OUTLINE]
+    assert _parts(outline) == {
+        f"{OUTLINE}-example-1": "PASSED",
+        f"{OUTLINE}-example-2": "NOT_RUN",
+        f"{OUTLINE}-example-3": "NOT_RUN",
+    }
+    assert outline["message"] == f"{PARTLY}Gherkin 1 PASSED, 2 NOT_RUN"
+    assert _row(stdout, OUTLINE) == f"NOT_RUN  {PARTLY}Gherkin 1 PASSED, 2 NOT_RUN"
+    properties = [p for s in scenarios.values() for p in s["parts"] if p["source"] == "property"]
+    assert {p["status"] for p in properties} == {"NOT_RUN"}  # none started
+
+
+def _check_stopped_in_the_properties(
+    scenarios: dict[str, dict], stdout: str, failures: list[dict]
+) -> None:
+    for sid in (OUTLINE, "the-router-is-unavailable"):  # no property: every part ran
+        assert scenarios[sid]["status"] == "PASSED", sid
+        assert _row(stdout, sid) == "PASSED", sid
+    ownership = "contract-ownership-is-inspected"
+    assert _parts(scenarios[ownership]) == {ownership: "PASSED", f"{ownership}-property": "PASSED"}
+    assert scenarios[ownership]["status"] == "PASSED"
+    disconnect = scenarios[DISCONNECT]  # failed before the interruption: FAILED
+    assert _parts(disconnect) == {DISCONNECT: "FAILED", f"{DISCONNECT}-property": "NOT_RUN"}
+    assert disconnect["status"] == "FAILED"
+    assert disconnect["message"].endswith(f" | {PARTLY}Gherkin FAILED; property NOT_RUN")
+    assert [f["example_id"] for f in failures] == [DISCONNECT]
+    duplicate = scenarios[DUPLICATE]  # its property was in flight
+    assert _parts(duplicate) == {DUPLICATE: "PASSED", f"{DUPLICATE}-property": "NOT_RUN"}
+    assert duplicate["status"] == "NOT_RUN"
+    assert duplicate["message"] == f"{PARTLY}Gherkin PASSED; property NOT_RUN"
+    assert _row(stdout, DUPLICATE) == f"NOT_RUN  {PARTLY}Gherkin PASSED; property NOT_RUN"
+
+
+@pytest.mark.parametrize(
+    ("signal_at", "phase"),
+    [(f"{OUTLINE}-example-2#1", "gherkin"), (f"{DUPLICATE}#2", "properties")],
+)
+def test_an_interrupted_run_keeps_the_verdict_of_every_part_that_ran(
+    hostile, tmp_path: Path, whole_run: dict[str, dict], signal_at: str, phase: str
+) -> None:
+    """Ctrl-C after some Runs (the IUT signals ``srdh`` on a chosen request, which it never
+    answers): each part of a scenario that ran (Gherkin scenario, outline row, property) keeps
+    the verdict the whole run gives it, the rest is NOT_RUN; a scenario is FAILED when a part
+    that ran failed, PASSED when all its parts ran and passed (a scenario without a property
+    included: it used to be NOT_RUN "property not run"), else NOT_RUN saying what ran, in
+    report.json and on the terminal; the replay of the recording agrees. ``gherkin``: stopped
+    in an outline's second row, before any property; ``properties``: in the first example of
+    :data:`DUPLICATE`'s property, after every Gherkin scenario."""
+    iut = hostile("signal-kit")
+    iut.env.update(HOSTILE_SIGNAL_AT=signal_at, HOSTILE_MUTANT=MUTANT, PYTHONPATH=str(ROOT))
+    report, record = tmp_path / "r", tmp_path / "rec"
+    command = [SRDH, "run", "--iut", iut.command, *_selection_args(), "--timeout", "120"]
+    command += ["--report", str(report), "--record", str(record)]
+    kit = subprocess.run(  # noqa: S603 - the kit's own command
+        command, capture_output=True, text=True, env=iut.env, timeout=WAIT_S, check=False
+    )
+    assert kit.returncode == 130, kit.stdout + kit.stderr
+    assert Path(f"{iut.pidfile}.signalled").exists()  # the IUT's signal stopped it
+    assert iut.leftovers() == []
+    document = json.loads((report / "report.json").read_text("utf-8"))
+    assert document["partial"] == "interrupted by SIGINT"
+    scenarios = _scenarios(document)
+    sent = _sent_fixture_ids(record)
+    assert f"{sent[-1]}#{sent.count(sent[-1])}" == signal_at  # the last request: in flight
+    _check_parts(scenarios, whole_run, sent)
+    if phase == "gherkin":
+        _check_stopped_in_the_outline(scenarios, kit.stdout)
+    else:
+        _check_stopped_in_the_properties(scenarios, kit.stdout, document["failures"])
+    replayed_dir = tmp_path / "replayed"
+    replay = CliRunner().invoke(app, ["replay", str(record), "--report", str(replayed_dir)])
+    assert replay.exit_code == 130, replay.output
+    replayed = _scenarios(json.loads((replayed_dir / "report.json").read_text("utf-8")))
+    assert replayed == {
+        sid: {**scenario, "seconds": replayed[sid]["seconds"]}
+        for sid, scenario in scenarios.items()
     }
