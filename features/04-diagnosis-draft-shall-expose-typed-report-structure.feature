@@ -267,6 +267,11 @@ Feature: Diagnosis Draft SHALL expose typed report structure
       | required at "/conclusion" | required at "/analyses" |
       | required at "/action_plan" | required at "/recommendations" |
       | required at "/limitations" | additionalProperties at "/extra" |
+      | type at "/analyses/0/tool_call_ids" with its lone item | type at "/action_plan" with its lone item |
+      | type at "/action_plan/0/analysis_ids" with its lone item | type at "/recommendations" with its lone item |
+      | type at "/recommendations/0/analysis_ids" with its lone item | type at "/limitations" with its lone item |
+      | type at "/conclusion/analysis_ids" with its lone item | type at "/analyses" with its lone item |
+      | type at "/limitations/0/tool_call_ids" with its lone item | type at "" |
 
   @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure @capability:STRUCTURAL_REPAIR
   Scenario: The last of a hundred analyses cites a Tool Call ID the Run never accepted

@@ -268,7 +268,8 @@ Feature: Knowledge answers SHALL use exact RAG bindings
       | maxLength at "/limitations/0/text" | required at "/limitations/0/text" |
       | additionalProperties at "/limitations/0/extra" | required at "/lookup_tool_call_id" |
       | required at "/items" | required at "/limitations" |
-      | additionalProperties at "/extra" | type at "" |
+      | additionalProperties at "/extra" | type at "/items" with its lone item |
+      | type at "/items/0/references" with its lone item | type at "/limitations" with its lone item |
 
   @extension @requirement:knowledge-answers-shall-use-exact-rag-bindings @capability:KNOWLEDGE_QUERY
   Scenario Outline: A released knowledge answer keeps the order of its items and references

@@ -125,3 +125,4 @@ Feature: Retry attempts SHALL be owned by Harness
       | uniqueItems at "/unsupported_analysis_ids" | required at "/verdict" |
       | required at "/unsupported_analysis_ids" | additionalProperties at "/extra" |
       | minItems at "/unsupported_analysis_ids" | maxItems at "/unsupported_analysis_ids" |
+      | type at "/unsupported_analysis_ids" with its lone item | type at "" |

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from pytest_bdd import given, parsers
@@ -14,13 +15,15 @@ from conformance.builders import (
     tool_calls_turn,
     verdict_turn,
 )
-from conformance.keywordbreaks import ARGUMENTS, base_documents, break_at
+from conformance.keywordbreaks import ARGUMENTS, LONE_ITEM, base_documents, break_at
 from contracts import loads_strict
 
 if TYPE_CHECKING:
     from conformance.bdd._context import ScenarioContext
 
 __all__: list[str] = []
+
+_LONE = re.escape(LONE_ITEM)
 
 
 @given("the stage-zero contracts")
@@ -249,19 +252,33 @@ def _one_rule_broken_then_supports(srdh_context: ScenarioContext, answer: str) -
 
 @given(
     parsers.re(
-        r"the SemanticGuard's first answer breaks (?P<first>\w+) at (?P<at_first>\".*\"), "
+        r"the SemanticGuard's first answer breaks (?P<first>\w+) at (?P<at_first>\".*\")"
+        rf"(?P<lone_first>{_LONE})?, "
         r"its second breaks (?P<second>\w+) at (?P<at_second>\".*\")"
+        rf"(?P<lone_second>{_LONE})?"
     )
 )
-def _verdicts_breaking(
-    srdh_context: ScenarioContext, first: str, at_first: str, second: str, at_second: str
+def _verdicts_breaking(  # noqa: PLR0913, PLR0917 - the step's two cells, three groups each
+    srdh_context: ScenarioContext,
+    first: str,
+    at_first: str,
+    lone_first: str | None,
+    second: str,
+    at_second: str,
+    lone_second: str | None,
 ) -> None:
-    """Two verdicts, each breaking one keyword of semantic-verdict.schema.json (generated rows)."""
+    """Two verdicts, each breaking one keyword of semantic-verdict.schema.json (generated rows).
+
+    A cell ending in :data:`~conformance.keywordbreaks.LONE_ITEM` writes the array as its item.
+    """
     base = base_documents("semantic-verdict", {})
+    cells = ((first, at_first, lone_first), (second, at_second, lone_second))
     try:
         turns = [
-            verdict_turn(break_at("semantic-verdict", base, first, quoted(at_first)[0])),
-            verdict_turn(break_at("semantic-verdict", base, second, quoted(at_second)[0])),
+            verdict_turn(
+                break_at("semantic-verdict", base, keyword, quoted(at)[0], lone_item=bool(lone))
+            )
+            for keyword, at, lone in cells
         ]
     except KeyError as error:
         raise StepVocabularyError(str(error)) from error

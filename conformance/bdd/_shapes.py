@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 
 from conformance.builders import ABSENT, FixtureBuilder, analysis, knowledge_answer
-from conformance.keywordbreaks import base_documents, break_at
+from conformance.keywordbreaks import LONE_ITEM, base_documents, break_at
 from contracts import StrictJSONError, loads_strict
 
 __all__ = ["StepVocabularyError", "document_for", "presented_id", "quoted"]
@@ -212,7 +212,8 @@ def _broken_draft(builder: FixtureBuilder, groups: list[str]) -> dict[str, objec
 
     ``groups[2]`` is the keyword, ``groups[3]`` the quoted pointer of a row of
     :func:`conformance.keywordbreaks.keyword_breaks` (the rows are generated and checked by
-    tests/conformance/test_conf_keyword_breaks.py).
+    tests/conformance/test_conf_keyword_breaks.py), ``groups[4]`` the cell's
+    :data:`~conformance.keywordbreaks.LONE_ITEM` suffix when it writes the array as its one item.
 
     Raises:
         StepVocabularyError: the schema has no such break (a stale row).
@@ -222,7 +223,7 @@ def _broken_draft(builder: FixtureBuilder, groups: list[str]) -> dict[str, objec
     base = base_documents("diagnosis-draft", scopes)
     try:
         document: dict[str, object] = break_at(
-            "diagnosis-draft", base, groups[2], quoted(groups[3])[0]
+            "diagnosis-draft", base, groups[2], quoted(groups[3])[0], lone_item=bool(groups[4])
         )
     except KeyError as error:
         raise StepVocabularyError(str(error)) from error
@@ -233,7 +234,8 @@ def _broken_answer(_builder: FixtureBuilder, groups: list[str]) -> dict[str, obj
     """The full Knowledge Answer citing ``d1`` of ``groups[0]``, broken at one keyword.
 
     The base names the lookup ``lookup_1`` (:func:`conformance.keywordbreaks.base_documents`);
-    ``groups[1]`` is the keyword, ``groups[2]`` the quoted pointer of a generated row.
+    ``groups[1]`` is the keyword, ``groups[2]`` the quoted pointer of a generated row, ``groups[3]``
+    its lone-item suffix (when present).
 
     Raises:
         StepVocabularyError: another lookup id, or the schema has no such break (a stale row).
@@ -245,7 +247,7 @@ def _broken_answer(_builder: FixtureBuilder, groups: list[str]) -> dict[str, obj
         raise StepVocabularyError(message)
     try:
         document: dict[str, object] = break_at(
-            "knowledge-answer", base, groups[1], quoted(groups[2])[0]
+            "knowledge-answer", base, groups[1], quoted(groups[2])[0], lone_item=bool(groups[3])
         )
     except KeyError as error:
         raise StepVocabularyError(str(error)) from error
@@ -253,6 +255,7 @@ def _broken_answer(_builder: FixtureBuilder, groups: list[str]) -> dict[str, obj
 
 
 _Shape = Callable[[FixtureBuilder, list[str]], dict[str, object]]
+_LONE = re.escape(LONE_ITEM)
 
 
 def _items_citing(
@@ -270,8 +273,11 @@ def _items_citing(
 
 
 _SHAPES: list[tuple[re.Pattern[str], _Shape]] = [
-    (re.compile(r'a full draft on (".+") and (".+") breaking (\w+) at (".*")'), _broken_draft),
-    (re.compile(r'a full answer on (".+") breaking (\w+) at (".*")'), _broken_answer),
+    (
+        re.compile(rf'a full draft on (".+") and (".+") breaking (\w+) at (".*")({_LONE})?'),
+        _broken_draft,
+    ),
+    (re.compile(rf'a full answer on (".+") breaking (\w+) at (".*")({_LONE})?'), _broken_answer),
     (
         re.compile(
             r'an answer citing the documents (".+") from (".+") whose '

@@ -117,7 +117,9 @@ def _breaks(contract: str, base: str) -> tuple[tuple[str, str, Any], ...]:
         found = keyword_breaks(contract, [loads_strict(base)])
     except ValueError:  # a base the contract rejects (drawn text past a bound): no break
         return ()
-    return tuple((b.keyword, b.pointer, b.document) for b in found)
+    # A lone-item break (an array written as its one item) is the outlines' alone: drawing it
+    # here would change every drawn keyword break (docs/decisions/lone-items-11.md, "Left").
+    return tuple((b.keyword, b.pointer, b.document) for b in found if not b.lone_item)
 
 
 def _unwrap(turn: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -13,6 +13,7 @@ schema change changes the rows and a keyword the walk cannot break fails that te
 from conformance.keywordbreaks._breaks import (
     ARGUMENTS,
     CONTRACTS,
+    LONE_ITEM,
     KeywordBreak,
     UnbreakableKeywordError,
     base_documents,
@@ -24,6 +25,7 @@ from conformance.keywordbreaks._breaks import (
 __all__ = [
     "ARGUMENTS",
     "CONTRACTS",
+    "LONE_ITEM",
     "KeywordBreak",
     "UnbreakableKeywordError",
     "base_documents",

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ARGUMENTS",
     "CONTRACTS",
+    "LONE_ITEM",
     "KeywordBreak",
     "UnbreakableKeywordError",
     "base_documents",
@@ -39,6 +40,9 @@ _ANNOTATIONS: Final = frozenset(
 )
 """Keywords that constrain nothing."""
 
+LONE_ITEM: Final = " with its lone item"
+"""The suffix of an outline cell naming a :attr:`KeywordBreak.lone_item` break."""
+
 _EXTRA: Final = "extra"
 """The member name an ``additionalProperties: false`` break adds."""
 
@@ -57,12 +61,22 @@ class KeywordBreak:
         pointer: RFC 6901 pointer of the broken value in the document (for ``required``, the
             missing member; for ``additionalProperties``, the added member).
         document: the whole broken document.
+        lone_item: a ``type: array`` break whose array is written as its one item, bare
+            (``"call_1"`` for ``["call_1"]``): listed again, the item gives the base document.
     """
 
     contract: str
     keyword: str
     pointer: str
     document: Any
+    lone_item: bool = False
+
+    @property
+    def cell(self) -> str:
+        """The outline cell naming this break: ``type at "/p"`` (``... with its lone item``)."""
+        return f"{self.keyword} at {json.dumps(self.pointer)}" + (
+            LONE_ITEM if self.lone_item else ""
+        )
 
 
 def base_documents(contract: str, scopes: Mapping[str, dict[str, Any]]) -> list[Any]:
@@ -70,7 +84,11 @@ def base_documents(contract: str, scopes: Mapping[str, dict[str, Any]]) -> list[
 
     The walk reaches an ``if``/``then`` branch only where a base takes it (the semantic verdict:
     one UNSUPPORTED, one SUPPORTED). The knowledge-answer base cites document ``d1`` of the
-    lookup ``lookup_1`` (a lookup_documents call returning ``d1`` and ``d2``).
+    lookup ``lookup_1`` (a lookup_documents call returning ``d1`` and ``d2``). The draft's second
+    base, one analysis observing ``call_1`` and a limitation citing it, holds one item in each
+    list the first holds two or none of (the conclusion's ``analysis_ids``, ``analyses``, a
+    limitation's ``tool_call_ids``): only such a list is written as its lone item; every other
+    keyword is broken in the first base already.
 
     Args:
         contract: one of :data:`CONTRACTS`.
@@ -112,7 +130,30 @@ def base_documents(contract: str, scopes: Mapping[str, dict[str, Any]]) -> list[
                 "limitations": [
                     {"text": "Only the last 15 minutes were read.", "tool_call_ids": []}
                 ],
-            }
+            },
+            {
+                "conclusion": {
+                    "summary": "Checkout errors come from the payment dependency.",
+                    "confidence": "MEDIUM",
+                    "analysis_ids": ["a1"],
+                },
+                "analyses": [
+                    {
+                        "analysis_id": "a1",
+                        "kind": "OBSERVATION",
+                        "statement": "Checkout logs payment timeouts.",
+                        "tool_call_ids": ["call_1"],
+                        "scope": copy.deepcopy(scopes["call_1"]),
+                    }
+                ],
+                "action_plan": [
+                    {"action": "Check the payment dependency.", "analysis_ids": ["a1"]}
+                ],
+                "recommendations": [{"text": "Raise the payment timeout.", "analysis_ids": ["a1"]}],
+                "limitations": [
+                    {"text": "Only the payment timeouts were read.", "tool_call_ids": ["call_1"]}
+                ],
+            },
         ]
     if contract == "semantic-verdict":
         return [
@@ -182,6 +223,26 @@ def _other_type(type_name: str) -> Any:
 
 _Candidate = tuple[str, tuple[str | int, ...], Any]
 """A keyword, the pointer path the row names, and the broken document."""
+
+
+def _lone_item(bound: Any, value: Any, path: tuple[str | int, ...], doc: Any) -> _Candidate | None:
+    """The array ``value`` at ``path`` written as its one item, bare (a ``type: array`` break).
+
+    Only an array holding exactly one item that is not itself an array: listed again, the item
+    gives ``doc`` back, so a Harness that wraps a lone item into a list (red team 9,
+    ``r4_cite_string``) meets the valid base, and nothing but the ``type`` rejects the document.
+    An array of two items or none is written so where a later base holds it with one.
+    """
+    if bound != "array" or not isinstance(value, list) or len(value) != 1:
+        return None
+    if isinstance(value[0], list):
+        return None  # listed or not, the item is an array: no type break
+    return "type", path, _set(doc, path, copy.deepcopy(value[0]))
+
+
+def _array_location(path: tuple[str | int, ...]) -> str:
+    """The array's place in the document, one per member path (``/analyses/*/tool_call_ids``)."""
+    return "lone:" + "".join(f"/{'*' if isinstance(part, int) else part}" for part in path)
 
 
 def _string_candidates(keyword: str, bound: Any, value: str) -> Iterator[Any]:
@@ -282,6 +343,9 @@ def _walk(  # noqa: C901, PLR0912, PLR0913, PLR0917 - one branch per applicator
             key = f"type:{bound}" if keyword == "type" else _signature(node, keyword, path)
             for candidate in _keyword_candidates(keyword, bound, value, path, context.base):
                 context.offer(key, candidate)
+            lone = _lone_item(bound, value, path, context.base) if keyword == "type" else None
+            if lone is not None:
+                context.offer(_array_location(path), lone, lone_item=True)
 
 
 def _signature(node: dict[str, Any], keyword: str, path: tuple[str | int, ...]) -> str:
@@ -317,14 +381,16 @@ class _Walk:
     def holds(self, schema: Any, value: Any) -> bool:
         return bool(self.validator.evolve(schema=schema).is_valid(value))
 
-    def offer(self, location: str, candidate: _Candidate) -> None:
+    def offer(self, location: str, candidate: _Candidate, *, lone_item: bool = False) -> None:
         keyword, path, document = candidate
         key = f"{location}|{path[-1] if keyword == 'required' else ''}"
         if key in self.found:
             return
         errors = list(self.validator.iter_errors(document))
         if errors and {error.validator for error in errors} == {keyword}:
-            self.found[key] = KeywordBreak(self.contract, keyword, json_pointer(path), document)
+            self.found[key] = KeywordBreak(
+                self.contract, keyword, json_pointer(path), document, lone_item=lone_item
+            )
 
 
 def keyword_breaks(contract: str, bases: Sequence[Any]) -> list[KeywordBreak]:
@@ -333,7 +399,10 @@ def keyword_breaks(contract: str, bases: Sequence[Any]) -> list[KeywordBreak]:
     Each breaks exactly one keyword: the contract's validator reports errors of that keyword
     only. A keyword is broken once per schema location (a ``type`` once per type name), at the
     first value of ``base`` it applies to. A keyword no one-value change can break alone (a
-    ``minLength: 1`` under a ``pattern`` that needs a character) has no document.
+    ``minLength: 1`` under a ``pattern`` that needs a character) has no document. After them,
+    in walk order, each array member path (``/analyses/*/tool_call_ids`` once) that a base holds
+    with one item has a ``type`` break writing the array as that item
+    (:attr:`KeywordBreak.lone_item`).
 
     Args:
         contract: one of :data:`CONTRACTS`.
@@ -352,7 +421,7 @@ def keyword_breaks(contract: str, bases: Sequence[Any]) -> list[KeywordBreak]:
             raise ValueError(message)
         context = _Walk(contract, base, validator, found)
         _walk(schema, base, (), "#", context, schema_registry().resolver(base_uri=schema["$id"]))
-    return list(found.values())
+    return sorted(found.values(), key=lambda found_break: found_break.lone_item)
 
 
 def broken_keyword(contract: str, document: Any) -> str | None:
@@ -366,25 +435,32 @@ def broken_keyword(contract: str, document: Any) -> str | None:
     return str(next(iter(kinds))) if len(kinds) == 1 else None
 
 
-def break_at(contract: str, bases: Sequence[Any], keyword: str, pointer: str) -> Any:
+def break_at(
+    contract: str, bases: Sequence[Any], keyword: str, pointer: str, *, lone_item: bool = False
+) -> Any:
     """Return the document of :func:`keyword_breaks` that breaks ``keyword`` at ``pointer``.
 
+    ``lone_item``: the break writing the array at ``pointer`` as its one item (the cell's
+    :data:`LONE_ITEM` suffix), not the other-type one.
+
     Raises:
-        KeyError: no break of ``keyword`` at ``pointer`` (the row is stale: regenerate it).
+        KeyError: no such break (the row is stale: regenerate it).
     """
-    found = _indexed(contract, json.dumps(list(bases))).get((keyword, pointer))
+    found = _indexed(contract, json.dumps(list(bases))).get((keyword, pointer, lone_item))
     if found is not None:
         return copy.deepcopy(found)
-    message = f"{contract} has no break of {keyword!r} at {pointer!r}; regenerate the rows"
+    how = LONE_ITEM if lone_item else ""
+    message = f"{contract} has no break of {keyword!r} at {pointer!r}{how}; regenerate the rows"
     raise KeyError(message)
 
 
 @functools.lru_cache(maxsize=16)
-def _indexed(contract: str, bases: str) -> dict[tuple[str, str], Any]:
-    """The breaks of ``contract`` from ``bases`` (JSON text) by keyword and pointer.
+def _indexed(contract: str, bases: str) -> dict[tuple[str, str, bool], Any]:
+    """The breaks of ``contract`` from ``bases`` (JSON text) by keyword, pointer and lone item.
 
     Computed once per process and base: each row's Given step asks for one break.
     """
     return {
-        (b.keyword, b.pointer): b.document for b in keyword_breaks(contract, loads_strict(bases))
+        (b.keyword, b.pointer, b.lone_item): b.document
+        for b in keyword_breaks(contract, loads_strict(bases))
     }

@@ -9,7 +9,6 @@ breaks it (docs/decisions/red-team-6.md, "One keyword of a frozen contract").
 from __future__ import annotations
 
 import copy
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -67,7 +66,7 @@ def _bases(contract: str) -> list[Any]:
 
 def _expected_rows(contract: str) -> list[str]:
     found = keyword_breaks(contract, _bases(contract))
-    cells = [f"{b.keyword} at {json.dumps(b.pointer)}" for b in found]
+    cells = [b.cell for b in found]
     if len(cells) % 2:
         cells.append(cells[0])
     return [f"| {a} | {b} |" for a, b in zip(cells[0::2], cells[1::2], strict=True)]
@@ -136,7 +135,8 @@ def test_each_break_breaks_its_keyword_alone(contract: str) -> None:
         if contract != ARGUMENTS:
             assert not list(validator_for(name).iter_errors(base))
     for broken in found:
-        assert break_at(contract, bases, broken.keyword, broken.pointer) == broken.document
+        at = break_at(contract, bases, broken.keyword, broken.pointer, lone_item=broken.lone_item)
+        assert at == broken.document
         if contract == ARGUMENTS:
             continue  # no schema file of its own; the walk's validator decided
         errors = list(validator_for(name).iter_errors(broken.document))
@@ -153,6 +153,66 @@ def test_every_keyword_of_the_schema_has_a_row(contract: str) -> None:
         present -= {"additionalProperties", "enum"}  # extra members open; no tool member
     broken = {b.keyword for b in keyword_breaks(contract, _bases(contract))}
     assert present - broken == set(), present - broken
+
+
+def _array_paths(value: Any, path: str = "") -> set[str]:
+    """Every array member path of ``value`` (indexes as ``*``) that holds one item."""
+    found: set[str] = set()
+    if isinstance(value, list):
+        found |= {path} if len(value) == 1 else set()
+        for item in value:
+            found |= _array_paths(item, f"{path}/*")
+    elif isinstance(value, dict):
+        for name, member in value.items():
+            found |= _array_paths(member, f"{path}/{name}")
+    return found
+
+
+@pytest.mark.parametrize("contract", CONTRACTS)
+def test_every_array_of_the_bases_is_written_as_its_lone_item(contract: str) -> None:
+    """Each array member path the bases hold with one item has one row writing it as that item,
+    bare; listed again, the item gives a base back (a Harness that wraps it meets a valid
+    document), and the contract rejects the bare item for its ``type`` alone (red team 9,
+    "a lone id wrapped into a list")."""
+    bases = _bases(contract)
+    lone = [b for b in keyword_breaks(contract, bases) if b.lone_item]
+    shown = {re.sub(r"/\d+(?=/|$)", "/*", b.pointer) for b in lone}
+    assert len(shown) == len(lone)
+    assert shown == set().union(*(_array_paths(base) for base in bases))
+    for broken in lone:
+        parts = [int(p) if p.isdigit() else p for p in broken.pointer.split("/")[1:]]
+        relisted = copy.deepcopy(broken.document)
+        holder = relisted
+        for part in parts[:-1]:
+            holder = holder[part]
+        assert not isinstance(holder[parts[-1]], list)
+        holder[parts[-1]] = [holder[parts[-1]]]
+        assert relisted in bases, broken.cell
+        assert broken.keyword == "type"
+        assert broken.cell.endswith(" with its lone item")
+
+
+def test_the_lone_items_cover_every_list_a_model_writes() -> None:
+    """Every list of the three contracts with lists: the draft's five id lists and four entry
+    lists, the verdict's unsupported ids, the answer's items, references and limitations."""
+    cells = {
+        contract: {b.pointer for b in keyword_breaks(contract, _bases(contract)) if b.lone_item}
+        for contract in CONTRACTS
+    }
+    assert cells["diagnosis-draft"] == {
+        "/conclusion/analysis_ids",
+        "/analyses",
+        "/analyses/0/tool_call_ids",
+        "/action_plan",
+        "/action_plan/0/analysis_ids",
+        "/recommendations",
+        "/recommendations/0/analysis_ids",
+        "/limitations",
+        "/limitations/0/tool_call_ids",
+    }
+    assert cells["semantic-verdict"] == {"/unsupported_analysis_ids"}
+    assert cells["knowledge-answer"] == {"/items", "/items/0/references", "/limitations"}
+    assert cells[ARGUMENTS] == set()
 
 
 def test_the_red_team_six_keywords_have_rows() -> None:
