@@ -106,8 +106,10 @@ __all__ = [
     "late_tool_answer_classified",
     "limitation_bindings_unchecked",
     "limitation_error_citation_rejected",
+    "lone_draft_entry_wrapped_in_list",
     "lone_entry_wrapped_in_list",
     "lone_id_wrapped_in_list",
+    "lone_unsupported_id_wrapped_in_list",
     "long_id_cut",
     "lookalike_id_normalised",
     "lookup_id_matched_loosely",
@@ -1315,3 +1317,13 @@ def lone_id_wrapped_in_list() -> MutantIUT:
 def lone_entry_wrapped_in_list() -> MutantIUT:
     """IUT factory of mutant ``lone_entry_wrapped_in_list`` (see :data:`MUTANTS`)."""
     return create("lone_entry_wrapped_in_list")
+
+
+def lone_unsupported_id_wrapped_in_list() -> MutantIUT:
+    """IUT factory of mutant ``lone_unsupported_id_wrapped_in_list`` (see :data:`MUTANTS`)."""
+    return create("lone_unsupported_id_wrapped_in_list")
+
+
+def lone_draft_entry_wrapped_in_list() -> MutantIUT:
+    """IUT factory of mutant ``lone_draft_entry_wrapped_in_list`` (see :data:`MUTANTS`)."""
+    return create("lone_draft_entry_wrapped_in_list")

@@ -68,6 +68,7 @@ from reference_harness.mutants._frames_specs import FRAMES_SPECS
 from reference_harness.mutants._iut import MutantIUT, MutantSpec, Patch
 from reference_harness.mutants._keyword_specs import KEYWORD_SPECS
 from reference_harness.mutants._leftkinds_specs import LEFTKINDS_SPECS
+from reference_harness.mutants._loneitem_specs import LONEITEM_SPECS
 from reference_harness.mutants._misc8_specs import MISC8_SPECS
 from reference_harness.mutants._model_input_parts import (
     ConversationToReviewer,
@@ -870,6 +871,7 @@ MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
             *MISC8_SPECS,
             *SCALE8_SPECS,
             *REDTEAM9_SPECS,
+            *LONEITEM_SPECS,
         )
     }
 )
