@@ -10,6 +10,10 @@ this module, so the text stays data:
   bidirectional-override characters are shown as visible escapes (``\x1b``, ``\u202e``);
 * :func:`shown_path` — a file name inside a one-line message: :func:`terminal_text` of it, so a
   name holding a newline or an escape sequence cannot split or forge the line;
+* :func:`echo` — any outside value quoted inside the kit's own message (an IUT's error text, a
+  value a document holds, an argument): :func:`terminal_text` of it, so a line feed is ``\x0a``
+  in every format that shows the message (terminal, Markdown, HTML, JUnit), bounded to
+  :data:`ECHO_CHARS` characters (a prefix, an ellipsis and the length);
 * :func:`xml_text` — characters XML 1.0 does not allow are shown as visible escapes;
 * :func:`markdown_text` — every ASCII punctuation character is backslash-escaped (no raw HTML,
   no emphasis, no links, no table-cell breaks), line breaks become spaces;
@@ -25,7 +29,16 @@ import re
 import string
 from typing import Final
 
-__all__ = ["markdown_code", "markdown_text", "scrub", "shown_path", "terminal_text", "xml_text"]
+__all__ = [
+    "ECHO_CHARS",
+    "echo",
+    "markdown_code",
+    "markdown_text",
+    "scrub",
+    "shown_path",
+    "terminal_text",
+    "xml_text",
+]
 
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 _TERMINAL_UNSAFE: Final = re.compile(
@@ -62,6 +75,28 @@ def terminal_text(text: str, *, keep_newlines: bool = False) -> str:
     """
     pattern = _TERMINAL_UNSAFE if keep_newlines else _TERMINAL_UNSAFE_LINE
     return pattern.sub(_visible, scrub(text))
+
+
+ECHO_CHARS: Final = 120
+"""The most characters of an outside value :func:`echo` shows (before escaping)."""
+
+
+def echo(value: object, *, limit: int = ECHO_CHARS, quote: bool = False) -> str:
+    r"""``value`` (``str()`` of it) as quoted in one line of the kit's own text: inert and bounded.
+
+    Control characters, line breaks included, and bidirectional controls become visible escapes
+    (:func:`terminal_text`: ``a\nb`` is shown ``a\x0ab``), so outside text can neither split the
+    kit's message into two lines (two bullets in Markdown, a dropped tail in a one-line error)
+    nor act on a terminal. A value longer than ``limit`` characters is cut: its first ``limit``
+    characters, then ``… (N characters)`` with its whole length. ``quote`` wraps the shown text
+    in single quotes (the cut-off note outside them).
+    """
+    text = str(value)
+    shown, more = text[:limit], len(text) > limit
+    inert = terminal_text(shown)
+    if quote:
+        inert = f"'{inert}'"
+    return f"{inert}… ({len(text)} characters)" if more else inert
 
 
 def shown_path(path: object) -> str:

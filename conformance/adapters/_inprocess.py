@@ -7,6 +7,7 @@ import itertools
 import json
 from typing import Any
 
+from conformance._inert import echo
 from conformance.adapters._endpoint import endpoint_session
 from conformance.adapters._errors import AdapterError
 from conformance.adapters._protocol import check_hello, check_observation, run_message
@@ -56,7 +57,7 @@ class InProcessAdapter:
             try:
                 self._iut = factory()
             except Exception as error:
-                reason = f"IUT factory {self.spec!r} raised {type(error).__name__}: {error}"
+                reason = f"IUT factory {self.spec!r} raised {type(error).__name__}: {echo(error)}"
                 raise AdapterError(reason) from error
         return self._iut
 
@@ -67,7 +68,7 @@ class InProcessAdapter:
             try:
                 message = iut.hello()
             except Exception as error:
-                reason = f"IUT hello() raised {type(error).__name__}: {error}"
+                reason = f"IUT hello() raised {type(error).__name__}: {echo(error)}"
                 raise AdapterError(reason) from error
             self._hello = check_hello(message)
         return self._hello
@@ -100,7 +101,7 @@ class InProcessAdapter:
                 else:
                     observation = self._iut.run(copied, model_endpoint=message["model_endpoint"])
             except Exception as error:
-                reason = f"IUT run() raised {type(error).__name__}: {error}"
+                reason = f"IUT run() raised {type(error).__name__}: {echo(error)}"
                 raise AdapterError(reason) from error
             return endpoint.attach(self._checked(request_id, fixture, observation))
 
@@ -110,7 +111,7 @@ class InProcessAdapter:
         try:
             observation = json.loads(json.dumps(observation, allow_nan=False))
         except (TypeError, ValueError) as error:
-            reason = f"IUT run() returned a value that is not JSON: {error}"
+            reason = f"IUT run() returned a value that is not JSON: {echo(error)}"
             raise AdapterError(reason) from error
         answer = {"type": "observation", "request_id": request_id, "observation": observation}
         return check_observation(answer, request_id=request_id, fixture_id=fixture["fixture_id"])
@@ -122,5 +123,5 @@ class InProcessAdapter:
             try:
                 iut.close()
             except Exception as error:
-                reason = f"IUT close() raised {type(error).__name__}: {error}"
+                reason = f"IUT close() raised {type(error).__name__}: {echo(error)}"
                 raise AdapterError(reason) from error

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
+from conformance._inert import echo
 from conformance.adapters._errors import AdapterError, ObservationContractError
 
 if TYPE_CHECKING:
@@ -144,7 +145,9 @@ def check_observation(
         reason = f"IUT sent a {type(message).__name__}, expected an observation object"
         raise AdapterError(reason, stderr_tail=stderr_tail)
     if message.get("type") == "error":
-        reason = f"IUT reported error {message.get('code')!r}: {message.get('message')}"
+        # the IUT's text is quoted inert and bounded: a line feed in it cannot end the reason
+        code, text = echo(message.get("code"), quote=True), echo(message.get("message"))
+        reason = f"IUT reported error {code}: {text}"
         raise AdapterError(reason, stderr_tail=stderr_tail)
     if message.get("type") != "observation":
         reason = f"IUT sent a {message.get('type')!r} message, expected an observation"

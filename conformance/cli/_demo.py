@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from conformance._inert import echo
 from conformance.cli._errors import EXIT_FAILED
 from conformance.cli._output import Output, announce, kit_line, kit_spec_line, timeline_rows
 
@@ -43,7 +44,9 @@ def demo(
     Run's observation carries an error, 2 for an unknown id or an invalid fixture file.
 
     With --iut (or --iut-module), every fixture also runs on that IUT and the two normalized
-    traces are printed side by side, the first difference marked; exit 1 when they differ.
+    traces are printed side by side, the first difference marked; exit 1 when they differ (a Run
+    the IUT answers with an error or cannot answer has no trace: a difference); exit 2 when the
+    IUT cannot start.
     """
     out = Output()
     announce(out, (kit_line(), kit_spec_line()))
@@ -89,7 +92,7 @@ def _show(out: Output, fixture: dict[str, Any], observation: dict[str, Any]) -> 
     out.line(f"client frames: {len(observation.get('client_frames', []))}")
     error = observation.get("error")
     if error:
-        out.line(f"error: {error.get('code')}: {error.get('message')}")
+        out.line(f"error: {echo(error.get('code'))}: {echo(error.get('message'))}")
     return bool(error)
 
 
@@ -144,14 +147,21 @@ def compare_rows(
 def run_demo_against(scenario: str, iut: Adapter, out: Output) -> bool:
     """Run ``scenario`` (a suite scenario id or a fixture file) on the reference and on ``iut``.
 
-    Prints each Run's normalized trace on both, side by side, the first difference marked.
-    Returns True when a trace differs or an observation carries an error.
+    Prints each Run's normalized trace on both, side by side, the first difference marked; a
+    Run the IUT cannot answer (an ``error`` message, a crash, a timeout) is shown as no trace,
+    with the reason. Returns True when a trace differs, a Run has no trace or an observation
+    carries an error.
 
     Raises:
         SuiteSetupError: an unknown scenario id. ContractError: an invalid fixture file.
-        AdapterError: an IUT broke the protocol.
+        AdapterError: the IUT cannot start or sent no usable hello (a Run it cannot answer is a
+            difference, printed, not raised).
     """
-    from conformance.adapters import InProcessAdapter, RecordingAdapter  # noqa: PLC0415 - lazy
+    from conformance.adapters import (  # noqa: PLC0415 - lazy
+        AdapterError,
+        InProcessAdapter,
+        RecordingAdapter,
+    )
     from conformance.cli._failures import trace_lines  # noqa: PLC0415 - only with --iut
     from conformance.suite import run_suite  # noqa: PLC0415 - lazy: `srdh --help` stays fast
     from conformance.verify import REFERENCE_IUT  # noqa: PLC0415 - lazy: `srdh --help` stays fast
@@ -167,19 +177,29 @@ def run_demo_against(scenario: str, iut: Adapter, out: Output) -> bool:
     if not reference.runs:
         out.line(f"{scenario} checks contract data; it makes no Run to compare")
         return False
-    iut.hello()
+    iut.hello()  # an IUT that cannot start or greet is a setup error (exit 2)
     differs = False
     for fixture, expected in reference.runs:
-        observed = iut.run(fixture)
+        try:
+            observed: dict[str, Any] | None = iut.run(fixture)
+        except AdapterError as failure:
+            # The IUT started but could not produce this Run's trace (an `error` answer, a crash,
+            # a timeout, invalid JSON): a difference from the reference, as `srdh run` fails
+            # the scenario; a fresh IUT process runs the next fixture.
+            observed, why = None, failure.reason
+        else:
+            why = ""
         rows, first = compare_rows(trace_lines(expected), trace_lines(observed))
         title = f"fixture {fixture.get('fixture_id')}: reference harness against the IUT"
         out.table(title, ["#", "reference", "IUT", ""], rows)
+        if why:
+            out.line(f"the IUT produced no trace: {why}")
         if first is None:
             out.line("the normalized traces are identical")
         else:
             out.line(f"first difference at event {first}: {rows[first][1]} | {rows[first][2]}")
-        error = observed.get("error")
+        error = observed.get("error") if observed is not None else None
         if error:
-            out.line(f"IUT error: {error.get('code')}: {error.get('message')}")
-        differs = differs or first is not None or bool(error)
+            out.line(f"IUT error: {echo(error.get('code'))}: {echo(error.get('message'))}")
+        differs = differs or first is not None or bool(error) or bool(why)
     return differs

@@ -222,6 +222,9 @@ def on_run(message: dict) -> None:  # noqa: C901, PLR0912, PLR0915 - one branch 
         send(answer)
     elif MODE == "error-reply":
         send({"type": "error", "request_id": request_id, "code": "E", "message": "no [/INST]"})
+    elif MODE == "newline-error":  # one message holding a line feed, a heading and a bidi
+        text = "first line\n# heading\u202e second line"
+        send({"type": "error", "request_id": request_id, "code": "E", "message": text})
     elif MODE == "schema-invalid":
         send({"type": "observation", "request_id": request_id, "observation": {}})
     elif MODE == "bad-utf8-answer":

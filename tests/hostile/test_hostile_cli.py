@@ -278,3 +278,39 @@ def test_h12_html_and_backticks_in_the_hello_stay_text_in_markdown(hostile, tmp_
     html = (out / "report.html").read_text(encoding="utf-8")
     assert not {"img", "script"} & set(start_tags(html))
     assert iut.leftovers() == []
+
+
+SHOWN_NEWLINE_ERROR = "first line\\x0a# heading\\u202e second line"
+"""The newline-error IUT's message as every format shows it: one line, visible escapes."""
+
+
+def test_a_line_feed_in_iut_text_is_one_visible_escape_everywhere(hostile, tmp_path: Path):
+    """An IUT error message holding a line feed: ``\\x0a`` on the terminal and in summary.md
+    (one bullet, no new item or heading made by the IUT), as in the HTML report."""
+    iut = hostile("newline-error")
+    out = tmp_path / "R"
+    result = _run(iut, "--report", str(out))
+    assert result.exit_code == EXIT_FAILED, result.output
+    assert SHOWN_NEWLINE_ERROR in result.stdout
+    tokens = MarkdownIt("commonmark").parse((out / "summary.md").read_text(encoding="utf-8"))
+    items = [t.content for t in tokens if t.type == "inline" and "heading" in t.content]
+    assert items, "the message is in the summary"
+    assert all("first line" in item for item in items), items  # never split off its start
+    assert SHOWN_NEWLINE_ERROR in (out / "report.html").read_text(encoding="utf-8")
+    assert iut.leftovers() == []
+
+
+def test_demo_of_an_iut_answering_errors_is_a_difference_exit_1(hostile):
+    """``srdh demo --iut``: an IUT that answers a Run with an error differs from the reference
+    (exit 1, said plainly, the whole message shown escaped), not a setup error (exit 2)."""
+    iut = hostile("newline-error")
+    result = CliRunner(env=iut.env).invoke(
+        app, ["demo", "--iut", iut.command, "--timeout", "10", SCENARIO]
+    )
+    assert result.exit_code == EXIT_FAILED, result.output
+    assert "srdh: error" not in result.stderr
+    assert f"the IUT produced no trace: IUT reported error 'E': {SHOWN_NEWLINE_ERROR}" in (
+        result.stdout
+    )
+    assert "(end)" in result.stdout
+    assert iut.leftovers() == []

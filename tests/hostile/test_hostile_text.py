@@ -22,6 +22,8 @@ from markdown_it import MarkdownIt
 from rich.console import Console
 
 from conformance._inert import (
+    ECHO_CHARS,
+    echo,
     markdown_code,
     markdown_text,
     scrub,
@@ -126,6 +128,19 @@ def test_terminal_text_holds_no_control_character(text):
     shown = terminal_text(text)
     assert _TERMINAL_UNSAFE.search(shown) is None
     shown.encode("utf-8")
+
+
+@PROPERTY
+@given(HOSTILE, st.integers(min_value=1, max_value=ECHO_CHARS))
+def test_an_echo_is_one_inert_bounded_line(text, limit):
+    """``echo``: no control character (a line feed included) survives, so it stays one line in
+    any message; a longer value shows its first ``limit`` characters and its whole length."""
+    shown = echo(text, limit=limit)
+    assert _TERMINAL_UNSAFE.search(shown) is None
+    if len(text) > limit:
+        assert shown == f"{terminal_text(text[:limit])}… ({len(text)} characters)"
+    else:
+        assert shown == terminal_text(text)
 
 
 @PROPERTY
