@@ -57,6 +57,7 @@ from contracts._strict_json import (
     line_of_pointer,
     load_json_file,
     loads_strict,
+    not_a_file,
 )
 from contracts._validator import check_schema_refs, fast_is_valid, validator_for
 from contracts._vocabulary import capability_vocabulary
@@ -638,6 +639,7 @@ __all__ = [
     "load_json_file",
     "load_phase_plan",
     "loads_strict",
+    "not_a_file",
     "parse_document",
     "schema_dir",
     "schema_path",

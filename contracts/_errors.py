@@ -87,11 +87,18 @@ class ContractError(ValueError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        """Return ``file.json: /analyses/0/kind: expected one of ...`` (one line)."""
+        """Return ``file.json: /analyses/0/kind: expected one of ...`` (one line).
+
+        The whole document is shown ``/``; an error about the file itself (rule ``file``) names
+        no pointer.
+        """
         where = _CONTROL.sub(_visible, self.path) if self.path else "<document>"
         if self.line is not None:
             where = f"{where}:{self.line}"
-        return f"{where}: {self.pointer or '(root)'}: {self.message}"
+        if self.rule == "file":  # the file itself (missing, a directory): no value to point at
+            return f"{where}: {self.message}"
+        # the whole document is ``/``, as ``srdh validate`` and ``srdh diff`` name it
+        return f"{where}: {self.pointer or '/'}: {self.message}"
 
 
 class SchemaSetError(ContractError):

@@ -102,11 +102,32 @@ def _refine(error: jsonschema.ValidationError) -> tuple[jsonschema.ValidationErr
     return error, ""
 
 
+_ECHO_CHARS = 120
+"""The most characters of a document's value a violation quotes (``conformance._inert.echo``'s
+bound; this package imports no kit package)."""
+
+
+def _bounded(error: jsonschema.ValidationError) -> str:
+    """The validator's message, the value it quotes cut to :data:`_ECHO_CHARS` characters.
+
+    The cut value ends ``… (N characters)`` (``N items`` for an array or object), so a
+    20,000-character string is not echoed whole.
+    """
+    quoted = repr(error.instance)
+    if len(quoted) <= _ECHO_CHARS or quoted not in error.message:
+        return error.message
+    size = f"{len(error.instance)} items" if isinstance(error.instance, list | dict) else None
+    if isinstance(error.instance, str):
+        size = f"{len(error.instance)} characters"
+    shown = f"{quoted[:_ECHO_CHARS]}… ({size or f'{len(quoted)} characters shown as text'})"
+    return error.message.replace(quoted, shown, 1)
+
+
 def _schema_violation(top: jsonschema.ValidationError) -> ContractViolation:
     error, expectation = _refine(top)
     message = f"expected {expectation or _expected(error)}"
     if error.validator not in _SELF_EXPLAINING and not expectation:
-        message += f" ({error.message})"
+        message += f" ({_bounded(error)})"
     return ContractViolation(
         pointer=json_pointer(error.absolute_path), rule=f"schema:{error.validator}", message=message
     )

@@ -60,6 +60,7 @@ __all__ = [
     "line_of_pointer",
     "load_json_file",
     "loads_strict",
+    "not_a_file",
 ]
 
 MAX_DEPTH: Final = 64
@@ -260,6 +261,22 @@ def _text_of(text: str | bytes | bytearray, *, source: str | None, first_line: i
     return text
 
 
+def _syntax_message(text: str, error: json.JSONDecodeError) -> str:
+    """The decoder's complaint, said plainly where it misleads.
+
+    A raw line break inside a string is what an unterminated string looks like to the decoder
+    (``{"broken`` then the end of the line): it reports an "invalid control character"; the
+    reader says the string is not terminated and a ``"`` was expected.
+    """
+    broken_line = text[error.pos : error.pos + 1] in {"\r", "\n"}
+    if error.msg == "Invalid control character at" and broken_line:
+        return (
+            "unterminated string: the line ends where a closing '\"' was expected "
+            "(a line break inside a string is written \\n)"
+        )
+    return error.msg
+
+
 def loads_strict(
     text: str | bytes | bytearray,
     *,
@@ -287,7 +304,7 @@ def loads_strict(
         value = _DECODERS[canonical].decode(text)
     except json.JSONDecodeError as error:
         pointer = _locate(text, canonical=canonical, stop=error.pos).pointer
-        msg = f"not JSON: {error.msg} (column {error.colno})"
+        msg = f"not JSON: {_syntax_message(text, error)} (column {error.colno})"
         raise StrictJSONError(
             msg,
             path=source,
@@ -567,6 +584,20 @@ def _value_problem(item: object, depth: int, *, canonical: bool) -> JsonProblem 
     return JsonProblem("json-type", f"a JSON value, got a Python {type(item).__name__}")
 
 
+def not_a_file(mode: int) -> str | None:
+    """Why a path of ``mode`` (``os.stat().st_mode``) is not read as a document, or ``None``.
+
+    The one wording of every reader of the kit (fixtures, schemas, ``srdh validate``): a
+    directory is ``"is a directory, expected a file"``; a FIFO, device or socket (which could
+    block or never end) is ``"not a regular file (a FIFO, device or socket is not read)"``.
+    """
+    if stat.S_ISDIR(mode):
+        return "is a directory, expected a file"
+    if not stat.S_ISREG(mode):
+        return "not a regular file (a FIFO, device or socket is not read)"
+    return None
+
+
 def load_json_file(path: str | os.PathLike[str], *, canonical: bool = False) -> Any:  # noqa: ANN401 - any JSON value
     """Read the regular file at ``path`` and parse it with :func:`loads_strict`.
 
@@ -578,9 +609,9 @@ def load_json_file(path: str | os.PathLike[str], *, canonical: bool = False) -> 
     """
     name = os.fspath(path)
     try:
-        if not stat.S_ISREG(Path(name).stat().st_mode):
-            msg = "not a regular file (a FIFO, device or socket is not read)"
-            raise StrictJSONError(msg, path=name, rule="file")
+        refused = not_a_file(Path(name).stat().st_mode)
+        if refused:
+            raise StrictJSONError(refused, path=name, rule="file")
         raw = Path(name).read_bytes()
     except OSError as error:
         msg = f"cannot read the file: {error.strerror or type(error).__name__}"

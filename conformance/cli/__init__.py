@@ -61,6 +61,31 @@ __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_SETUP", "CliSetupError", "app", "main
 class _SrdhGroup(TyperGroup):
     """The root command group: the one place where errors become exit codes."""
 
+    def main(self, *args: Any, **kwargs: Any) -> Any:  # noqa: ANN401 - click's own signature
+        """Run the command; a usage error is one ``srdh: error:`` line (exit 2), as every error.
+
+        Click's own format (usage line, hint, blank line, ``Error: …``) is replaced by
+        ``srdh: error: <message> (see 'srdh CMD --help')``; a command given no arguments where
+        it needs some still prints its help.
+        """
+        if kwargs.get("standalone_mode", True) is False:
+            return super().main(*args, **kwargs)
+        kwargs["standalone_mode"] = False
+        try:
+            code = super().main(*args, **kwargs)
+        except typer.Abort:
+            typer.echo("srdh: error: aborted", err=True)
+            sys.exit(EXIT_FAILED)
+        except typer.TyperException as exc:  # click's errors (typer vendors click)
+            if type(exc).__name__ == "NoArgsIsHelpError":  # the help text, as click prints it
+                typer.echo(exc.format_message(), err=True)
+                sys.exit(exc.exit_code)
+            ctx = getattr(exc, "ctx", None)
+            hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+            typer.echo(terminal_text(f"srdh: error: {exc.format_message()}{hint}"), err=True)
+            sys.exit(exc.exit_code)
+        sys.exit(code if isinstance(code, int) else EXIT_OK)
+
     # ctx is typed Any: typer vendors click, and its Context class is not public API.
     def invoke(self, ctx: Any) -> Any:  # noqa: ANN401 - click's own signature
         try:
@@ -135,6 +160,11 @@ app.add_typer(scenario_app)
 app.command("trace")(trace)
 
 
+def _asked_for_reports(args: list[str]) -> bool:
+    """True when the command line gives ``--report`` (``--report DIR`` or ``--report=DIR``)."""
+    return any(arg == "--report" or arg.startswith("--report=") for arg in args)
+
+
 def main() -> None:
     """Console-script entry point (``srdh``): run the app, exit with its code.
 
@@ -159,9 +189,11 @@ def main() -> None:
         code = EXIT_SETUP
     lost = lost_output()
     if lost:
+        # only a command given --report wrote reports: `validate > /dev/full` is not told so
+        reports = " (its reports written)" if _asked_for_reports(sys.argv[1:]) else ""
         sys.stderr.write(
-            f"srdh: error: {'; '.join(lost)}; the command ran to its end (reports written where "
-            "asked), but not all of its output was shown\n"
+            f"srdh: error: {'; '.join(lost)}; the command ran to its end{reports}, but not all "
+            "of its output was shown\n"
         )
         sys.stderr.flush()
         code = EXIT_SETUP

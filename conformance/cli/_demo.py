@@ -13,7 +13,7 @@ import typer
 
 from conformance._inert import echo
 from conformance.cli._errors import EXIT_FAILED
-from conformance.cli._output import Output, announce, kit_line, kit_spec_line, timeline_rows
+from conformance.cli._output import Output, kit_line, kit_spec_line, timeline_rows
 
 if TYPE_CHECKING:
     from conformance.adapters import Adapter, RecordingAdapter
@@ -49,7 +49,8 @@ def demo(
     IUT cannot start.
     """
     out = Output()
-    announce(out, (kit_line(), kit_spec_line()))
+    # printed before the first result: an unknown id or a bad file is one error line alone
+    out.first((kit_line(), kit_spec_line()))
     if iut is not None or iut_module is not None:
         from conformance.adapters import supervise_signals  # noqa: PLC0415 - lazy
         from conformance.cli._run import make_adapter  # noqa: PLC0415 - lazy

@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from conformance.cli._errors import EXIT_FAILED
-from conformance.cli._output import Output, announce, kit_line
+from conformance.cli._output import Output, kit_line
 from conformance.schemadiff import Direction, diff_paths
 
 __all__ = ["contract_directions", "diff"]
@@ -41,8 +41,8 @@ def diff(
     version (for a protocol schema: the protocol version) was not bumped, 0 otherwise.
     """
     out = Output()
-    announce(
-        out,
+    # printed before the first result: a missing OLD or NEW is one error line alone
+    out.first(
         (
             kit_line(),
             f"old: {old.resolve()}; new: {new.resolve()}; rules and directions: the kit's",

@@ -50,7 +50,7 @@ def gate(
     out = Output()
     root = find_repo_root(repo)
     ref = base or "HEAD"
-    decision = evaluate_gate(read_repo_state(root, ref=ref), stage.upper())  # "6b" is stage 6B
+    decision = evaluate_gate(read_repo_state(root, ref=ref), stage)  # "6b" is stage 6B
     verdict = "allowed" if decision.allowed else "refused"
     if decision.allowed and decision.finished:
         verdict = "finished (archived completely; the next stage may start)"

@@ -74,6 +74,22 @@ class Output:
 
         self.out = Console(file=sys.stdout, highlight=False, soft_wrap=True)
         self.err = Console(file=sys.stderr, highlight=False, soft_wrap=True)
+        self._first: tuple[tuple[str, ...], bool] | None = None
+
+    def first(self, lines: Sequence[str], *, machine: bool = False) -> None:
+        """Print ``lines`` (see :func:`announce`) just before this command's first output.
+
+        A user mistake found before any result is printed (a missing file, an unknown id, a
+        document naming no contract) is then one ``srdh: error:`` line with nothing before it,
+        as docs/cli.md promises; any result, table, JSON or warning prints them first.
+        """
+        self._first = (tuple(lines), machine)
+
+    def _announce_first(self) -> None:
+        if self._first is not None:
+            lines, machine = self._first
+            self._first = None
+            announce(self, lines, machine=machine)
 
     @property
     def rich(self) -> bool:
@@ -82,6 +98,7 @@ class Output:
 
     def line(self, text: str = "") -> None:
         """Print plain text (no markup; control characters but LF and TAB shown escaped)."""
+        self._announce_first()
         self.out.print(_text(terminal_text(text, keep_newlines=True)))
 
     def json(self, value: object) -> None:
@@ -90,6 +107,7 @@ class Output:
         ``json.dumps`` escapes every control and non-ASCII character, so outside text inside
         ``value`` cannot reach the terminal raw; the output is not escaped a second time.
         """
+        self._announce_first()
         self.out.file.write(_json.dumps(value, indent=2, ensure_ascii=True) + "\n")
         self.out.file.flush()
 
@@ -103,6 +121,7 @@ class Output:
 
     def warning(self, text: str) -> None:
         """Print one diagnostic line on standard error, prefixed ``srdh: warning:``."""
+        self._announce_first()
         self.err.print(_text(f"srdh: warning: {terminal_text(text)}"))
 
     def table(self, title: str, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
@@ -111,6 +130,7 @@ class Output:
         Cells are text, never markup; line breaks become spaces and every other control
         character is shown escaped.
         """
+        self._announce_first()
         title = _cell(title)
         rows = [[_cell(cell) for cell in row] for row in rows]
         if self.rich:

@@ -13,7 +13,6 @@ shown with their control characters escaped (``a\x0ab.json``).
 
 from __future__ import annotations
 
-import stat
 from dataclasses import dataclass
 from pathlib import Path  # noqa: TC003 - typer reads the annotation at runtime
 from typing import TYPE_CHECKING, Annotated, Any
@@ -22,7 +21,7 @@ import typer
 
 from conformance._inert import shown_path
 from conformance.cli._errors import EXIT_FAILED, CliSetupError
-from conformance.cli._output import Output, announce, kit_line, kit_schemas_dir
+from conformance.cli._output import Output, kit_line, kit_schemas_dir
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -76,9 +75,14 @@ def validate(
     checked = invalid = 0
     for path in files:
         _check_file(path)
-    announce(out, (kit_line(), f"schemas: the kit's {kit_schemas_dir().resolve()}"))
+    # printed before the first result: a document naming no contract is one error line alone
+    out.first((kit_line(), f"schemas: the kit's {kit_schemas_dir().resolve()}"))
     limit = max_document_bytes
-    for doc in (doc for path in files for doc in iter_documents(path, max_bytes=limit)):
+    for where_from, doc in ((p, doc) for p in files for doc in _or_none(p, limit)):
+        if doc is None:
+            # an empty (or blank) file holds no document: said, never a silent "0 invalid"
+            out.line(f"{shown_path(where_from)}: no documents (the file is empty or blank)")
+            continue
         checked += 1
         where = f"{shown_path(doc.file)}:{doc.line}"
         if doc.syntax_error:
@@ -99,9 +103,19 @@ def validate(
                 f"{v.message} [{v.rule}]"
             )
         invalid += bool(violations)
-    out.line(f"{checked} document(s), {invalid} invalid")
+    out.line(f"{checked} document(s), {invalid} invalid" if checked else "no documents checked")
     if invalid:
         raise typer.Exit(EXIT_FAILED)
+
+
+def _or_none(path: Path, limit: int) -> Iterator[Document | None]:
+    """The documents of ``path``, or one ``None`` when it holds none (empty or blank)."""
+    empty = True
+    for doc in iter_documents(path, max_bytes=limit):
+        empty = False
+        yield doc
+    if empty:
+        yield None
 
 
 def _check_file(path: Path) -> None:
@@ -157,11 +171,11 @@ def check_regular_file(path: Path) -> None:
     except OSError as exc:
         msg = f"{shown_path(path)}: cannot read ({exc.strerror or type(exc).__name__})"
         raise CliSetupError(msg) from None
-    if stat.S_ISDIR(mode):
-        msg = f"{shown_path(path)}: is a directory, expected a JSON or NDJSON file"
-        raise CliSetupError(msg)
-    if not stat.S_ISREG(mode):
-        msg = f"{shown_path(path)}: not a regular file (a FIFO, device or socket is not read)"
+    from contracts import not_a_file  # noqa: PLC0415 - lazy, as every contracts import here
+
+    refused = not_a_file(mode)
+    if refused:
+        msg = f"{shown_path(path)}: {refused}"
         raise CliSetupError(msg)
 
 

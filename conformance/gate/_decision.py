@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from conformance._inert import echo
 from conformance.gate._errors import GateSetupError
 from conformance.gate._plan import CUTOVER_STAGE, PublicEntry
 from conformance.gate._repo import ARCHIVE_DIR, CHANGES_DIR
@@ -369,13 +370,18 @@ def public_entry_of(state: RepoState) -> PublicEntry:
 def evaluate_gate(state: RepoState, stage: str) -> GateDecision:
     """Decide whether the change of ``stage`` may start in the repository ``state`` describes.
 
+    ``stage`` is matched without regard to case (``"6b"`` is stage ``6B``).
+
     Raises:
-        GateSetupError: ``stage`` is not a stage label of the plan.
+        GateSetupError: ``stage`` is not a stage label of the plan; the message echoes it as
+            given (inert, bounded: :func:`conformance._inert.echo`), never case-folded.
     """
     stages = [change_state.change.stage for change_state in state.changes]
-    if stage not in stages:
-        msg = f"unknown stage {stage!r}: expected one of {', '.join(stages)}"
+    labels = {label.upper(): label for label in stages}
+    if stage.upper() not in labels:
+        msg = f"unknown stage {echo(stage, quote=True)}: expected one of {', '.join(stages)}"
         raise GateSetupError(msg)
+    stage = labels[stage.upper()]
     position = stages.index(stage)
     reasons = [
         reason

@@ -6,12 +6,14 @@ import contextlib
 import difflib
 import io
 import json
+import os
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
+from conformance._inert import echo, shown_path
 from conformance.adapters import interruption
 from conformance.bdd import plugin
 from conformance.bdd._then_runtime import close_started_processes
@@ -131,9 +133,16 @@ def split_example_ids(ids: Iterable[str], known: set[str]) -> tuple[list[str], d
 
 
 def _did_you_mean(asked: str, known: set[str]) -> str:
-    """`` (did you mean 'x'?)`` for the known ids closest to a mistyped one, else ``""``."""
-    close = difflib.get_close_matches(asked, sorted(known), n=2, cutoff=0.8)
-    return f" (did you mean {' or '.join(repr(each) for each in close)}?)" if close else ""
+    """`` (did you mean 'x'?)`` for the (at most 3) known ids closest to a mistyped one.
+
+    Else `` (no close match)``; :func:`difflib.get_close_matches`, similarity ratio 0.6 or more.
+    """
+    close = difflib.get_close_matches(asked, sorted(known), n=3, cutoff=0.6)
+    return (
+        f" (did you mean {' or '.join(repr(each) for each in close)}?)"
+        if close
+        else (" (no close match)")
+    )
 
 
 def _select(
@@ -143,9 +152,12 @@ def _select(
     asked = None if scenario_ids is None else list(scenario_ids)
     unknown = sorted(set(asked or ()) - known)
     if unknown:
-        named = [f"{asked_id}{_did_you_mean(asked_id, known)}" for asked_id in unknown]
+        # each id echoed bounded and inert, never the whole catalogue: a line a reader can read
+        named = [f"{echo(each, quote=True)}{_did_you_mean(each, known)}" for each in unknown]
         message = (
-            f"unknown scenario id(s) {', '.join(named)}; known ids: {', '.join(sorted(known))}"
+            f"unknown scenario id(s) {', '.join(named)}; the suite knows {len(known)}: "
+            "`srdh spec show` lists the spec's scenarios, and every id is a scenario of "
+            f"{shown_path(os.path.commonpath([entry.path.parent for entry in catalogue]))}"
         )
         raise SuiteSetupError(message)
     if level is not None and level not in LEVEL_STRENGTH:

@@ -37,7 +37,11 @@ def _own_spec() -> str:
     ("args", "second"),
     [
         (["spec", "lint", "{repo}"], "spec: {repo}/openspec"),
-        (["validate", str(EXAMPLE)], f"schemas: the kit's {ROOT / 'schemas'}"),
+        # with its contract named: a document naming none is a user mistake, one error line
+        (
+            ["validate", str(EXAMPLE), "--contract", "public-error"],
+            f"schemas: the kit's {ROOT / 'schemas'}",
+        ),
         (["diff", str(EXAMPLE.parent), str(EXAMPLE.parent)], f"old: {EXAMPLE.parent}; new: "),
         (["demo", "latest-run-is-a-fallback"], "{own}"),
         (["selftest", "--mutant", "no-such-mutant"], "{own}"),
