@@ -6,16 +6,33 @@ are the fixture defaults; the projection limits never exceed the bounded-project
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Final
 
-__all__ = ["ITEMS_CAP", "ITEM_CHARS_CAP", "Limits"]
+__all__ = ["ITEMS_CAP", "ITEM_CHARS_CAP", "MAX_WAIT_S", "Limits", "wait_s"]
 
 ITEMS_CAP: Final = 200
 """Schema cap of ``BoundedProjection.items`` (``maxItems``)."""
 
 ITEM_CHARS_CAP: Final = 8192
 """Schema cap of a projection item's ``text`` (``maxLength``)."""
+
+MAX_WAIT_S: Final = threading.TIMEOUT_MAX
+"""Longest wait the platform can honour, in seconds (CPython's ``threading.TIMEOUT_MAX``: 64-bit
+nanoseconds, about 292 years on a 64-bit machine).
+
+The contract bounds ``model_call_timeout_ms`` and ``tool_timeout_ms`` below only (>= 1) and the
+kit's documents are I-JSON, so a valid fixture may ask for up to 2**53 - 1 ms (about 285,000
+years). Lock and socket timeouts overflow past this bound (``OverflowError: timestamp out of range
+for platform time_t``: an HTTP client with a 10**12 s timeout fails before it sends). A wait that
+long is one no Run reaches, so every wait is clamped to it (:func:`wait_s`): the same meaning,
+"no timeout within the Run" (docs/decisions/extreme-limits-11.md)."""
+
+
+def wait_s(timeout_ms: float) -> float:
+    """Return a timeout of ``timeout_ms`` milliseconds in seconds, at most :data:`MAX_WAIT_S`."""
+    return min(timeout_ms / 1000, MAX_WAIT_S)
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,9 +46,10 @@ class Limits:
             structural repair.
         max_items: most items in one bounded projection, 0..200.
         max_item_chars: most characters of one projected item's text, 0..8192.
-        model_call_timeout_ms: bound of one blocking model call attempt, in ms, >= 1.
+        model_call_timeout_ms: bound of one blocking model call attempt, in ms, >= 1 (no upper
+            bound: waits use :attr:`model_call_timeout_s`, clamped to :data:`MAX_WAIT_S`).
         tool_timeout_ms: bound of one tool backend call, in ms, >= 1 (the lazy projection of its
-            rows follows the call).
+            rows follows the call; waits use :attr:`tool_timeout_s`).
 
     Raises:
         ValueError: a limit is out of its range (the message names it).
@@ -61,3 +79,13 @@ class Limits:
                 bound = f"{low}..{high}" if high is not None else f">= {low}"
                 msg = f"Limits.{name}: expected {bound}, got {value}"
                 raise ValueError(msg)
+
+    @property
+    def model_call_timeout_s(self) -> float:
+        """``model_call_timeout_ms`` in seconds, clamped to :data:`MAX_WAIT_S`."""
+        return wait_s(self.model_call_timeout_ms)
+
+    @property
+    def tool_timeout_s(self) -> float:
+        """``tool_timeout_ms`` in seconds, clamped to :data:`MAX_WAIT_S`."""
+        return wait_s(self.tool_timeout_ms)

@@ -93,7 +93,7 @@ async def _attempt(  # noqa: C901, PLR0913 - the Attempt Record has exactly thes
 
     try:
         loop = asyncio.get_running_loop()
-        timeout = ctx.limits.model_call_timeout_ms / 1000
+        timeout = ctx.limits.model_call_timeout_s
         deadline = loop.time() + timeout
         ended: list[float] = []
 

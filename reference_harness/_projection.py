@@ -2,12 +2,13 @@
 
 The raw rows a backend returns never leave the Harness: they are consumed lazily, one row at a
 time, and only the first ``max_items`` rows, each cut to ``max_item_chars`` characters, are kept.
-Memory stays bounded by the limits whatever the payload size; the rest of the rows is only counted.
+Memory stays bounded by the limits whatever the payload size; the rest of the rows is only counted
+(by ``len()`` when the rows are sized, so that a payload of any valid size ends in time).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sized
 from typing import TYPE_CHECKING, Any, Literal
 
 from reference_harness._ids import is_tool_call_id
@@ -63,9 +64,13 @@ def project(
     document_ids: list[str] = []
     count = 0
     cut = False
-    for row in result.rows:
+    rows = result.rows
+    for row in rows:
         count += 1
         if len(items) >= limits.max_items:
+            if isinstance(rows, Sized):  # the rest is counted, not read (any payload size)
+                count = len(rows)
+                break
             continue
         text = row.get("text") if isinstance(row, Mapping) else None
         if not isinstance(text, str):

@@ -286,19 +286,41 @@ class ScriptedReviewer:
         raise _model_error(turn)
 
 
-def oversize_rows(size: int, *, lookup: bool) -> Iterator[dict[str, str]]:
-    """Yield rows whose texts total ``size`` characters, generated lazily (never held at once)."""
-    filler = "x" * OVERSIZE_CHUNK
-    produced = 0
-    index = 0
-    while produced < size:
-        index += 1
-        text = filler[: min(OVERSIZE_CHUNK, size - produced)]
-        produced += len(text)
-        row = {"text": text}
-        if lookup:
-            row["document_id"] = f"oversize-{index}"
-        yield row
+class OversizeRows:
+    """Rows whose texts total ``size`` characters, generated lazily (never held at once).
+
+    Sized: ``len()`` is the number of rows (``ceil(size / OVERSIZE_CHUNK)``), known without
+    generating them, so that the projection counts a payload of any valid size (up to 2**53 - 1
+    bytes, docs/decisions/extreme-limits-11.md) without reading past its ``max_items`` rows.
+    """
+
+    def __init__(self, size: int, *, lookup: bool) -> None:
+        """Rows of ``size`` characters in all (``size`` >= 0); lookup rows carry a document id."""
+        self._size = size
+        self._lookup = lookup
+
+    def __len__(self) -> int:
+        """The number of rows: ``ceil(size / OVERSIZE_CHUNK)``."""
+        return (self._size + OVERSIZE_CHUNK - 1) // OVERSIZE_CHUNK
+
+    def __iter__(self) -> Iterator[dict[str, str]]:
+        """Yield the rows, one :data:`OVERSIZE_CHUNK`-character text each (the last shorter)."""
+        filler = "x" * OVERSIZE_CHUNK
+        produced = 0
+        index = 0
+        while produced < self._size:
+            index += 1
+            text = filler[: min(OVERSIZE_CHUNK, self._size - produced)]
+            produced += len(text)
+            row = {"text": text}
+            if self._lookup:
+                row["document_id"] = f"oversize-{index}"
+            yield row
+
+
+def oversize_rows(size: int, *, lookup: bool) -> OversizeRows:
+    """Rows whose texts total ``size`` characters, generated lazily (:class:`OversizeRows`)."""
+    return OversizeRows(size, lookup=lookup)
 
 
 @dataclass

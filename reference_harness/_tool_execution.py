@@ -79,7 +79,7 @@ async def execute_tool(
     token = CancelToken()
     task = asyncio.ensure_future(backend.execute(call, token))
     ctx.tools_in_flight[tool_call_id] = (task, token)
-    bound_s = ctx.limits.tool_timeout_ms / 1000
+    bound_s = ctx.limits.tool_timeout_s
     try:
         await asyncio.wait({task}, timeout=bound_s)
     finally:

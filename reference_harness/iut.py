@@ -112,7 +112,7 @@ async def observe_fixture(  # noqa: PLR0913 - the swappable parts of a mutant ar
     else:
         from reference_harness.openai._endpoint import endpoint_ports  # noqa: PLC0415 - SDK import
 
-        timeout_s = Limits(**fixture["limits"]).model_call_timeout_ms / 1000 * _TIMEOUT_SHARE
+        timeout_s = Limits(**fixture["limits"]).model_call_timeout_s * _TIMEOUT_SHARE
         kwargs = {} if client is None else {"client": client}
         model = endpoint_ports(model_endpoint, timeout_s=timeout_s, **kwargs)
         errors: list[ScriptError] = []

@@ -32,6 +32,7 @@ import httpx
 import openai
 
 from contracts import loads_strict
+from reference_harness._limits import MAX_WAIT_S
 from reference_harness._worker import CallInterruptedError, call_interruptible
 from reference_harness.errors import ModelTimeout, ModelUnavailable
 from reference_harness.openai._completion import (
@@ -173,12 +174,16 @@ class ChatClient:
     def __init__(self, config: OpenAIConfig, *, http_client: Any = None) -> None:  # noqa: ANN401
         """Create the SDK client: ``max_retries=0``, ``openai.Timeout(config.timeout_s)``.
 
+        A ``timeout_s`` past :data:`~reference_harness._limits.MAX_WAIT_S` (the longest wait the
+        platform's sockets take) is clamped to it: a wait no call reaches, as asked.
+
         Its HTTP client is ``http_client`` when given (e.g. :func:`shared_http_client`; then
         :meth:`close` leaves it open, it is not this client's), else its own: the SDK's default
         one with the process's shared TLS context.
         """
         self._config = config
-        self._timeout = openai.Timeout(config.timeout_s)
+        self._timeout_s = min(config.timeout_s, MAX_WAIT_S)
+        self._timeout = openai.Timeout(self._timeout_s)
         self._owns_http_client = http_client is None
         self._client = openai.OpenAI(
             base_url=config.base_url,
@@ -243,7 +248,7 @@ class ChatClient:
     def _request(
         self, messages: Sequence[Mapping[str, object]], tools: Sequence[Mapping[str, object]]
     ) -> Completion:
-        deadline = time.monotonic() + self._config.timeout_s
+        deadline = time.monotonic() + self._timeout_s
         extra: dict[str, Any] = {"tools": list(tools)} if tools else {}
         try:
             raw = self._client.chat.completions.with_raw_response.create(

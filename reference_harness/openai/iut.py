@@ -143,7 +143,7 @@ class OpenAIIUT(FixtureIUT):
         model_endpoint: dict[str, Any] | None,  # noqa: ARG002 - this IUT does not declare MODEL_ENDPOINT
     ) -> dict[str, Any]:
         limits = Limits(**fixture["limits"])
-        timeout_s = limits.model_call_timeout_ms / 1000 * _TIMEOUT_SHARE
+        timeout_s = limits.model_call_timeout_s * _TIMEOUT_SHARE
         with contextlib.ExitStack() as stack:
             server: ScriptedOpenAIServer | None = None
             if self._env_config is None:
@@ -184,7 +184,7 @@ class OpenAIIUT(FixtureIUT):
             log.reviewer(OpenAIReviewer(config), REVIEWER_SYSTEM),
         )
         if server is not None:
-            release = _ReleaseOnInterrupt(server, limits.model_call_timeout_ms / 1000)
+            release = _ReleaseOnInterrupt(server, limits.model_call_timeout_s)
             ports = ModelPorts(
                 ports.router,
                 _HeldAgent(ports.agent, release),
@@ -199,7 +199,7 @@ class OpenAIIUT(FixtureIUT):
                 ports,
                 fixture["perturbations"],
                 disconnect=disconnect,
-                wait_s=limits.model_call_timeout_ms / 1000,
+                wait_s=limits.model_call_timeout_s,
             )
         observation = await observe(
             fixture,

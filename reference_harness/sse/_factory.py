@@ -102,7 +102,7 @@ def openai_harness_factory(
         # No explicit budget: the endpoint's timeout (SRDH_OPENAI_TIMEOUT_S, default 30 s) is the
         # HTTP timeout, and the Harness's bound on a model call is set just above it.
         limits = Limits(model_call_timeout_ms=math.ceil(endpoint.timeout_s * 1000 / _HTTP_SHARE))
-    endpoint = endpoint.with_timeout(limits.model_call_timeout_ms / 1000 * _HTTP_SHARE)
+    endpoint = endpoint.with_timeout(limits.model_call_timeout_s * _HTTP_SHARE)
     store = open_run_store(store_path) if isinstance(store_path, Path) else store_path
     executor = ThreadPoolExecutor(STORE_THREADS, thread_name_prefix="srdh-store")
     router, agent, reviewer = (

@@ -24,6 +24,7 @@ import pytest
 from conformance.adapters import StdioAdapter
 from conformance.properties import PROPERTIES
 from contracts import StrictJSONError, canonical_json, loads_strict
+from tests._largest import judged, largest_fixture, means_what_it_says
 from tests._profile import depth
 
 pytestmark = pytest.mark.slow
@@ -236,3 +237,14 @@ def test_the_java_example_asks_the_agent_after_its_last_budgeted_step(classes: P
     assert "error" not in observation, observation.get("error")
     assert observation["published_result"]["kind"] == "DIAGNOSIS_DRAFT"
     checks.check_global_invariants(observation, fixture).require()
+
+
+def test_the_java_example_takes_every_unbounded_integer_at_its_largest(classes: Path) -> None:
+    """Every unbounded integer of the fixture at 2**53 - 1 (tests/_largest.py): the Run passes
+    every check and means what it says (docs/decisions/extreme-limits-11.md)."""
+    _, java = _jdk()
+    adapter = StdioAdapter([java, *JVM_FLAGS, "-cp", str(classes), MAIN], 60.0)
+    try:
+        means_what_it_says(judged(adapter, largest_fixture()))
+    finally:
+        adapter.close()
