@@ -211,6 +211,20 @@ _TURN_PINS: Final[dict[str, dict[str, Any]]] = {
         "history": "drawn",
         "greatest_seq": 2**53 - 2,
     },
+    # session 11: the unbounded limits, a never-firing disconnect's occurrence and a count at
+    # 2**53 - 1 (docs/decisions/extreme-limits-11.md)
+    "values:largest": {
+        **_VALID,
+        "limits": "default",
+        "calls": 2,
+        "tool_kinds": ["found", "found"],
+        "mixed_step": False,
+        "invalid_arguments": False,
+        "disconnect": None,
+        "held": None,
+        "miscount": None,
+        "extremes": "largest",
+    },
     "perturbations": {
         **_VALID,
         "perturbations": [
@@ -336,6 +350,9 @@ CORPUS: Final = frozenset(
         "gate:AGENT_UNAVAILABLE",
         # red team 8's integer-width kind (docs/decisions/red-team-8.md, S14)
         "history:greatest-seq",
+        # every unbounded integer at its largest valid value (extreme-limits-11.md); the name
+        # sorts last, so the earlier pins keep their seeds
+        "values:largest",
     }
 )
 """The pins of the committed corpus: with the curated scenarios they reach every element."""

@@ -30,7 +30,8 @@ shaped where free generation is useless and left to hypothesis-jsonschema where 
    another session's, ids the new Run presents again), their published results drawing every
    enum value; a client disconnect on any trace event type and occurrence, or while a Router,
    agent, repair or SemanticGuard call is held (:mod:`conformance.hypothesis._kinds`); limits
-   at their bounds; perturbations.
+   at their bounds; perturbations; last, the unbounded integers (limits, disconnect occurrence,
+   a count) at their largest valid value, 2**53 - 1 (:mod:`conformance.hypothesis._extremes`).
 
 Validity of a submission is decided with the kit's own oracle
 (:func:`conformance.checks.expected_outcome`), so the script holds a repair turn exactly when a
@@ -73,6 +74,7 @@ from conformance.builders import (
 from conformance.checks import attempt_policy, expected_attempts, expected_outcome
 from conformance.checks._outcome_oracle import expected_verdict
 from conformance.checks._runtime_oracle import RETRY_ON, review_outcome
+from conformance.hypothesis._extremes import EXTREMES, at_extremes
 from conformance.hypothesis._ids import REJECTED_ID_CLASSES, conforming_ids, rejected_ids
 from conformance.hypothesis._kinds import (
     HELD_PURPOSES,
@@ -253,6 +255,9 @@ CHOICES: Final[Mapping[str, str]] = {
     " (one takes the next seq's name)",
     "gone_before_release": "whether a Run heading for a public error loses its client on its"
     " last MODEL_CALL_FINISHED",
+    "extremes": f"None or {list(EXTREMES)}: the unbounded integers (limits, disconnect occurrence,"
+    " a rows result's total_matched) at their largest valid value, 2**53 - 1, where the fixture"
+    " keeps its meaning",
 }
 """The choices :func:`scenario_fixtures` draws, by the key ``force`` pins them with."""
 
@@ -1123,6 +1128,9 @@ def scenario_fixtures(  # noqa: PLR0915 - one pipeline, stage by stage
     # red team 8's kinds, drawn last so that every draw before them stays as it was
     _red_team_8(pick, fixture, routed, may_disconnect=disconnects and cancellation and not held)
     _timeouts(fixture, preset, held)
+    # the largest valid values, drawn last too (docs/decisions/extreme-limits-11.md)
+    events = _enum("scenario-fixture.TraceEventType") if disconnects and cancellation else []
+    at_extremes(pick, pick.draw, fixture, events=events)
     return fixture
 
 

@@ -14,8 +14,9 @@ Every element is read from the contracts where one says it, never from a hand li
 * ``repair:<agent turn kind>``: each ``AgentTurn`` kind as the structural repair answer; reached
   when the Run requested a repair and the fixture's repair turn is of that kind.
 * ``limit:<member>=<bound>``: each bound (``minimum``/``maximum``) of the fixture's ``Limits``,
-  and ``limit:max_steps-exhausted`` (the agent script, its decoys included, holds more tool steps
-  than ``max_steps``).
+  the largest valid value (the I-JSON bound, 2**53 - 1) of each limit with no ``maximum``
+  (docs/decisions/extreme-limits-11.md), and ``limit:max_steps-exhausted`` (the agent script,
+  its decoys included, holds more tool steps than ``max_steps``).
 * ``history:<intent>/<state>``: each ``Intent`` x ``RunState`` of an earlier Run of the session,
   ``history:unrouted`` (intent null) and ``history:other-session``.
 * ``id:<class>``: each Tool Call ID class of :data:`~conformance.vocabulary.ID_CLASSES`.
@@ -132,7 +133,7 @@ def _enum_values(contract: str, name: str) -> tuple[str, ...]:
 
 @functools.cache
 def _limit_bounds() -> tuple[str, ...]:
-    from contracts import bundle_schema  # noqa: PLC0415 - loads the schema files
+    from contracts import MAX_SAFE_INTEGER, bundle_schema  # noqa: PLC0415 - loads the schema files
 
     limits = bundle_schema(_FIXTURE)["$defs"][f"{_FIXTURE}.Limits"]["properties"]
     bounds = [
@@ -141,7 +142,13 @@ def _limit_bounds() -> tuple[str, ...]:
         for key in ("minimum", "maximum")
         if key in schema
     ]
-    return (*bounds, "max_steps-exhausted")
+    # an integer bounded below only: its largest valid value is the I-JSON bound
+    largest = [
+        f"{member}={MAX_SAFE_INTEGER}"
+        for member, schema in limits.items()
+        if schema.get("type") == "integer" and "maximum" not in schema
+    ]
+    return (*bounds, *largest, "max_steps-exhausted")
 
 
 def _agent_kinds() -> list[str]:

@@ -5,11 +5,14 @@ the any-fixture scenario of ``tests/conformance/test_conf_gherkin_inprocess.py``
 from __future__ import annotations
 
 import json
+from collections import defaultdict
+from typing import Final
 
 import pytest
-from hypothesis import Phase, find, given, settings
+from hypothesis import HealthCheck, Phase, find, given, settings
 
 from conformance.adapters import AdapterError, RecordingAdapter
+from conformance.anyfixture._engine import stable_draws
 from conformance.anyfixture._property import (
     CORPUS,
     PINS,
@@ -20,7 +23,7 @@ from conformance.anyfixture._property import (
 from conformance.fixtures import tool_call
 from conformance.hypothesis import CHOICES, REJECTED_ID_CLASSES, rejected_ids, scenario_fixtures
 from conformance.vocabulary import id_classes_of
-from contracts import json_value_problem, validate_document
+from contracts import MAX_SAFE_INTEGER, json_value_problem, validate_document
 
 
 def test_prop_any_fixture_strategy_draws_valid_fixtures(property_config):
@@ -51,6 +54,40 @@ def test_prop_any_fixture_strategy_keeps_to_the_declared_capabilities(property_c
         assert len(fixture["router"]) == 1  # no ROUTER_RETRY: one Router answer
 
     check()
+
+
+_UNBOUNDED: Final = ("max_steps", "model_call_timeout_ms", "tool_timeout_ms")
+"""The limits with no maximum in the contract (tests/_largest.py reads them from the schema)."""
+
+
+def test_prop_any_fixture_strategy_draws_the_unbounded_integers_at_their_largest():
+    """Unforced, 150 derandomized draws (a count the claim needs, in both profiles) reach each
+    unbounded integer the strategy draws at its largest valid value, the I-JSON bound 2**53 - 1:
+    the three limits, a disconnect's occurrence, a count (docs/decisions/extreme-limits-11.md).
+    Their smallest values are vocabulary elements the default run reaches (``limit:<member>=1``,
+    tests/vocabulary), as are the largest limits (the pin ``values:largest``)."""
+    seen: defaultdict[str, set[int]] = defaultdict(set)
+
+    @settings(
+        max_examples=150,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(scenario_fixtures())
+    def check(fixture):
+        for name in _UNBOUNDED:
+            seen[name].add(fixture["limits"][name])
+        if fixture["client"].get("disconnect_on"):
+            seen["occurrence"].add(fixture["client"]["disconnect_on"]["occurrence"])
+        for script in fixture["tools"].values():
+            seen["total_matched"] |= {r.get("total_matched") for r in script["responses"]}
+
+    with stable_draws():
+        check()
+    largest = [name for name, values in seen.items() if MAX_SAFE_INTEGER in values]
+    assert sorted(largest) == sorted([*_UNBOUNDED, "occurrence", "total_matched"])
 
 
 @pytest.mark.parametrize("id_class", REJECTED_ID_CLASSES)
