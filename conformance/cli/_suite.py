@@ -135,9 +135,9 @@ def _not_run(
     A property the run did not reach is a NOT_RUN part. Then, per scenario: a part that FAILED
     (or an ERROR) fails it, whatever did not run; every part ran and passed: PASSED (a scenario
     without a property is judged by its Gherkin alone); some parts ran, none failed, some did
-    not: NOT_RUN, its message saying what ran (``partly run (the run was interrupted): Gherkin
-    PASSED; property NOT_RUN``); nothing ran: NOT_RUN, ``not run: the run was interrupted``.
-    Every part keeps its own status in ``parts``.
+    not: NOT_RUN. A scenario partly run says what ran first in its message (``partly run (the
+    run was interrupted): Gherkin PASSED; property NOT_RUN``, before a failure's text); nothing
+    ran: NOT_RUN, ``not run: the run was interrupted``. Every part keeps its status in ``parts``.
     """
 
     def marked(scenario: ScenarioResult) -> ScenarioResult:
@@ -152,13 +152,13 @@ def _not_run(
         if len(ran) == len(parts) and scenario.status is not Status.NOT_RUN:
             return judged  # every part ran (or none exists): the verdict stands
         said = f"partly run ({_INTERRUPTED}): {_tally(parts)}"
-        if scenario.status in {Status.FAILED, Status.ERROR}:  # a failure stands, with what ran
-            message = " | ".join(m for m in (scenario.message, said) if m)
-            return dataclasses.replace(judged, message=message)
-        if not ran:
-            said = f"not run: {_INTERRUPTED}"
+        status = scenario.status  # a failure (FAILED, ERROR) stands, with what ran
+        if status not in {Status.FAILED, Status.ERROR}:
+            status = Status.NOT_RUN
+            said = said if ran else f"not run: {_INTERRUPTED}"
+        # what ran comes first: a terminal shortens a long failure message, never this
         message = " | ".join(m for m in (said, scenario.message) if m)
-        return dataclasses.replace(judged, status=Status.NOT_RUN, message=message)
+        return dataclasses.replace(judged, status=status, message=message)
 
     return tuple(
         dataclasses.replace(req, scenarios=tuple(marked(s) for s in req.scenarios))

@@ -172,7 +172,7 @@ def test_an_interrupted_run_judges_each_scenario_by_the_parts_that_ran() -> None
     partly = "partly run (the run was interrupted): "
     assert by_id["failed"].status is failed
     assert (
-        by_id["failed"].message == f"Then x: failed | {partly}Gherkin 1 PASSED, 1 FAILED, 1 NOT_RUN"
+        by_id["failed"].message == f"{partly}Gherkin 1 PASSED, 1 FAILED, 1 NOT_RUN | Then x: failed"
     )
     assert by_id["gherkin-only"] == given[1]  # no property to wait for: PASSED as it ran
     assert by_id["property-left"].status is not_run
