@@ -14,7 +14,9 @@ A recording is a folder:
   recording (``{"seq", "from": "kit", "message": {"type": "bye"}}``; a recording of an older
   kit may end without it).
 * ``run.json`` — what was asked: ``{"kit": {name, version}, "iut", "iut_module", "scenarios",
-  "level", "examples", "fixture"}``, so ``srdh replay`` runs the same selection.
+  "level", "examples", "fixture", "timeout_s", "max_message_bytes"}``, so ``srdh replay`` runs
+  the same selection (and its reproduce commands carry the same limits; a recording without the
+  last two, from an older kit, replays with the defaults).
 
 :class:`ReplayAdapter` answers each ``run`` with the recorded answer of the identical fixture
 (canonical JSON; a fixture run twice gets its answers in recorded order), so the suite re-judges

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 from hypothesis import HealthCheck, Phase, example, given, settings
 
+from conformance._kitfault import KitFault, is_kit_fault
 from conformance.adapters import AdapterError, ObservationContractError
 from conformance.anyfixture._stable import stable_draws
 from conformance.checks import check_observation_contract, expected_outcome
@@ -130,6 +131,10 @@ def drive(
 
     Never raises for a failing value: the result says ``failed`` with the exception's message
     and the failing fixture (shrunk unless ``config`` has no shrink phase) as one line of JSON.
+
+    Raises:
+        KitFault: the kit's own code failed (an exception that is neither a check's nor the
+            IUT's, :func:`~conformance._kitfault.is_kit_fault`): no verdict on the IUT.
     """
     recorder = _Recorder()
     # Hypothesis derives a derandomized run's seed from the source of ``test``: any edit to it
@@ -152,7 +157,11 @@ def drive(
     try:
         with stable_draws():
             config(wrapped)()
-    except Exception as error:  # noqa: BLE001 - any failure of the IUT or its check is a result
+    except Exception as error:  # a failure of the IUT or its check is a result; the kit's: raised
+        if is_kit_fault(error):  # the kit's own code failed: no verdict on the IUT
+            if isinstance(error, KitFault):
+                raise
+            raise KitFault(error, f"property {name}") from error
         plain = isinstance(error, AssertionError | AdapterError) and str(error)
         message = str(error) if plain else f"{type(error).__name__}: {error}"
         if isinstance(error, BaseExceptionGroup):  # e.g. FlakyFailure: say what failed first

@@ -11,7 +11,10 @@ adapters and suites that cannot start, gate setup, schema files, file-system err
 on standard error and exit code 2. Nothing broader is caught, except the last-resort handler: a bug
 in the kit must not greet a user with a traceback either, so it prints one line naming the
 exception type (and ``SRDH_DEBUG=1`` re-raises it for a developer) and exits 2 — a kit failure is
-never reported as conformance or non-conformance.
+never reported as conformance or non-conformance. An exception of the kit's own code while a
+scenario is judged reaches it as a :class:`~conformance._kitfault.KitFault` (never a FAILED
+verdict). A numeric option's value outside its range (:mod:`._bounds`) is one usage line too:
+``srdh: error: --timeout 'inf': expected a number from 0.1 to 86400 (…)``, exit 2.
 
 The kit's own I/O faults are not verdicts either: ``main`` guards the standard streams first
 (:mod:`._streams`: a closed pipe, a full device or a missing standard error drop output instead of
@@ -31,6 +34,8 @@ import typer
 from typer.core import TyperGroup
 
 from conformance._inert import terminal_text
+from conformance._kitfault import KitFault
+from conformance.cli._bounds import out_of_range
 from conformance.cli._contract import contract_app
 from conformance.cli._demo import demo
 from conformance.cli._diff import diff
@@ -90,6 +95,12 @@ class _SrdhGroup(TyperGroup):
     def invoke(self, ctx: Any) -> Any:  # noqa: ANN401 - click's own signature
         try:
             return super().invoke(ctx)
+        except typer.BadParameter as exc:
+            message = out_of_range(exc)  # a numeric option's value: one line, with its range
+            if message is None:
+                raise
+            typer.echo(f"srdh: error: {terminal_text(message)}", err=True)
+            raise typer.Exit(EXIT_SETUP) from None
         except (typer.Exit, typer.Abort, typer.TyperException):
             raise
         except kit_error_families() as exc:
@@ -99,11 +110,10 @@ class _SrdhGroup(TyperGroup):
             # Last resort (see the module docstring): a kit bug, never a user's mistake.
             if os.environ.get("SRDH_DEBUG") == "1":
                 raise
-            name = type(exc).__name__
+            # a KitFault (a kit exception while judging) already names the original's type
+            what = str(exc) if isinstance(exc, KitFault) else f"{type(exc).__name__}: {exc}"
             typer.echo(
-                terminal_text(
-                    f"srdh: internal error: {name}: {exc} (set SRDH_DEBUG=1 for a traceback)"
-                ),
+                terminal_text(f"srdh: internal error: {what} (set SRDH_DEBUG=1 for a traceback)"),
                 err=True,
             )
             raise typer.Exit(EXIT_SETUP) from None

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from conformance._inert import echo
+from conformance.cli._bounds import TIMEOUT_S
 from conformance.cli._errors import EXIT_FAILED
 from conformance.cli._output import Output, kit_line, kit_spec_line, timeline_rows
 
@@ -34,7 +35,13 @@ def demo(
         typer.Option("--iut-module", help="Same, with a Python IUT factory MODULE:FACTORY."),
     ] = None,
     timeout: Annotated[
-        float, typer.Option("--timeout", min=0.1, help="Seconds to wait for each IUT message.")
+        float,
+        typer.Option(
+            "--timeout",
+            min=TIMEOUT_S.low,
+            max=TIMEOUT_S.high,
+            help="Seconds to wait for each IUT message.",
+        ),
     ] = 30.0,
 ) -> None:
     """Run SCENARIO on the reference harness and print each Run's trace as a timeline.

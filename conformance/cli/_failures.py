@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import conformance
-from conformance._examples import DEFAULT_PROPERTY_EXAMPLES
+from conformance._examples import DEFAULT_EXAMPLES, DEFAULT_PROPERTY_EXAMPLES
 from conformance.adapters import AdapterError
 from conformance.anyfixture import ANY_FIXTURE_SCENARIO
 from conformance.checks import RULES, normalize_trace, rule_ids_in
@@ -125,12 +125,15 @@ class FailureContext:
 
     Attributes:
         iut_args: the ``srdh run`` options naming the IUT (``--iut 'CMD'``), shell-quoted.
+        limit_args: the run's other options that change a verdict, ``--timeout S`` and
+            ``--max-message-bytes N`` when not the defaults (with a leading space), or ``""``.
         report_dir: the report folder (where fixtures are saved), ``None`` without ``--report``.
         spec: the spec index that locates sentences.
         reference: returns the reference harness's observation of a fixture (``None`` when the
             reference is not available); called only for failing examples.
         scenario_names: scenario id -> its name (to locate its header in the spec).
-        examples: the ``--examples`` count of the run (for a property's reproduce command).
+        examples: the ``--examples`` count of the run (``None``: the default); a reproduce
+            command carries it when it is not the default (a property's always does).
     """
 
     iut_args: str
@@ -139,6 +142,7 @@ class FailureContext:
     reference: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None
     scenario_names: dict[str, str] = field(default_factory=dict)
     examples: int | None = None
+    limit_args: str = ""
     _gherkin: dict[str, tuple[str, SpecSentence, SpecSentence]] | None = None
 
     def locations(self, scenario_id: str) -> tuple[SpecSentence, ...]:
@@ -157,13 +161,27 @@ class FailureContext:
             found.append(known[2])
         return tuple(found)
 
+    def command(self) -> str:
+        """``srdh run`` with the IUT and every option of the run that changes a verdict."""
+        return f"srdh run {self.iut_args}{self.limit_args}"
+
     def reproduce(self, example_id: str, *, fixture_path: str, by_fixture: bool) -> str:
-        """The command that re-runs one example against the same IUT."""
-        base = f"srdh run {self.iut_args}"
+        """The command that re-runs one example against the same IUT, with the same limits.
+
+        ``--timeout`` and ``--max-message-bytes`` as the run had them (:attr:`limit_args`);
+        ``--examples`` for a property (the count it ran) and for a scenario when the run's was
+        not the default (the scenario's property runs beside it, or not, as in the run).
+        """
+        base = self.command()
         if by_fixture and fixture_path and self.report_dir is not None:
             return f"{base} --fixture {shlex.quote(str(self.report_dir / fixture_path))}"
-        count = self.examples or DEFAULT_PROPERTY_EXAMPLES  # what run_conformance ran
-        examples = f" --examples {count}" if example_id.endswith(_PROPERTY_SUFFIX) else ""
+        if example_id.endswith(_PROPERTY_SUFFIX):
+            count = self.examples or DEFAULT_PROPERTY_EXAMPLES  # what run_conformance ran
+            examples = f" --examples {count}"
+        elif self.examples is not None and self.examples != DEFAULT_EXAMPLES:
+            examples = f" --examples {self.examples}"
+        else:
+            examples = ""
         return f"{base} --scenario {shlex.quote(example_id)}{examples}"
 
 

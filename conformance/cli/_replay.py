@@ -60,7 +60,12 @@ def replay_recording(recording: Path, report: Path | None, out: Output) -> bool:
             directory. SuiteSetupError: the recorded selection is unknown to this kit.
     """
     from conformance.adapters import check_recording  # noqa: PLC0415 - lazy: `srdh --help`
-    from conformance.cli._run import RunOptions, run_against_iut  # noqa: PLC0415 - lazy
+    from conformance.cli._run import (  # noqa: PLC0415 - lazy
+        DEFAULT_MAX_MESSAGE_BYTES,
+        DEFAULT_TIMEOUT_S,
+        RunOptions,
+        run_against_iut,
+    )
 
     options, adapter = check_recording(recording)
     fixture, examples = options["fixture"], options["examples"]
@@ -72,7 +77,9 @@ def replay_recording(recording: Path, report: Path | None, out: Output) -> bool:
         level=options["level"],
         examples=None if examples is None else int(examples),  # JSON Schema: 3.0 is an integer
         report=report,
-        timeout_s=1.0,
+        # the recorded limits (in their options' ranges, by the schema), for reproduce commands
+        timeout_s=float(options.get("timeout_s", DEFAULT_TIMEOUT_S)),
+        max_message_bytes=int(options.get("max_message_bytes", DEFAULT_MAX_MESSAGE_BYTES)),
         fixture=Path(fixture) if fixture else None,
     )
     return run_against_iut(run, out, adapter=adapter)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from conformance._examples import DEFAULT_EXAMPLES
+from conformance.cli._bounds import EXAMPLES, MAX_MESSAGE_BYTES, TIMEOUT_S
 from conformance.cli._errors import EXIT_FAILED, CliSetupError
 from conformance.cli._heap import freeze_imports
 from conformance.cli._output import (
@@ -82,7 +83,8 @@ def run(  # noqa: PLR0913 - one parameter per documented option
         int,
         typer.Option(
             "--examples",
-            min=0,
+            min=EXAMPLES.low,
+            max=EXAMPLES.high,
             help="Generated examples per property: each selected spec scenario also runs as a "
             "Hypothesis property with this many examples (0: the Gherkin scenarios only).",
         ),
@@ -97,13 +99,20 @@ def run(  # noqa: PLR0913 - one parameter per documented option
         Path | None, typer.Option("--report", help="Write JSON, JUnit, Markdown, HTML here.")
     ] = None,
     timeout: Annotated[
-        float, typer.Option("--timeout", min=0.1, help="Seconds to wait for each IUT message.")
+        float,
+        typer.Option(
+            "--timeout",
+            min=TIMEOUT_S.low,
+            max=TIMEOUT_S.high,
+            help="Seconds to wait for each IUT message.",
+        ),
     ] = DEFAULT_TIMEOUT_S,
     max_message_bytes: Annotated[
         int,
         typer.Option(
             "--max-message-bytes",
-            min=1024,
+            min=MAX_MESSAGE_BYTES.low,
+            max=MAX_MESSAGE_BYTES.high,
             help="Largest IUT message (one NDJSON line), in bytes.",
         ),
     ] = DEFAULT_MAX_MESSAGE_BYTES,
@@ -210,6 +219,9 @@ class RunOptions:
             "level": self.level,
             "examples": self.examples,
             "fixture": str(self.fixture) if self.fixture is not None else None,
+            # not needed to replay, but to reproduce a failure as the run judged it
+            "timeout_s": self.timeout_s,
+            "max_message_bytes": self.max_message_bytes,
         }
 
     def iut_args(self) -> str:
@@ -217,6 +229,22 @@ class RunOptions:
         if self.iut_module is not None:
             return f"--iut-module {shlex.quote(self.iut_module)}"
         return f"--iut {shlex.quote(self.iut or '')}"
+
+    def limit_args(self) -> str:
+        """``--timeout`` and ``--max-message-bytes`` when not the defaults, else ``""``.
+
+        Both change verdicts (a slow answer fails under a shorter timeout, a long line under a
+        smaller limit), so every reproduce command carries them (with a leading space). The
+        timeout is written exactly (``2``, ``0.25``), never rounded.
+        """
+        args = ""
+        if self.timeout_s != DEFAULT_TIMEOUT_S:
+            exact = self.timeout_s
+            shown = str(int(exact)) if float(exact).is_integer() else repr(float(exact))
+            args += f" --timeout {shown}"
+        if self.max_message_bytes != DEFAULT_MAX_MESSAGE_BYTES:
+            args += f" --max-message-bytes {self.max_message_bytes}"
+        return args
 
 
 class _Reference:
@@ -481,6 +509,7 @@ def _run_and_report(  # noqa: PLR0915 - the run's steps in their order, in one p
         reference = _Reference()
         context = FailureContext(
             iut_args=options.iut_args(),
+            limit_args=options.limit_args(),
             report_dir=options.report,
             spec=SpecIndex.of_kit(),
             reference=reference,

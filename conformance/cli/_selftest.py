@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from conformance.cli._bounds import EXAMPLES, JOBS
 from conformance.cli._errors import EXIT_FAILED, CliSetupError
 from conformance.cli._output import Output, announce, kit_line, kit_spec_line
 
@@ -23,7 +24,13 @@ def selftest(
         list[str] | None, typer.Option("--mutant", help="Judge only this mutant (repeat).")
     ] = None,
     examples: Annotated[
-        int, typer.Option("--examples", min=0, help="Generated examples per property (0: none).")
+        int,
+        typer.Option(
+            "--examples",
+            min=EXAMPLES.low,
+            max=EXAMPLES.high,
+            help="Generated examples per property (0: none).",
+        ),
     ] = 5,
     full: Annotated[  # noqa: FBT002 - a typer flag
         bool,
@@ -33,7 +40,12 @@ def selftest(
     ] = False,
     jobs: Annotated[
         int | None,
-        typer.Option("--jobs", min=1, help="Processes to use (default: every core available)."),
+        typer.Option(
+            "--jobs",
+            min=JOBS.low,
+            max=JOBS.high,
+            help="Processes to use (default: every core available).",
+        ),
     ] = None,
 ) -> None:
     """Run the suite on the reference harness (must pass) and on every mutant (must fail).

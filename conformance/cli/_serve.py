@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from conformance.cli._bounds import PORT
 from conformance.cli._errors import require_openspec
 from conformance.cli._output import Output, announce, kit_line
 
@@ -25,7 +26,9 @@ TOKEN_VARIABLE = "SRDH_SERVE_TOKEN"  # noqa: S105 - the variable's name, not a s
 
 def serve(
     host: Annotated[str, typer.Option("--host", help="Interface to bind.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="TCP port.", min=0, max=65535)] = 8080,
+    port: Annotated[
+        int, typer.Option("--port", help="TCP port.", min=PORT.low, max=PORT.high)
+    ] = 8080,
     repo: Annotated[
         Path, typer.Option("--repo", help="Repository whose phase gate picks the public entry.")
     ] = Path(),

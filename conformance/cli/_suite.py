@@ -451,7 +451,7 @@ def run_fixture(adapter: Adapter, path: Path, ctx: FailureContext) -> FixtureVer
             ctx,
         )
         if ctx.report_dir is None:
-            command = f"srdh run {ctx.iut_args} --fixture {shlex.quote(str(path))}"
+            command = f"{ctx.command()} --fixture {shlex.quote(str(path))}"
             failure = _with_reproduce(failure, command)
     scenario = ScenarioResult(
         scenario_id=shown_id,

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from conformance._inert import shown_path
+from conformance.cli._bounds import MAX_DOCUMENT_BYTES
 from conformance.cli._errors import EXIT_FAILED, CliSetupError
 from conformance.cli._output import Output, kit_line, kit_schemas_dir
 
@@ -51,7 +52,8 @@ def validate(
         int,
         typer.Option(
             "--max-document-bytes",
-            min=1,
+            min=MAX_DOCUMENT_BYTES.low,
+            max=MAX_DOCUMENT_BYTES.high,
             help="Largest document (a JSON file, one NDJSON record) read, in bytes "
             "(default 64 MiB).",
         ),

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from conformance._kitfault import KitFault, is_kit_fault
 from conformance.adapters import AdapterError
 from conformance.bdd import ScenarioContext, scenario_identity
 from conformance.bdd._then_runtime import FRESH_PROCESSES_STEP, start_fresh_processes
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
     from conformance.adapters import Adapter
 
-__all__ = ["Outcome", "ResultCollector", "message_of"]
+__all__ = ["Outcome", "ResultCollector", "kit_fault_of", "message_of"]
 
 
 @dataclass
@@ -63,6 +64,19 @@ def message_of(call: pytest.CallInfo[None]) -> str:
     return text if plain and text else excinfo.exconly()
 
 
+def kit_fault_of(call: pytest.CallInfo[None], where: str) -> KitFault | None:
+    """The :class:`~conformance._kitfault.KitFault` of a phase that the kit's own code failed.
+
+    ``None`` when the phase passed, or failed by a verdict on the IUT (a check's
+    ``AssertionError``, an ``AdapterError``) or a pytest outcome (see
+    :func:`~conformance._kitfault.is_kit_fault`); ``where`` names what was being judged.
+    """
+    error = call.excinfo.value if call.excinfo is not None else None
+    if error is None or not is_kit_fault(error):
+        return None
+    return error if isinstance(error, KitFault) else KitFault(error, where)
+
+
 def _has_step(item: pytest.Item, sentence: str) -> bool:
     """Whether ``item`` is a Gherkin scenario with the step ``sentence`` (any keyword)."""
     from pytest_bdd.scenario import scenario_wrapper_template_registry  # noqa: PLC0415
@@ -89,6 +103,9 @@ class ResultCollector:
     outcomes: dict[str, Outcome] = field(default_factory=dict)
     seen_examples: set[str] = field(default_factory=set)
     property_examples: int | None = None
+    kit_fault: KitFault | None = None
+    """The first exception of the kit's own code (not a verdict): the session stops at it and
+    :func:`~conformance.suite.run_suite` raises it."""
 
     def pytest_configure(self, config: pytest.Config) -> None:
         """Hand the caller's adapter (and examples per property) to the plugin."""
@@ -131,6 +148,10 @@ class ResultCollector:
             for name, value in report.user_properties:
                 if name == "srdh_optional" and str(value) not in outcome.optional:
                     outcome.optional.append(str(value))
+            fault = kit_fault_of(call, _where(outcome)) if report.failed else None
+            if fault is not None and self.kit_fault is None:
+                self.kit_fault = fault
+                item.session.shouldstop = f"a fault of the kit: {fault}"
             if report.failed:
                 outcome.outcome = "failed"
                 outcome.message = outcome.message or message_of(call)
@@ -165,3 +186,11 @@ class ResultCollector:
         if outcome is not None and not outcome.step:
             kind = str(getattr(step, "type", "") or getattr(step, "keyword", ""))
             outcome.step = f"{kind.capitalize()} {step.name}".strip()
+
+
+def _where(outcome: Outcome) -> str:
+    """``scenario ID (example EX), step "Then …"``: what a kit fault interrupted."""
+    where = f"scenario {outcome.scenario_id}"
+    if outcome.example_id and outcome.example_id != outcome.scenario_id:
+        where += f" (example {outcome.example_id})"
+    return f"{where}, step {outcome.step!r}" if outcome.step else where

@@ -204,6 +204,8 @@ def run_suite(
     Raises:
         SuiteSetupError: an unknown scenario id or level, or pytest failed before the scenarios.
         AdapterError: the IUT's hello failed.
+        KitFault: the kit's own code raised while judging a scenario (not a check's failure nor
+            the IUT's; :mod:`conformance._kitfault`): the suite stops there, with no verdict.
     """
     catalogue = load_catalogue()
     examples: dict[str, set[str]] = {}
@@ -225,6 +227,8 @@ def run_suite(
             exit_code = pytest.main(args, plugins=[Bootstrap(), collector])
     finally:
         close_started_processes()  # started ahead for a scenario that did not take them
+    if collector.kit_fault is not None:  # the kit's own code failed: no verdict on the IUT
+        raise collector.kit_fault from collector.kit_fault.error
     stopped = interruption() if exit_code == pytest.ExitCode.INTERRUPTED else None
     if (
         stopped is None

@@ -20,7 +20,7 @@ import pytest
 from conformance.bdd import scenario_identity
 from conformance.bdd.plugin import ADAPTER_KEY, EXAMPLES_KEY
 from conformance.checks import rule_ids_in
-from conformance.suite._collector import message_of
+from conformance.suite._collector import kit_fault_of, message_of
 from conformance.suite._run import (
     LEAN_NESTED_OPTIONS,
     SETUP_FAILURES,
@@ -31,6 +31,7 @@ from conformance.suite._run import (
 if TYPE_CHECKING:
     from collections.abc import Callable, Generator
 
+    from conformance._kitfault import KitFault
     from conformance.adapters import Adapter
 
 __all__ = ["FAST_NESTED_OPTIONS", "ItemOutcome", "SuiteSession", "suite_session"]
@@ -66,14 +67,28 @@ class _Recorder:
 
     outcome: str = "passed"
     message: str = ""
+    kit_fault: KitFault | None = None
 
-    def record(self, report: pytest.TestReport, call: pytest.CallInfo[None]) -> None:
+    def record(
+        self, report: pytest.TestReport, call: pytest.CallInfo[None], where: Callable[[], str]
+    ) -> None:
+        if report.failed and self.kit_fault is None:
+            self.kit_fault = kit_fault_of(call, where())
         if report.failed:
             self.outcome = "failed"
             self.message = self.message or message_of(call)
         elif report.skipped and self.outcome != "failed":
             self.outcome = "skipped"
             self.message = message_of(call)
+
+
+def _where(item: pytest.Item) -> str:
+    """``scenario ID (example EX)``: what a kit fault interrupted."""
+    _, scenario_id, example_id = scenario_identity(item)
+    where = f"scenario {scenario_id}"
+    if example_id and example_id != scenario_id:
+        where += f" (example {example_id})"
+    return where
 
 
 @dataclass
@@ -108,6 +123,8 @@ class SuiteSession:
 
         Raises:
             KeyError: an unknown scenario id.
+            KitFault: the kit's own code raised while judging an item (not a check's failure
+                nor the adapter's; :mod:`conformance._kitfault`), never counted as a kill.
         """
         outcomes: list[ItemOutcome] = []
         self.session.config.stash[ADAPTER_KEY] = adapter
@@ -117,6 +134,8 @@ class SuiteSession:
                 item.ihook.pytest_runtest_protocol(item=item, nextitem=None)
             finally:
                 recorded, self._current = self._current, None
+            if recorded.kit_fault is not None:  # the kit's own code failed: no verdict
+                raise recorded.kit_fault from recorded.kit_fault.error
             if self.session.shouldstop:
                 message = f"the suite was stopped: {self.session.shouldstop}"
                 raise SuiteSetupError(message)
@@ -136,10 +155,9 @@ class SuiteSession:
         self, item: pytest.Item, call: pytest.CallInfo[None]
     ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         """Record the outcome and the message of each phase of the item being run."""
-        del item
         report = yield
         if self._current is not None:
-            self._current.record(report, call)
+            self._current.record(report, call, lambda: _where(item))
         return report
 
 

@@ -120,7 +120,8 @@ def test_a_click_usage_error_is_one_srdh_error_line(runner: CliRunner) -> None:
     where the help is, exit 2, not click's three-line ``Error:`` block."""
     for args, said in (
         (["gate"], "Missing argument 'stage'. (see 'srdh gate --help')"),
-        (["run", "--examples", "many"], "Invalid value for '--examples'"),
+        # a numeric option names its range too (tests/cli/test_cli_bounds.py)
+        (["run", "--examples", "many"], "--examples 'many': expected an integer from 0 to"),
         (["no-such-command"], "No such command 'no-such-command'. (see 'srdh --help')"),
     ):
         result = runner.invoke(app, args)

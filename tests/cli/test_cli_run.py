@@ -11,6 +11,7 @@ import pytest
 
 from conformance._examples import DEFAULT_EXAMPLES
 from conformance.cli import EXIT_FAILED, EXIT_OK, EXIT_SETUP, app
+from conformance.cli._bounds import EXAMPLES
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -221,11 +222,11 @@ def test_a_plain_run_explores_each_property_with_the_default_examples(
 
 
 def test_run_help_shows_the_default_examples(runner: CliRunner) -> None:
-    """`srdh run --help` names the default count and what 0 means."""
+    """`srdh run --help` names the default count, its range and what 0 means."""
     result = runner.invoke(app, ["run", "--help"])
     assert result.exit_code == EXIT_OK
     words = " ".join(result.output.split())  # the help is wrapped to the terminal's width
-    assert f"[default: {DEFAULT_EXAMPLES}; x>=0]" in words
+    assert f"[default: {DEFAULT_EXAMPLES}; 0<=x<={EXAMPLES.high}]" in words
     assert "(0: the Gherkin scenarios only)" in words
 
 

@@ -209,13 +209,11 @@ def test_prop_any_fixture_flaky_failure_names_what_failed():
             "[R2.tool-call-identity]",
         ),
         (AdapterError("IUT sent invalid JSON instead of the observation"), "IUT sent invalid JSON"),
-        (KeyError("run_id"), "KeyError: 'run_id'"),
     ],
 )
 def test_prop_failure_message_names_no_python_class_for_a_check_or_the_iut(error, shown):
     """A failed check or an IUT's protocol failure reads as its sentence (no ``AssertionError:``
-    or ``AdapterError:`` before it, which says nothing to an implementer in another language);
-    any other exception, a kit bug, keeps its class name."""
+    or ``AdapterError:`` before it, which says nothing to an implementer in another language)."""
     from hypothesis import strategies as st  # noqa: PLC0415
 
     from conformance.anyfixture import drive  # noqa: PLC0415
@@ -227,6 +225,26 @@ def test_prop_failure_message_names_no_python_class_for_a_check_or_the_iut(error
     result = drive("fails", st.just(1), body, config)
     assert result.outcome == "failed"
     assert result.message.startswith(shown), result.message
+
+
+def test_prop_a_kit_bug_is_no_failed_result_but_a_kit_fault():
+    """Any other exception, a kit bug, is no verdict on the IUT: ``drive`` raises KitFault
+    naming its class and the property (session 11: it used to be a ``failed`` result,
+    ``KeyError: 'run_id'``, which ``srdh run`` showed as the scenario's FAILED)."""
+    from hypothesis import strategies as st  # noqa: PLC0415
+
+    from conformance._kitfault import KitFault  # noqa: PLC0415
+    from conformance.anyfixture import drive  # noqa: PLC0415
+
+    def body(_value: int) -> None:
+        member = "run_id"
+        raise KeyError(member)
+
+    config = settings(max_examples=1, database=None, derandomize=True)
+    with pytest.raises(KitFault) as raised:
+        drive("fails", st.just(1), body, config)
+    assert str(raised.value).startswith("KeyError: 'run_id' (while judging property fails;")
+    assert isinstance(raised.value.error, KeyError)
 
 
 def test_prop_explicit_examples_run_as_given_and_fail_by_their_fixture():
