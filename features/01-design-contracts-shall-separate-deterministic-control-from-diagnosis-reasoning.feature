@@ -97,6 +97,37 @@ Feature: Design contracts SHALL separate deterministic control from diagnosis re
     And every global invariant holds
 
   @extension @requirement:design-contracts-shall-separate-deterministic-control-from-diagnosis-reasoning @capability:DIAGNOSIS
+  Scenario Outline: A step whose every call is rejected still spends the step budget
+    Given a user asks "Why is checkout failing?"
+    And the agent has a budget of 1 tool step
+    And in step 1 the agent calls search_logs with the Tool Call ID <presented>
+    And in step 2 the agent calls query_metrics with the Tool Call ID "call_2"
+    And query_metrics finds nothing
+    And if the agent is asked again, it submits a draft observing "call_2"
+    When the Run is executed
+    Then the Harness takes no tool call of a step beyond the step budget
+    And every global invariant holds
+
+    Examples:
+      | presented |
+      | ""        |
+      | "call 1"  |
+
+  @extension @requirement:design-contracts-shall-separate-deterministic-control-from-diagnosis-reasoning @capability:DIAGNOSIS
+  Scenario: A step presenting only a duplicate Tool Call ID still spends the step budget
+    Given a user asks "Why is checkout failing?"
+    And the agent has a budget of 2 tool steps
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 2 the agent calls search_logs with the Tool Call ID "call_1"
+    And in step 3 the agent calls query_metrics with the Tool Call ID "call_2"
+    And search_logs finds nothing
+    And query_metrics finds nothing
+    And if the agent is asked again, it submits a draft observing "call_1"
+    When the Run is executed
+    Then the Harness takes no tool call of a step beyond the step budget
+    And every global invariant holds
+
+  @extension @requirement:design-contracts-shall-separate-deterministic-control-from-diagnosis-reasoning @capability:DIAGNOSIS
   Scenario: Any valid Scenario Fixture is judged by every check
     Given any valid Scenario Fixture, starting with the pinned corpus
     When each fixture is run twice through the IUT

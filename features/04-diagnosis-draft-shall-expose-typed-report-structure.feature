@@ -37,6 +37,18 @@ Feature: Diagnosis Draft SHALL expose typed report structure
     Then EvidenceGuard rejects the first draft with DUPLICATE_ANALYSIS_ID and releases the repaired draft
     And every global invariant holds
 
+  @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure @capability:STRUCTURAL_REPAIR
+  Scenario: A draft repeats its second analysis ID after a hundred distinct ones
+    Given a user asks "Why is checkout failing?"
+    And in step 1 the agent calls search_logs with the Tool Call ID "call_1"
+    And each search_logs execution returns a different matching line
+    And the agent then submits a draft whose analyses "a1" through "a100" and "a2" each observe "call_1"
+    And the structural repair submits a draft observing "call_1"
+    And the SemanticGuard supports the draft
+    When the Run is executed
+    Then EvidenceGuard rejects the first draft with DUPLICATE_ANALYSIS_ID and releases the repaired draft
+    And every global invariant holds
+
   @extension @requirement:diagnosis-draft-shall-expose-typed-report-structure
   Scenario: Analysis IDs that differ only in case are two unique analysis IDs
     Given a user asks "Why is checkout failing?"

@@ -194,6 +194,19 @@ Feature: Knowledge answers SHALL use exact RAG bindings
     And every global invariant holds
 
   @extension @requirement:knowledge-answers-shall-use-exact-rag-bindings @capability:KNOWLEDGE_QUERY @capability:STRUCTURAL_REPAIR
+  Scenario: A knowledge answer repeats its second item ID after a hundred distinct ones
+    Given a user asks the knowledge question "How do I rotate the checkout API key?"
+    And the projection limits are 200 items of at most 2000 characters
+    And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"
+    And lookup_documents returns the documents "doc-1" through "doc-101"
+    And the agent then submits an answer whose items "i1" through "i100" and "i2" cite the documents "doc-1" through "doc-101" from "lookup_1"
+    And the structural repair submits an answer citing the documents "doc-1" from "lookup_1"
+    And the SemanticGuard supports the answer
+    When the Run is executed
+    Then EvidenceGuard rejects the first answer with DUPLICATE_ITEM_ID and releases the repaired answer
+    And every global invariant holds
+
+  @extension @requirement:knowledge-answers-shall-use-exact-rag-bindings @capability:KNOWLEDGE_QUERY @capability:STRUCTURAL_REPAIR
   Scenario Outline: A knowledge answer cites documents of a lookup that returned none
     Given a user asks the knowledge question "How do I rotate the checkout API key?"
     And in step 1 the agent calls lookup_documents with the Tool Call ID "lookup_1"

@@ -57,16 +57,22 @@ Feature: Safe fallback SHALL use a fixed schema
     And each search_logs execution returns a different matching line
     And each query_metrics execution returns a different matching line
     And list_alerts raises "alerts backend down at 10.0.0.8"
-    And the agent then submits a draft observing "call_1" with "call_3" as a limitation
+    And the agent then submits <draft>
     And the SemanticGuard <review>
     When the Run is executed
     Then the Run falls back with <fallback>, listing only verified sources and no draft text
     And every global invariant holds
 
+    # rows 3-6 (red-team-11.md): a READY call cited by a limitation only is listed; a call cited
+    # from two places (an analysis and a limitation, two analyses) is listed once
     Examples:
-      | review                              | fallback             |
-      | finds the analysis "a1" unsupported | SEMANTIC_UNSUPPORTED |
-      | is unavailable                      | SEMANTIC_UNAVAILABLE |
+      | draft                                                    | review                              | fallback             |
+      | a draft observing "call_1" with "call_3" as a limitation | finds the analysis "a1" unsupported | SEMANTIC_UNSUPPORTED |
+      | a draft observing "call_1" with "call_3" as a limitation | is unavailable                      | SEMANTIC_UNAVAILABLE |
+      | a draft observing "call_1" with "call_2" as a limitation | finds the analysis "a1" unsupported | SEMANTIC_UNSUPPORTED |
+      | a draft observing "call_1" with "call_2" as a limitation | is unavailable                      | SEMANTIC_UNAVAILABLE |
+      | a draft observing "call_1" with "call_1" as a limitation | is unavailable                      | SEMANTIC_UNAVAILABLE |
+      | a draft whose analyses "a1", "a2" each observe "call_1"  | finds the analysis "a2" unsupported | SEMANTIC_UNSUPPORTED |
 
   @extension @requirement:safe-fallback-shall-use-a-fixed-schema
   Scenario Outline: A semantic fallback lists a narrowed NEGATIVE_OBSERVATION's call with the call's own query scope

@@ -24,6 +24,7 @@ __all__ = [
     "agent_call_retried",
     "analysis_id_type_only",
     "analysis_ids_case_folded",
+    "analysis_ids_unique_among_neighbours",
     "analysis_kind_case_folded",
     "answer_references_first_three",
     "argument_bounds_exclusive",
@@ -69,7 +70,9 @@ __all__ = [
     "fallback_lists_failed_calls",
     "fallback_lists_uncited_calls",
     "fallback_source_scope_from_draft",
+    "fallback_sources_from_analyses_only",
     "fallback_sources_of_rejected_draft",
+    "fallback_sources_per_citation",
     "finished_names_another_fallback",
     "fixed_output_released_after_cancel",
     "frames_after_disconnect",
@@ -87,6 +90,7 @@ __all__ = [
     "invocation_arguments_normalized",
     "invocation_run_id_session",
     "invocations_resolved_process_wide",
+    "item_ids_unique_among_neighbours",
     "item_text_cut_in_utf16_units",
     "item_text_not_cut",
     "item_without_references_as_schema_invalid",
@@ -149,6 +153,7 @@ __all__ = [
     "raw_rows_reach_agent",
     "ready_invocations_rewritten_on_cancel",
     "reasoning_in_agent_context",
+    "rejected_step_spends_no_budget",
     "rejected_tool_name_null",
     "released_strings_stripped",
     "repair_call_index_restart",
@@ -191,6 +196,8 @@ __all__ = [
     "skip_report_uncapped",
     "snapshot_digest_not_canonical",
     "snapshot_evidence_first_four",
+    "snapshot_evidence_from_analyses_only",
+    "snapshot_evidence_per_citation",
     "snapshot_holds_no_evidence",
     "snapshot_holds_uncited_evidence",
     "snapshot_leaves_out_no_evidence",
@@ -1327,3 +1334,38 @@ def lone_unsupported_id_wrapped_in_list() -> MutantIUT:
 def lone_draft_entry_wrapped_in_list() -> MutantIUT:
     """IUT factory of mutant ``lone_draft_entry_wrapped_in_list`` (see :data:`MUTANTS`)."""
     return create("lone_draft_entry_wrapped_in_list")
+
+
+def analysis_ids_unique_among_neighbours() -> MutantIUT:
+    """IUT factory of mutant ``analysis_ids_unique_among_neighbours`` (see :data:`MUTANTS`)."""
+    return create("analysis_ids_unique_among_neighbours")
+
+
+def item_ids_unique_among_neighbours() -> MutantIUT:
+    """IUT factory of mutant ``item_ids_unique_among_neighbours`` (see :data:`MUTANTS`)."""
+    return create("item_ids_unique_among_neighbours")
+
+
+def fallback_sources_from_analyses_only() -> MutantIUT:
+    """IUT factory of mutant ``fallback_sources_from_analyses_only`` (see :data:`MUTANTS`)."""
+    return create("fallback_sources_from_analyses_only")
+
+
+def fallback_sources_per_citation() -> MutantIUT:
+    """IUT factory of mutant ``fallback_sources_per_citation`` (see :data:`MUTANTS`)."""
+    return create("fallback_sources_per_citation")
+
+
+def rejected_step_spends_no_budget() -> MutantIUT:
+    """IUT factory of mutant ``rejected_step_spends_no_budget`` (see :data:`MUTANTS`)."""
+    return create("rejected_step_spends_no_budget")
+
+
+def snapshot_evidence_from_analyses_only() -> MutantIUT:
+    """IUT factory of mutant ``snapshot_evidence_from_analyses_only`` (see :data:`MUTANTS`)."""
+    return create("snapshot_evidence_from_analyses_only")
+
+
+def snapshot_evidence_per_citation() -> MutantIUT:
+    """IUT factory of mutant ``snapshot_evidence_per_citation`` (see :data:`MUTANTS`)."""
+    return create("snapshot_evidence_per_citation")

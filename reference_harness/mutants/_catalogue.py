@@ -112,6 +112,7 @@ from reference_harness.mutants._redteam2_specs import REDTEAM2_SPECS
 from reference_harness.mutants._redteam6_idrag_specs import REDTEAM6_IDRAG_SPECS
 from reference_harness.mutants._redteam6_specs import REDTEAM6_SPECS
 from reference_harness.mutants._redteam9_specs import REDTEAM9_SPECS
+from reference_harness.mutants._redteam11_specs import REDTEAM11_SPECS
 from reference_harness.mutants._redteam_specs import REDTEAM_SPECS
 from reference_harness.mutants._round3_specs import ROUND3_SPECS
 from reference_harness.mutants._runtime_specs import RUNTIME_SPECS
@@ -872,6 +873,7 @@ MUTANTS: Final[Mapping[str, MutantSpec]] = MappingProxyType(
             *SCALE8_SPECS,
             *REDTEAM9_SPECS,
             *LONEITEM_SPECS,
+            *REDTEAM11_SPECS,
         )
     }
 )
