@@ -197,12 +197,14 @@ def retrying_chat_client(config: OpenAIConfig) -> ChatClient:
     """
     import openai  # noqa: PLC0415 - only this mutant needs the SDK here
 
+    from reference_harness._limits import MAX_WAIT_S  # noqa: PLC0415 - beside the SDK import
     from reference_harness.openai import ChatClient  # noqa: PLC0415 - SDK import
 
     class RetryingChatClient(ChatClient):
         def __init__(self, config: OpenAIConfig) -> None:
             self._config = config
-            self._timeout = openai.Timeout(config.timeout_s)
+            self._timeout_s = min(config.timeout_s, MAX_WAIT_S)
+            self._timeout = openai.Timeout(self._timeout_s)
             self._client = openai.OpenAI(
                 base_url=config.base_url,
                 api_key=config.api_key,
