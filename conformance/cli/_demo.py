@@ -15,6 +15,7 @@ from conformance._inert import echo
 from conformance.cli._bounds import TIMEOUT_S
 from conformance.cli._errors import EXIT_FAILED
 from conformance.cli._output import Output, kit_line, kit_spec_line, timeline_rows
+from conformance.cli._run import DEFAULT_TIMEOUT_S
 
 if TYPE_CHECKING:
     from conformance.adapters import Adapter, RecordingAdapter
@@ -42,7 +43,7 @@ def demo(
             max=TIMEOUT_S.high,
             help="Seconds to wait for each IUT message.",
         ),
-    ] = 30.0,
+    ] = DEFAULT_TIMEOUT_S,
 ) -> None:
     """Run SCENARIO on the reference harness and print each Run's trace as a timeline.
 

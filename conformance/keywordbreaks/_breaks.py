@@ -100,61 +100,39 @@ def base_documents(contract: str, scopes: Mapping[str, dict[str, Any]]) -> list[
         KeyError: another contract, or a scope missing.
     """
     if contract == "diagnosis-draft":
-        return [
-            {
-                "conclusion": {
-                    "summary": "Checkout errors come from the payment dependency.",
-                    "confidence": "MEDIUM",
-                    "analysis_ids": ["a1", "a2"],
-                },
-                "analyses": [
-                    {
-                        "analysis_id": "a1",
-                        "kind": "OBSERVATION",
-                        "statement": "Checkout logs payment timeouts.",
-                        "tool_call_ids": ["call_1"],
-                        "scope": copy.deepcopy(scopes["call_1"]),
-                    },
-                    {
-                        "analysis_id": "a2",
-                        "kind": "NEGATIVE_OBSERVATION",
-                        "statement": "No checkout latency metric was found.",
-                        "tool_call_ids": ["call_2"],
-                        "scope": copy.deepcopy(scopes["call_2"]),
-                    },
-                ],
-                "action_plan": [
-                    {"action": "Check the payment dependency.", "analysis_ids": ["a1"]}
-                ],
-                "recommendations": [{"text": "Raise the payment timeout.", "analysis_ids": ["a1"]}],
-                "limitations": [
-                    {"text": "Only the last 15 minutes were read.", "tool_call_ids": []}
-                ],
+        first: dict[str, Any] = {
+            "conclusion": {
+                "summary": "Checkout errors come from the payment dependency.",
+                "confidence": "MEDIUM",
+                "analysis_ids": ["a1", "a2"],
             },
-            {
-                "conclusion": {
-                    "summary": "Checkout errors come from the payment dependency.",
-                    "confidence": "MEDIUM",
-                    "analysis_ids": ["a1"],
+            "analyses": [
+                {
+                    "analysis_id": "a1",
+                    "kind": "OBSERVATION",
+                    "statement": "Checkout logs payment timeouts.",
+                    "tool_call_ids": ["call_1"],
+                    "scope": copy.deepcopy(scopes["call_1"]),
                 },
-                "analyses": [
-                    {
-                        "analysis_id": "a1",
-                        "kind": "OBSERVATION",
-                        "statement": "Checkout logs payment timeouts.",
-                        "tool_call_ids": ["call_1"],
-                        "scope": copy.deepcopy(scopes["call_1"]),
-                    }
-                ],
-                "action_plan": [
-                    {"action": "Check the payment dependency.", "analysis_ids": ["a1"]}
-                ],
-                "recommendations": [{"text": "Raise the payment timeout.", "analysis_ids": ["a1"]}],
-                "limitations": [
-                    {"text": "Only the payment timeouts were read.", "tool_call_ids": ["call_1"]}
-                ],
-            },
+                {
+                    "analysis_id": "a2",
+                    "kind": "NEGATIVE_OBSERVATION",
+                    "statement": "No checkout latency metric was found.",
+                    "tool_call_ids": ["call_2"],
+                    "scope": copy.deepcopy(scopes["call_2"]),
+                },
+            ],
+            "action_plan": [{"action": "Check the payment dependency.", "analysis_ids": ["a1"]}],
+            "recommendations": [{"text": "Raise the payment timeout.", "analysis_ids": ["a1"]}],
+            "limitations": [{"text": "Only the last 15 minutes were read.", "tool_call_ids": []}],
+        }
+        second = copy.deepcopy(first)
+        second["conclusion"]["analysis_ids"] = ["a1"]
+        second["analyses"] = second["analyses"][:1]
+        second["limitations"] = [
+            {"text": "Only the payment timeouts were read.", "tool_call_ids": ["call_1"]}
         ]
+        return [first, second]
     if contract == "semantic-verdict":
         return [
             {"verdict": "UNSUPPORTED", "unsupported_analysis_ids": ["a1"]},
